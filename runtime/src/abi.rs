@@ -1,0 +1,146 @@
+//! The ABI compiled shaders are called with.
+//!
+//! A compiled shader is `extern "C" fn(*mut Frame) -> u32`. It runs
+//! [`Frame::lanes`] invocations at once (lane `l` of every SoA array), and
+//! returns [`STATUS_DONE`] when they have finished, or [`STATUS_BARRIER`]
+//! when they reached a group barrier (call again with the same frame to
+//! resume). The backend reads every field through `std::mem::offset_of!`
+//! on these types, so this file is the one source of truth for the layout.
+
+/// The lanes have finished.
+pub const STATUS_DONE: u32 = 0;
+/// The lanes stopped at a group barrier; call again to resume.
+pub const STATUS_BARRIER: u32 = 1;
+
+/// A view of a buffer or texture as compiled code sees it.
+///
+/// Raw and structured buffers use `ptr` and `size`; typed views also use
+/// `width`/`height`/`depth`, `format` (a [`crate::format::Format`] id) and
+/// the pitches. Compiled code bounds-checks every access against these
+/// fields and never touches memory outside `ptr .. ptr + size`.
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct View {
+    /// First byte of the view; null when nothing is bound.
+    pub ptr: *mut u8,
+    /// Bytes in the view.
+    pub size: u32,
+    /// Structure stride (structured), element size (typed), 0 (raw).
+    pub stride: u32,
+    /// Elements (typed buffers) or texels along x.
+    pub width: u32,
+    /// Texels along y (1 when absent).
+    pub height: u32,
+    /// Texels along z, or array slices (1 when absent).
+    pub depth: u32,
+    /// Mip levels (1 for buffers).
+    pub mips: u32,
+    /// The format id (`Format as u32`), 0 when untyped.
+    pub format: u32,
+    /// Bytes between rows of mip 0.
+    pub row_pitch: u32,
+    /// Bytes between slices of mip 0.
+    pub slice_pitch: u32,
+    /// Opaque pointer to the full texture for the sampler (null for buffers).
+    pub texture: *const u8,
+}
+
+impl View {
+    /// A view with nothing bound: every load returns 0, every store is dropped.
+    pub const EMPTY: View = View {
+        ptr: std::ptr::null_mut(),
+        size: 0,
+        stride: 0,
+        width: 0,
+        height: 0,
+        depth: 0,
+        mips: 0,
+        format: 0,
+        row_pitch: 0,
+        slice_pitch: 0,
+        texture: std::ptr::null(),
+    };
+}
+
+impl Default for View {
+    fn default() -> Self {
+        View::EMPTY
+    }
+}
+
+/// Constant-buffer slots a frame carries (D3D11's 14, plus D3D9's c#, i#, b#
+/// files, which front ends place in slots 0, 1 and 2 of their own programs).
+pub const CB_SLOTS: usize = 16;
+/// SRV slots a frame carries.
+pub const SRV_SLOTS: usize = 128;
+/// UAV slots a frame carries.
+pub const UAV_SLOTS: usize = 64;
+/// Sampler slots a frame carries.
+pub const SAMPLER_SLOTS: usize = 16;
+
+/// Everything one call of a compiled shader reads and writes.
+///
+/// SoA blocks hold `lanes` words per component: component `c` of register
+/// `r` of lane `l` is at word `(r * 4 + c) * lanes + l`.
+#[repr(C)]
+pub struct Frame {
+    /// Inputs `v#`, SoA.
+    pub inputs: *const u32,
+    /// Outputs `o#`, SoA.
+    pub outputs: *mut u32,
+    /// System values, SoA, one register per [`SysValSlot`].
+    pub sysvals: *const u32,
+    /// One word per lane: all ones where the lane runs a real invocation, 0
+    /// for padding and helper lanes (they compute, but write nothing).
+    pub lane_mask: *const u32,
+    /// Constant buffers: `CB_SLOTS` views.
+    pub cbs: *const View,
+    /// Shader resource views: `SRV_SLOTS` views.
+    pub srvs: *const View,
+    /// Unordered access views: `UAV_SLOTS` views.
+    pub uavs: *const View,
+    /// Samplers: `SAMPLER_SLOTS` states.
+    pub samplers: *const crate::sampler::SamplerState,
+    /// This group's shared memory (sized as the program declares).
+    pub tgsm: *mut u8,
+    /// Per-call scratch: indexable temporaries and the barrier spill area.
+    pub scratch: *mut u8,
+    /// Where to resume after a barrier: 0 at the start.
+    pub resume: u32,
+    /// Padding to keep the slots below 16-byte aligned.
+    pub pad: [u32; 3],
+    /// Out-of-bounds and masked-off stores are redirected here.
+    pub sink: [u32; 8],
+    /// Out-of-bounds loads read here: always zero.
+    pub zero: [u32; 8],
+}
+
+/// The order of system-value registers in [`Frame::sysvals`].
+#[repr(u32)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SysValSlot {
+    /// SV_DispatchThreadID.
+    DispatchThreadId = 0,
+    /// SV_GroupID.
+    GroupId = 1,
+    /// SV_GroupThreadID.
+    GroupThreadId = 2,
+    /// SV_GroupIndex (x).
+    GroupIndex = 3,
+    /// Pixel position (x, y, z, w).
+    Position = 4,
+    /// Front-face flag (x): all ones.
+    FrontFace = 5,
+    /// SV_VertexID (x).
+    VertexId = 6,
+    /// SV_PrimitiveID (x).
+    PrimitiveId = 7,
+    /// SV_InstanceID (x).
+    InstanceId = 8,
+}
+
+/// Number of system-value registers.
+pub const SYSVAL_COUNT: usize = 9;
+
+/// The signature of a compiled shader.
+pub type ShaderFn = unsafe extern "C" fn(*mut Frame) -> u32;

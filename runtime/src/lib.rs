@@ -1,0 +1,9 @@
+//! The runtime of dxjit: the ABI compiled shaders are called with, resource
+//! views and formats, texture sampling, and the dispatch loops that run
+//! compiled shaders over thread groups, vertices and pixel quads.
+//!
+//! Nothing here knows Cranelift: the compiler reads this crate's layouts.
+
+pub mod abi;
+pub mod format;
+pub mod sampler;
