@@ -1,0 +1,21 @@
+//! Unsigned normalized integers and their conversions to and from f32.
+
+/// The f32 value of an `bits`-wide unorm: `n / (2^bits - 1)`, correctly rounded.
+pub(crate) fn decode(n: u32, bits: u32) -> f32 {
+    (f64::from(n) / f64::from(max(bits))) as f32
+}
+
+/// The `bits`-wide unorm of `value` as D3D converts: NaN becomes 0, the value
+/// is clamped to [0, 1], scaled by `2^bits - 1`, and rounded to the nearest
+/// integer (halves up).
+pub(crate) fn encode(value: f32, bits: u32) -> u32 {
+    if value.is_nan() {
+        return 0;
+    }
+    let clamped = f64::from(value.clamp(0.0, 1.0));
+    (clamped * f64::from(max(bits)) + 0.5).floor() as u32
+}
+
+fn max(bits: u32) -> u32 {
+    ((1u64 << bits) - 1) as u32
+}
