@@ -7,3 +7,4 @@
 pub mod abi;
 pub mod format;
 pub mod sampler;
+pub mod texture;

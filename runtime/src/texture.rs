@@ -1,0 +1,340 @@
+//! Textures and typed buffers as the sampler and `ld` see them.
+//!
+//! A texture's bytes are laid out as the case files give them: mip 0 of
+//! slice 0 first, rows tightly packed, then the next mips of that slice, then
+//! the next slice. A 3D texture has one "slice": each of its mips is a whole
+//! volume (depth slices of that mip, each tightly packed rows). A cube
+//! texture's slices are its faces, in D3D's order +X, -X, +Y, -Y, +Z, -Z,
+//! cube after cube.
+
+use crate::abi::View;
+use crate::format::Format;
+
+/// The dimension of a texture.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum TextureKind {
+    /// A typed buffer: `width` elements, one level.
+    Buffer,
+    /// A row of texels.
+    Texture1D,
+    /// An array of rows; `depth_or_array` is the layer count.
+    Texture1DArray,
+    /// A 2D image.
+    Texture2D,
+    /// An array of 2D images; `depth_or_array` is the layer count.
+    Texture2DArray,
+    /// A volume; `depth_or_array` is the depth.
+    Texture3D,
+    /// A cube: six square faces (`depth_or_array` is 6).
+    TextureCube,
+    /// An array of cubes; `depth_or_array` counts faces, six per cube.
+    TextureCubeArray,
+}
+
+impl TextureKind {
+    /// Whether `depth_or_array` counts array layers (or cube faces).
+    pub fn is_array_like(self) -> bool {
+        matches!(
+            self,
+            TextureKind::Texture1DArray
+                | TextureKind::Texture2DArray
+                | TextureKind::TextureCube
+                | TextureKind::TextureCubeArray
+        )
+    }
+
+    /// Whether the texture has a y dimension.
+    fn has_height(self) -> bool {
+        !matches!(
+            self,
+            TextureKind::Buffer | TextureKind::Texture1D | TextureKind::Texture1DArray
+        )
+    }
+}
+
+/// Why a texture could not be made.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum TextureError {
+    /// A size or the mip count is zero.
+    #[error("a texture needs non-zero sizes and mip count, got {width}x{height}x{depth_or_array} with {mips} mips")]
+    Empty {
+        /// Texels along x.
+        width: u32,
+        /// Texels along y.
+        height: u32,
+        /// Depth or layers.
+        depth_or_array: u32,
+        /// Mip levels.
+        mips: u32,
+    },
+    /// A dimension the kind does not have is not 1 (or a buffer has mips).
+    #[error("a {kind:?} must have {what} 1")]
+    ExtraDimension {
+        /// The texture's kind.
+        kind: TextureKind,
+        /// Which size should be 1.
+        what: &'static str,
+    },
+    /// More mips than the largest dimension allows.
+    #[error("{mips} mips is more than the {max} a {width}x{height}x{depth} texture has")]
+    TooManyMips {
+        /// Mip levels asked for.
+        mips: u32,
+        /// The most there can be.
+        max: u32,
+        /// Texels along x.
+        width: u32,
+        /// Texels along y.
+        height: u32,
+        /// Texels along z (1 unless 3D).
+        depth: u32,
+    },
+    /// Cube faces are not square, or the face count is not a multiple of 6.
+    #[error("a cube texture needs square faces and six faces per cube, got {width}x{height} and {faces} faces")]
+    BadCube {
+        /// Texels along x.
+        width: u32,
+        /// Texels along y.
+        height: u32,
+        /// Faces given.
+        faces: u32,
+    },
+    /// The data is shorter than the layout needs.
+    #[error("texture data has {got} bytes, its layout needs {need}")]
+    DataTooShort {
+        /// Bytes given.
+        got: usize,
+        /// Bytes needed.
+        need: usize,
+    },
+    /// The texture is larger than a view's 32-bit sizes can describe.
+    #[error("texture of {bytes} bytes is larger than 4 GiB")]
+    TooLarge {
+        /// Bytes needed.
+        bytes: usize,
+    },
+}
+
+/// A texture or typed buffer: its shape, format and bytes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Texture {
+    kind: TextureKind,
+    format: Format,
+    width: u32,
+    height: u32,
+    depth_or_array: u32,
+    mips: u32,
+    data: Vec<u8>,
+    /// Byte offset of each mip within a slice.
+    mip_offsets: Vec<usize>,
+    /// Bytes of one slice (all its mips).
+    slice_bytes: usize,
+}
+
+impl Texture {
+    /// A texture of `kind` whose bytes are `data`, laid out as the module
+    /// documentation says. Sizes a kind lacks must be 1 (`height` of 1D
+    /// textures and buffers, `depth_or_array` of non-array 1D/2D textures and
+    /// buffers, `mips` of buffers); a cube has `depth_or_array` = 6 × cubes.
+    /// Data shorter than the layout is an error; bytes past it are dropped.
+    pub fn new(
+        kind: TextureKind,
+        format: Format,
+        width: u32,
+        height: u32,
+        depth_or_array: u32,
+        mips: u32,
+        mut data: Vec<u8>,
+    ) -> Result<Texture, TextureError> {
+        if width == 0 || height == 0 || depth_or_array == 0 || mips == 0 {
+            return Err(TextureError::Empty {
+                width,
+                height,
+                depth_or_array,
+                mips,
+            });
+        }
+        let extra = |what| Err(TextureError::ExtraDimension { kind, what });
+        if !kind.has_height() && height != 1 {
+            return extra("height");
+        }
+        let single = matches!(
+            kind,
+            TextureKind::Buffer | TextureKind::Texture1D | TextureKind::Texture2D
+        );
+        if single && depth_or_array != 1 {
+            return extra("depth_or_array");
+        }
+        if kind == TextureKind::Buffer && mips != 1 {
+            return extra("mips");
+        }
+        if matches!(
+            kind,
+            TextureKind::TextureCube | TextureKind::TextureCubeArray
+        ) && (width != height
+            || !depth_or_array.is_multiple_of(6)
+            || (kind == TextureKind::TextureCube && depth_or_array != 6))
+        {
+            return Err(TextureError::BadCube {
+                width,
+                height,
+                faces: depth_or_array,
+            });
+        }
+        let depth = if kind == TextureKind::Texture3D {
+            depth_or_array
+        } else {
+            1
+        };
+        let max = 32 - width.max(height).max(depth).leading_zeros();
+        if mips > max {
+            return Err(TextureError::TooManyMips {
+                mips,
+                max,
+                width,
+                height,
+                depth,
+            });
+        }
+        let bpt = format.bytes_per_texel() as usize;
+        let mut mip_offsets = Vec::with_capacity(mips as usize);
+        let mut slice_bytes = 0usize;
+        for mip in 0..mips {
+            mip_offsets.push(slice_bytes);
+            let [w, h, d] = [width, height, depth].map(|s| (s >> mip).max(1) as usize);
+            slice_bytes += w * h * d * bpt;
+        }
+        let slices = if kind.is_array_like() {
+            depth_or_array as usize
+        } else {
+            1
+        };
+        let need = slice_bytes * slices;
+        if data.len() < need {
+            return Err(TextureError::DataTooShort {
+                got: data.len(),
+                need,
+            });
+        }
+        if u32::try_from(need).is_err() {
+            return Err(TextureError::TooLarge { bytes: need });
+        }
+        data.truncate(need);
+        Ok(Texture {
+            kind,
+            format,
+            width,
+            height,
+            depth_or_array,
+            mips,
+            data,
+            mip_offsets,
+            slice_bytes,
+        })
+    }
+
+    /// The texture's dimension.
+    pub fn kind(&self) -> TextureKind {
+        self.kind
+    }
+
+    /// The texel format.
+    pub fn format(&self) -> Format {
+        self.format
+    }
+
+    /// Mip levels.
+    pub fn mips(&self) -> u32 {
+        self.mips
+    }
+
+    /// Array layers (cube faces for cubes), 1 for kinds without layers.
+    pub fn layers(&self) -> u32 {
+        if self.kind.is_array_like() {
+            self.depth_or_array
+        } else {
+            1
+        }
+    }
+
+    /// The texture's bytes, exactly as long as its layout.
+    pub fn data(&self) -> &[u8] {
+        &self.data
+    }
+
+    /// The view compiled code sees: `ptr`/`size` cover all the bytes,
+    /// `stride` is the texel size, sizes and pitches are mip 0's
+    /// (`slice_pitch` is the distance between depth slices of a 3D texture,
+    /// or between array slices, mips included), `depth` is the depth or the
+    /// layer count, and `texture` points at `self`. The view is read-only
+    /// and valid while `self` is neither moved nor dropped.
+    pub fn view(&self) -> View {
+        let bpt = self.format.bytes_per_texel();
+        let row_pitch = self.width * bpt;
+        let slice_pitch = if self.kind == TextureKind::Texture3D {
+            row_pitch * self.height
+        } else {
+            self.slice_bytes as u32
+        };
+        View {
+            ptr: self.data.as_ptr().cast_mut(),
+            size: self.data.len() as u32,
+            stride: bpt,
+            width: self.width,
+            height: self.height,
+            depth: self.depth_or_array,
+            mips: self.mips,
+            format: self.format as u32,
+            row_pitch,
+            slice_pitch,
+            texture: (self as *const Texture).cast(),
+        }
+    }
+
+    /// Sizes of mip `mip`: texels along x, y, and the depth (3D) or layer
+    /// count (arrays and cubes; 1 otherwise). A mip past the last gives zeros.
+    pub fn level_size(&self, mip: u32) -> [u32; 3] {
+        if mip >= self.mips {
+            return [0, 0, 0];
+        }
+        let shrink = |s: u32| (s >> mip).max(1);
+        let z = match self.kind {
+            TextureKind::Texture3D => shrink(self.depth_or_array),
+            _ => self.layers(),
+        };
+        [shrink(self.width), shrink(self.height), z]
+    }
+
+    /// The texel `ld` reads, as [`Format::load`] gives it: `z_or_slice` is
+    /// the depth (3D) or layer (arrays; the face `6 * cube + face` of cubes).
+    /// Coordinates a kind lacks are ignored (y of 1D textures and buffers, z
+    /// of non-array 1D and 2D textures, the mip of buffers); any other
+    /// coordinate or mip out of range reads all zeros.
+    pub fn fetch(&self, x: i32, y: i32, z_or_slice: i32, mip: i32) -> [u32; 4] {
+        let mip = if self.kind == TextureKind::Buffer {
+            0
+        } else {
+            mip
+        };
+        let Ok(mip) = u32::try_from(mip) else {
+            return [0; 4];
+        };
+        let [w, h, d] = self.level_size(mip);
+        let y = if self.kind.has_height() { y } else { 0 };
+        let has_z = self.kind == TextureKind::Texture3D || self.kind.is_array_like();
+        let z = if has_z { z_or_slice } else { 0 };
+        let inside = |c: i32, n: u32| u32::try_from(c).ok().filter(|&c| c < n);
+        let (Some(x), Some(y), Some(z)) = (inside(x, w), inside(y, h), inside(z, d)) else {
+            return [0; 4];
+        };
+        let (slice, depth) = if self.kind == TextureKind::Texture3D {
+            (0, z)
+        } else {
+            (z, 0)
+        };
+        let texel = ((depth as usize * h as usize + y as usize) * w as usize) + x as usize;
+        let bpt = self.format.bytes_per_texel() as usize;
+        let at = slice as usize * self.slice_bytes + self.mip_offsets[mip as usize] + texel * bpt;
+        self.format.load(&self.data[at..at + bpt])
+    }
+}
