@@ -1,4 +1,45 @@
 //! Texture sampling: filtering, addressing and level-of-detail selection.
+//!
+//! [`sample_quad`] looks up one 2x2 pixel quad, as D3D's `sample*`
+//! instructions (and D3D9's `tex*`) do:
+//!
+//! - Coordinates are normalized; an array's layer is the component after
+//!   them, rounded to nearest and clamped to the layers; a cube's direction
+//!   picks a face and a place on it (see `cube.rs`), a cube array's fourth
+//!   component picks the cube.
+//! - The level of detail comes from the quad (coarse derivatives: lane 1 −
+//!   lane 0 along x, lane 2 − lane 0 along y, shared by the four lanes) or
+//!   from explicit gradients, scaled to texels of mip 0: log2 of the longer
+//!   derivative (isotropic), plus the sampler's bias and, with
+//!   [`LOD_BIAS`], the lane's bias. [`LOD_LEVEL`] takes the lane's level
+//!   plus the sampler's bias. The result is clamped to the sampler's
+//!   [`SamplerState::min_lod`, `max_lod`] and to the texture's mips.
+//! - The sampler has one filter for minification and magnification, so the
+//!   sign of the level of detail only matters to mip selection: mip filter
+//!   none reads mip 0, point the nearest mip, linear blends the two around.
+//! - Within a mip, point reads texel `floor(u × size)`; linear blends the
+//!   texels around `u × size − 0.5`. Offsets are added to texel indices, then
+//!   each tap is addressed on its own (wrap, mirror, clamp, border,
+//!   mirror once); border taps read the border colour. Cube taps clamp at
+//!   their face's edges (no filtering across faces).
+//! - Comparison samplers compare the lane's reference with each tap's first
+//!   component (`reference OP texel`, passing as 1.0, failing as 0.0) before
+//!   filtering, and return the filtered result in all four components.
+//! - Integer formats are never filtered: the nearest mip's point tap gives
+//!   its words, bit-cast into the f32 slots (border taps give the border
+//!   colour's bits).
+//! - An unbound texture reads (0, 0, 0, 1); a buffer, which D3D cannot
+//!   sample, reads zeros.
+
+mod address;
+mod cube;
+mod filter;
+mod lod;
+
+use crate::abi::View;
+use crate::format::FormatKind;
+use crate::texture::{Texture, TextureKind};
+use filter::Lookup;
 
 /// Texel filters.
 #[repr(u32)]
@@ -69,8 +110,10 @@ pub enum Compare {
 }
 
 /// A sampler's state, as compiled code passes it to the sampling functions.
+/// Its default is D3D's: point filters, wrap, no comparison, border
+/// (0, 0, 0, 0), no bias and levels of detail clamped to [0, f32::MAX].
 #[repr(C)]
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct SamplerState {
     /// Minification and magnification filter.
     pub filter: Filter,
@@ -88,4 +131,195 @@ pub struct SamplerState {
     pub min_lod: f32,
     /// Highest mip level used.
     pub max_lod: f32,
+}
+
+impl Default for SamplerState {
+    fn default() -> Self {
+        SamplerState {
+            filter: Filter::default(),
+            mip_filter: MipFilter::default(),
+            address: [Address::default(); 3],
+            compare: Compare::default(),
+            border: [0.0; 4],
+            lod_bias: 0.0,
+            min_lod: 0.0,
+            max_lod: f32::MAX,
+        }
+    }
+}
+
+/// [`QuadSample::mode`]: the level of detail comes from the quad's coordinates.
+pub const LOD_IMPLICIT: u32 = 0;
+/// [`QuadSample::mode`]: as [`LOD_IMPLICIT`], plus each lane's [`QuadSample::lod`].
+pub const LOD_BIAS: u32 = 1;
+/// [`QuadSample::mode`]: each lane's [`QuadSample::lod`] is its level of detail.
+pub const LOD_LEVEL: u32 = 2;
+/// [`QuadSample::mode`]: the level of detail comes from [`QuadSample::ddx`] and [`QuadSample::ddy`].
+pub const LOD_GRADIENT: u32 = 3;
+
+/// The arguments of one 2x2 quad's lookup. Lanes 0..4 are the top-left,
+/// top-right, bottom-left and bottom-right pixels.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct QuadSample {
+    /// Coordinates, `[component][lane]`: u, v, w as the texture has them,
+    /// then the array layer (arrays), or x, y, z, then the cube (cubes).
+    pub coord: [[f32; 4]; 4],
+    /// Explicit x derivatives of the coordinates, `[component][lane]` ([`LOD_GRADIENT`]).
+    pub ddx: [[f32; 4]; 4],
+    /// Explicit y derivatives of the coordinates, `[component][lane]` ([`LOD_GRADIENT`]).
+    pub ddy: [[f32; 4]; 4],
+    /// Per lane: the bias ([`LOD_BIAS`]) or the level of detail ([`LOD_LEVEL`]).
+    pub lod: [f32; 4],
+    /// Per lane: the value comparison samplers compare texels with.
+    pub reference: [f32; 4],
+    /// Texel offsets along u, v, w (`aoffimmi`); ignored for cubes.
+    pub offset: [i32; 3],
+    /// How the level of detail is found: one of the `LOD_*` constants (any
+    /// other value counts as [`LOD_IMPLICIT`]).
+    pub mode: u32,
+    /// Reserved, write 0: the layer is always the coordinate component after
+    /// the texture's own ones.
+    pub array_layer_in_coord: u32,
+}
+
+/// What an unbound texture reads: (0, 0, 0, 1) in every lane.
+const UNBOUND: [[f32; 4]; 4] = [[0.0; 4], [0.0; 4], [0.0; 4], [1.0; 4]];
+
+/// One lane's place in the texture and the derivatives of its image
+/// coordinates, in texels of mip 0.
+struct Lane {
+    lookup: Lookup,
+    dx: [f32; 3],
+    dy: [f32; 3],
+}
+
+/// The results of `sampler` reading `texture` for one quad, `[component][lane]`,
+/// as the module documentation says.
+pub fn sample_quad(
+    texture: Option<&Texture>,
+    sampler: &SamplerState,
+    args: &QuadSample,
+) -> [[f32; 4]; 4] {
+    let Some(texture) = texture else {
+        return UNBOUND;
+    };
+    if texture.kind() == TextureKind::Buffer {
+        return [[0.0; 4]; 4];
+    }
+    let integer = matches!(texture.format().kind(), FormatKind::Uint | FormatKind::Sint);
+    let lanes: [[f32; 4]; 4] = std::array::from_fn(|lane| {
+        let Lane { lookup, dx, dy } = lane_lookup(texture, args, lane);
+        let lod = match args.mode {
+            LOD_LEVEL => args.lod[lane],
+            LOD_BIAS => lod::from_derivatives(&dx, &dy) + args.lod[lane],
+            _ => lod::from_derivatives(&dx, &dy),
+        } + sampler.lod_bias;
+        let [(first, _), (second, weight)] = lod::select(lod, sampler, texture.mips(), integer);
+        let reference = args.reference[lane];
+        let mut value = filter::sample_level(texture, sampler, &lookup, first, reference);
+        if weight > 0.0 {
+            let other = filter::sample_level(texture, sampler, &lookup, second, reference);
+            for (v, o) in value.iter_mut().zip(other) {
+                *v = *v * (1.0 - weight) + o * weight;
+            }
+        }
+        value
+    });
+    std::array::from_fn(|component| lanes.map(|value| value[component]))
+}
+
+/// Where lane `lane` reads and its derivatives.
+fn lane_lookup(texture: &Texture, args: &QuadSample, lane: usize) -> Lane {
+    let c: [f32; 4] = std::array::from_fn(|k| args.coord[k][lane]);
+    let (dcx, dcy): ([f32; 4], [f32; 4]) = if args.mode == LOD_GRADIENT {
+        (
+            std::array::from_fn(|k| args.ddx[k][lane]),
+            std::array::from_fn(|k| args.ddy[k][lane]),
+        )
+    } else {
+        (
+            std::array::from_fn(|k| args.coord[k][1] - args.coord[k][0]),
+            std::array::from_fn(|k| args.coord[k][2] - args.coord[k][0]),
+        )
+    };
+    let size = texture.level_size(0).map(|s| s as f32);
+    let layer = |component: f32, count: u32| {
+        let rounded = (component + 0.5).floor();
+        if rounded.is_nan() {
+            0
+        } else {
+            rounded.clamp(0.0, (count - 1) as f32) as u32
+        }
+    };
+    let (dims, cube, array) = match texture.kind() {
+        TextureKind::Buffer | TextureKind::Texture1D => (1, false, false),
+        TextureKind::Texture1DArray => (1, false, true),
+        TextureKind::Texture2D => (2, false, false),
+        TextureKind::Texture2DArray => (2, false, true),
+        TextureKind::Texture3D => (3, false, false),
+        TextureKind::TextureCube => (2, true, false),
+        TextureKind::TextureCubeArray => (2, true, true),
+    };
+    let mut lookup = Lookup {
+        coord: [c[0], c[1], c[2]],
+        dims,
+        slice: 0,
+        offset: args.offset,
+        cube,
+    };
+    if cube {
+        let projection = cube::project([c[0], c[1], c[2]]);
+        let cube_index = if array {
+            layer(c[3], texture.layers() / 6)
+        } else {
+            0
+        };
+        lookup.coord = [projection.uv[0], projection.uv[1], 0.0];
+        lookup.slice = 6 * cube_index + projection.face;
+        lookup.offset = [0; 3];
+        let dx = projection.derivative([dcx[0], dcx[1], dcx[2]]);
+        let dy = projection.derivative([dcy[0], dcy[1], dcy[2]]);
+        return Lane {
+            lookup,
+            dx: [dx[0] * size[0], dx[1] * size[1], 0.0],
+            dy: [dy[0] * size[0], dy[1] * size[1], 0.0],
+        };
+    }
+    if array {
+        lookup.slice = layer(c[dims], texture.layers());
+    }
+    let scale = |d: [f32; 4]| std::array::from_fn(|a| if a < dims { d[a] * size[a] } else { 0.0 });
+    Lane {
+        lookup,
+        dx: scale(dcx),
+        dy: scale(dcy),
+    }
+}
+
+/// The entry point compiled code calls for a quad's lookup: samples the
+/// texture behind `view` (unbound when `view` or its `texture` is null)
+/// with `sampler` and `args`, and writes `[component][lane]` to `out`.
+///
+/// # Safety
+///
+/// `view` is null or points to a valid [`View`] whose `texture` is null or
+/// was set by [`Texture::view`] of a texture still alive; `sampler` and
+/// `args` point to valid values; `out` is valid for a write.
+pub unsafe extern "C" fn dxjit_sample_quad(
+    view: *const View,
+    sampler: *const SamplerState,
+    args: *const QuadSample,
+    out: *mut [[f32; 4]; 4],
+) {
+    // SAFETY: the caller guarantees `view` is null or valid, and its `texture` null or a live Texture.
+    let texture = unsafe {
+        view.as_ref()
+            .and_then(|v| v.texture.cast::<Texture>().as_ref())
+    };
+    // SAFETY: the caller guarantees `sampler` and `args` point to valid values.
+    let (sampler, args) = unsafe { (&*sampler, &*args) };
+    let result = sample_quad(texture, sampler, args);
+    // SAFETY: the caller guarantees `out` is valid for a write.
+    unsafe { out.write(result) };
 }

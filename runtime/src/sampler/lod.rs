@@ -1,0 +1,40 @@
+//! Level-of-detail computation and mip selection.
+
+use super::{MipFilter, SamplerState};
+
+/// The level of detail of a footprint whose x and y derivatives, in texels
+/// of level 0, are `dx` and `dy`: log2 of the longer one's length
+/// (isotropic), before any bias or clamp.
+pub(crate) fn from_derivatives(dx: &[f32], dy: &[f32]) -> f32 {
+    let length = |d: &[f32]| d.iter().map(|c| c * c).sum::<f32>().sqrt();
+    length(dx).max(length(dy)).log2()
+}
+
+/// The mips to read and their weights for a biased level of detail `lod`:
+/// clamped to the sampler's [min_lod, max_lod] and to the texture's mips,
+/// then mip 0 (mip filter none), the nearest mip (point, or `nearest`), or
+/// the two mips around it (linear). A NaN level of detail counts as 0.
+pub(crate) fn select(
+    lod: f32,
+    sampler: &SamplerState,
+    mips: u32,
+    nearest: bool,
+) -> [(u32, f32); 2] {
+    let single = |level: u32| [(level, 1.0), (level, 0.0)];
+    if sampler.mip_filter == MipFilter::None {
+        return single(0);
+    }
+    let lod = if lod.is_nan() { 0.0 } else { lod };
+    let last = (mips - 1) as f32;
+    let lod = lod
+        .max(sampler.min_lod)
+        .min(sampler.max_lod)
+        .clamp(0.0, last);
+    if nearest || sampler.mip_filter == MipFilter::Point {
+        return single((lod + 0.5).floor().min(last) as u32);
+    }
+    let low = lod.floor();
+    let frac = lod - low;
+    let high = (low + 1.0).min(last);
+    [(low as u32, 1.0 - frac), (high as u32, frac)]
+}
