@@ -2,3 +2,4 @@
 //! Cranelift and runs it on the CPU.
 
 pub mod ir;
+pub mod jit;

@@ -1,7 +1,7 @@
 //! The ABI compiled shaders are called with.
 //!
 //! A compiled shader is `extern "C" fn(*mut Frame) -> u32`. It runs
-//! [`Frame::lanes`] invocations at once (lane `l` of every SoA array), and
+//! several invocations at once (lane `l` of every SoA array), and
 //! returns [`STATUS_DONE`] when they have finished, or [`STATUS_BARRIER`]
 //! when they reached a group barrier (call again with the same frame to
 //! resume). The backend reads every field through `std::mem::offset_of!`
@@ -91,8 +91,9 @@ pub struct Frame {
     /// System values, SoA, one register per [`SysValSlot`].
     pub sysvals: *const u32,
     /// One word per lane: all ones where the lane runs a real invocation, 0
-    /// for padding and helper lanes (they compute, but write nothing).
-    pub lane_mask: *const u32,
+    /// for padding and helper lanes (they compute, but write nothing). On
+    /// return the shader clears the lanes it discarded.
+    pub lane_mask: *mut u32,
     /// Constant buffers: `CB_SLOTS` views.
     pub cbs: *const View,
     /// Shader resource views: `SRV_SLOTS` views.
@@ -107,8 +108,9 @@ pub struct Frame {
     pub scratch: *mut u8,
     /// Where to resume after a barrier: 0 at the start.
     pub resume: u32,
-    /// Padding to keep the slots below 16-byte aligned.
-    pub pad: [u32; 3],
+    /// The thread group this call runs (compute): SV_GroupID, from which
+    /// compiled code derives SV_DispatchThreadID.
+    pub group_id: [u32; 3],
     /// Out-of-bounds and masked-off stores are redirected here.
     pub sink: [u32; 8],
     /// Out-of-bounds loads read here: always zero.

@@ -6,5 +6,6 @@
 
 pub mod abi;
 pub mod format;
+pub mod helpers;
 pub mod sampler;
 pub mod texture;

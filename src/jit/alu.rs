@@ -1,0 +1,438 @@
+//! Component-wise arithmetic: one arm per [`AluOp`], each opening with the
+//! Direct3D rule it implements.
+
+use super::lanes::{le, Lanes, FVEC};
+use super::operand::Ty;
+use super::state::Tr;
+use super::JitError;
+use crate::ir::AluOp;
+use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
+use cranelift_codegen::ir::{types, InstBuilder, Value};
+use cranelift_frontend::FunctionBuilder;
+
+/// How operation `op` reads source `i`.
+pub fn src_ty(op: AluOp, i: usize) -> Ty {
+    use AluOp::*;
+    match op {
+        Movc => {
+            if i == 0 {
+                Ty::I
+            } else {
+                Ty::F
+            }
+        }
+        Mov | Add | Mul | Mad | MulLegacy | MadLegacy | Div | Min | Max | Sqrt | Rsq | Rcp
+        | Exp | Log | Frc | RoundNe | RoundNi | RoundPi | RoundZ | Sin | Cos | Eq | Ge | Lt
+        | Ne | DerivRtxCoarse | DerivRtyCoarse | DerivRtxFine | DerivRtyFine | FToI | FToU
+        | F32ToF16 => Ty::F,
+        _ => Ty::I,
+    }
+}
+
+/// Whether `op` produces a float (and so may saturate).
+pub fn float_result(op: AluOp) -> bool {
+    use AluOp::*;
+    matches!(
+        op,
+        Mov | Movc
+            | Add
+            | Mul
+            | Mad
+            | MulLegacy
+            | MadLegacy
+            | Div
+            | Min
+            | Max
+            | Sqrt
+            | Rsq
+            | Rcp
+            | Exp
+            | Log
+            | Frc
+            | RoundNe
+            | RoundNi
+            | RoundPi
+            | RoundZ
+            | Sin
+            | Cos
+            | DerivRtxCoarse
+            | DerivRtyCoarse
+            | DerivRtxFine
+            | DerivRtyFine
+            | IToF
+            | UToF
+            | F16ToF32
+    )
+}
+
+fn fcmp_mask(b: &mut FunctionBuilder, cc: FloatCC, x: Value, y: Value) -> Value {
+    b.ins().fcmp(cc, x, y)
+}
+
+/// D3D min/max: a NaN operand yields the other operand. `minps(a, b)`
+/// returns `b` when either is NaN, so a NaN `b` is replaced by `a` after.
+fn min_max(b: &mut FunctionBuilder, x: Value, y: Value, max: bool) -> Value {
+    let cc = if max {
+        FloatCC::GreaterThan
+    } else {
+        FloatCC::LessThan
+    };
+    let pick = b.ins().fcmp(cc, x, y);
+    let pick = b.ins().bitcast(FVEC, le(), pick);
+    let r = b.ins().bitselect(pick, x, y);
+    let y_nan = b.ins().fcmp(FloatCC::Unordered, y, y);
+    let y_nan = b.ins().bitcast(FVEC, le(), y_nan);
+    b.ins().bitselect(y_nan, x, r)
+}
+
+/// The legacy D3D9 multiply: a zero operand gives +0 whatever the other is.
+fn mul_legacy(b: &mut FunctionBuilder, x: Value, y: Value) -> Value {
+    let zero = b.ins().f32const(0.0);
+    let zero = b.ins().splat(FVEC, zero);
+    let p = b.ins().fmul(x, y);
+    let xz = b.ins().fcmp(FloatCC::Equal, x, zero);
+    let yz = b.ins().fcmp(FloatCC::Equal, y, zero);
+    let z = b.ins().bor(xz, yz);
+    let z = b.ins().bitcast(FVEC, le(), z);
+    b.ins().bitselect(z, zero, p)
+}
+
+impl Tr<'_, '_> {
+    /// Applies `f` to float views of `a` and `b`.
+    fn fbin(
+        &mut self,
+        a: Lanes,
+        b: Lanes,
+        f: impl Fn(&mut FunctionBuilder, Value, Value) -> Value,
+    ) -> Lanes {
+        let a = self.lb().to_f(a);
+        let b = self.lb().to_f(b);
+        let r = self.lb().map2(a, b, f);
+        self.lb().to_i(r)
+    }
+
+    /// Applies `f` to the float view of `a`.
+    fn fun(&mut self, a: Lanes, f: impl Fn(&mut FunctionBuilder, Value) -> Value) -> Lanes {
+        let a = self.lb().to_f(a);
+        let r = self.lb().map1(a, f);
+        self.lb().to_i(r)
+    }
+
+    /// A float comparison as an all-ones / zero mask.
+    fn fcmp(&mut self, a: Lanes, b: Lanes, cc: FloatCC) -> Lanes {
+        let a = self.lb().to_f(a);
+        let b = self.lb().to_f(b);
+        self.lb().map2(a, b, |b, x, y| fcmp_mask(b, cc, x, y))
+    }
+
+    /// An integer comparison as an all-ones / zero mask.
+    fn icmp(&mut self, a: Lanes, b: Lanes, cc: IntCC) -> Lanes {
+        self.lb().map2(a, b, |b, x, y| b.ins().icmp(cc, x, y))
+    }
+
+    /// Applies a scalar function to every lane of `args` (1 to 4 operands).
+    pub fn per_lane(
+        &mut self,
+        args: &[Lanes],
+        f: impl Fn(&mut FunctionBuilder, &[Value]) -> Value,
+    ) -> Lanes {
+        let mut out = args[0];
+        for j in 0..self.k {
+            let mut acc = args[0].v[j];
+            for l in 0..4u8 {
+                let xs: Vec<Value> = args
+                    .iter()
+                    .map(|a| self.b.ins().extractlane(a.v[j], l))
+                    .collect();
+                let r = f(&mut self.b, &xs);
+                acc = self.b.ins().insertlane(acc, r, l);
+            }
+            out.v[j] = acc;
+        }
+        out
+    }
+
+    /// Calls a runtime helper `fn(i32x4) -> i32x4` on each vector.
+    pub fn call_vec(&mut self, name: &'static str, a: Lanes) -> Result<Lanes, JitError> {
+        let f = *self
+            .helpers
+            .get(name)
+            .ok_or_else(|| JitError::Invalid(format!("helper {name} missing")))?;
+        let mut out = a;
+        for j in 0..self.k {
+            let call = self.b.ins().call(f, &[a.v[j]]);
+            out.v[j] = self.b.inst_results(call)[0];
+        }
+        Ok(out)
+    }
+
+    /// Shuffles the lanes of every quad vector.
+    fn quad_shuffle(&mut self, a: Lanes, lanes: [u8; 4]) -> Lanes {
+        let mut bytes = [0u8; 16];
+        for (i, &l) in lanes.iter().enumerate() {
+            for k in 0..4 {
+                bytes[i * 4 + k] = l * 4 + k as u8;
+            }
+        }
+        let imm = self.b.func.dfg.immediates.push(bytes.to_vec().into());
+        self.lb().map1(a, |b, x| b.ins().shuffle(x, x, imm))
+    }
+
+    /// A derivative: lane differences within each 2x2 quad (top-left,
+    /// top-right, bottom-left, bottom-right).
+    fn derivative(&mut self, a: Lanes, hi: [u8; 4], lo: [u8; 4]) -> Lanes {
+        let h = self.quad_shuffle(a, hi);
+        let l = self.quad_shuffle(a, lo);
+        self.fbin(h, l, |b, x, y| b.ins().fsub(x, y))
+    }
+
+    /// Emits one component of a component-wise operation.
+    pub fn alu(&mut self, op: AluOp, s: &[Lanes]) -> Result<Lanes, JitError> {
+        use AluOp::*;
+        Ok(match op {
+            // Moves copy bits: denormals survive.
+            Mov => s[0],
+            // movc: a nonzero condition picks src1, else src2 (bitwise).
+            Movc => {
+                let z = self.lb().splat(0);
+                let m = self.icmp(s[0], z, IntCC::NotEqual);
+                self.lb().select(m, s[1], s[2])
+            }
+            Add => self.fbin(s[0], s[1], |b, x, y| b.ins().fadd(x, y)),
+            Mul => self.fbin(s[0], s[1], |b, x, y| b.ins().fmul(x, y)),
+            // mad: D3D permits fusing; one rounding, as GPUs do.
+            Mad => {
+                let (a, b, c) = (
+                    self.lb().to_f(s[0]),
+                    self.lb().to_f(s[1]),
+                    self.lb().to_f(s[2]),
+                );
+                let r = self.lb().map3(a, b, c, |b, x, y, z| b.ins().fma(x, y, z));
+                self.lb().to_i(r)
+            }
+            MulLegacy => self.fbin(s[0], s[1], mul_legacy),
+            MadLegacy => {
+                let p = self.fbin(s[0], s[1], mul_legacy);
+                self.fbin(p, s[2], |b, x, y| b.ins().fadd(x, y))
+            }
+            Div => self.fbin(s[0], s[1], |b, x, y| b.ins().fdiv(x, y)),
+            // min/max: a NaN operand yields the other one.
+            Min => self.fbin(s[0], s[1], |b, x, y| min_max(b, x, y, false)),
+            Max => self.fbin(s[0], s[1], |b, x, y| min_max(b, x, y, true)),
+            Sqrt => self.fun(s[0], |b, x| b.ins().sqrt(x)),
+            // rsq/rcp of ±0 give ±inf, of inf give 0.
+            Rsq => self.fun(s[0], |b, x| {
+                let one = b.ins().f32const(1.0);
+                let one = b.ins().splat(FVEC, one);
+                let r = b.ins().sqrt(x);
+                b.ins().fdiv(one, r)
+            }),
+            Rcp => self.fun(s[0], |b, x| {
+                let one = b.ins().f32const(1.0);
+                let one = b.ins().splat(FVEC, one);
+                b.ins().fdiv(one, x)
+            }),
+            Exp => self.call_vec("dxjit_exp2", s[0])?,
+            Log => self.call_vec("dxjit_log2", s[0])?,
+            Sin => self.call_vec("dxjit_sin", s[0])?,
+            Cos => self.call_vec("dxjit_cos", s[0])?,
+            // frc: x - floor(x), in [0, 1).
+            Frc => self.fun(s[0], |b, x| {
+                let f = b.ins().floor(x);
+                b.ins().fsub(x, f)
+            }),
+            RoundNe => self.fun(s[0], |b, x| b.ins().nearest(x)),
+            RoundNi => self.fun(s[0], |b, x| b.ins().floor(x)),
+            RoundPi => self.fun(s[0], |b, x| b.ins().ceil(x)),
+            RoundZ => self.fun(s[0], |b, x| b.ins().trunc(x)),
+            Eq => self.fcmp(s[0], s[1], FloatCC::Equal),
+            Ge => self.fcmp(s[0], s[1], FloatCC::GreaterThanOrEqual),
+            Lt => self.fcmp(s[0], s[1], FloatCC::LessThan),
+            // ne is true when unordered.
+            Ne => self.fcmp(s[0], s[1], FloatCC::NotEqual),
+            DerivRtxCoarse => self.derivative(s[0], [1, 1, 1, 1], [0, 0, 0, 0]),
+            DerivRtyCoarse => self.derivative(s[0], [2, 2, 2, 2], [0, 0, 0, 0]),
+            DerivRtxFine => self.derivative(s[0], [1, 1, 3, 3], [0, 0, 2, 2]),
+            DerivRtyFine => self.derivative(s[0], [2, 3, 2, 3], [0, 1, 0, 1]),
+            IAdd => self.lb().map2(s[0], s[1], |b, x, y| b.ins().iadd(x, y)),
+            IMul => self.lb().map2(s[0], s[1], |b, x, y| b.ins().imul(x, y)),
+            IMad => {
+                let p = self.lb().map2(s[0], s[1], |b, x, y| b.ins().imul(x, y));
+                self.lb().map2(p, s[2], |b, x, y| b.ins().iadd(x, y))
+            }
+            IEq => self.icmp(s[0], s[1], IntCC::Equal),
+            INe => self.icmp(s[0], s[1], IntCC::NotEqual),
+            IGe => self.icmp(s[0], s[1], IntCC::SignedGreaterThanOrEqual),
+            ILt => self.icmp(s[0], s[1], IntCC::SignedLessThan),
+            UGe => self.icmp(s[0], s[1], IntCC::UnsignedGreaterThanOrEqual),
+            ULt => self.icmp(s[0], s[1], IntCC::UnsignedLessThan),
+            And => self.lb().and(s[0], s[1]),
+            Or => self.lb().or(s[0], s[1]),
+            Xor => self.lb().map2(s[0], s[1], |b, x, y| b.ins().bxor(x, y)),
+            Not => self.lb().not(s[0]),
+            // Shifts use the low 5 bits of the count (x86 scalar shifts mask the same way).
+            IShl => self.per_lane(&s[..2], |b, v| b.ins().ishl(v[0], v[1])),
+            IShr => self.per_lane(&s[..2], |b, v| b.ins().sshr(v[0], v[1])),
+            UShr => self.per_lane(&s[..2], |b, v| b.ins().ushr(v[0], v[1])),
+            IMin => self.lb().map2(s[0], s[1], |b, x, y| b.ins().smin(x, y)),
+            IMax => self.lb().map2(s[0], s[1], |b, x, y| b.ins().smax(x, y)),
+            UMin => self.lb().map2(s[0], s[1], |b, x, y| b.ins().umin(x, y)),
+            UMax => self.lb().map2(s[0], s[1], |b, x, y| b.ins().umax(x, y)),
+            INeg => self.lb().map1(s[0], |b, x| b.ins().ineg(x)),
+            // udiv/urem by 0 give 0xFFFFFFFF (the divisor is guarded: x86 div would fault).
+            UDiv => self.per_lane(&s[..2], |b, v| guarded_div(b, v[0], v[1], false)),
+            URem => self.per_lane(&s[..2], |b, v| guarded_div(b, v[0], v[1], true)),
+            IMulHi => self.per_lane(&s[..2], |b, v| {
+                let x = b.ins().sextend(types::I64, v[0]);
+                let y = b.ins().sextend(types::I64, v[1]);
+                let p = b.ins().imul(x, y);
+                let p = b.ins().sshr_imm_u(p, 32);
+                b.ins().ireduce(types::I32, p)
+            }),
+            UMulHi => self.per_lane(&s[..2], |b, v| {
+                let x = b.ins().uextend(types::I64, v[0]);
+                let y = b.ins().uextend(types::I64, v[1]);
+                let p = b.ins().imul(x, y);
+                let p = b.ins().ushr_imm_u(p, 32);
+                b.ins().ireduce(types::I32, p)
+            }),
+            // uaddc: carry = (a + b) < a; usubb: borrow = a < b.
+            UAddCarry => {
+                let sum = self.lb().map2(s[0], s[1], |b, x, y| b.ins().iadd(x, y));
+                let c = self.icmp(sum, s[0], IntCC::UnsignedLessThan);
+                let one = self.lb().splat(1);
+                self.lb().and(c, one)
+            }
+            USubBorrow => {
+                let c = self.icmp(s[0], s[1], IntCC::UnsignedLessThan);
+                let one = self.lb().splat(1);
+                self.lb().and(c, one)
+            }
+            // bfi/ubfe/ibfe: width and offset use their low 5 bits.
+            Bfi => self.per_lane(&s[..4], |b, v| bfi(b, v[0], v[1], v[2], v[3])),
+            Ubfe => self.per_lane(&s[..3], |b, v| bfe(b, v[0], v[1], v[2], false)),
+            Ibfe => self.per_lane(&s[..3], |b, v| bfe(b, v[0], v[1], v[2], true)),
+            Bfrev => self.per_lane(&s[..1], |b, v| b.ins().bitrev(v[0])),
+            CountBits => self.per_lane(&s[..1], |b, v| b.ins().popcnt(v[0])),
+            // firstbit_hi: leading zeros (from the MSB side); 0 gives ~0.
+            FirstBitHi => self.per_lane(&s[..1], |b, v| {
+                let n = b.ins().clz(v[0]);
+                let none = b.ins().iconst(types::I32, -1);
+                let z = b.ins().icmp_imm_u(IntCC::Equal, v[0], 0);
+                b.ins().select(z, none, n)
+            }),
+            FirstBitLo => self.per_lane(&s[..1], |b, v| {
+                let n = b.ins().ctz(v[0]);
+                let none = b.ins().iconst(types::I32, -1);
+                let z = b.ins().icmp_imm_u(IntCC::Equal, v[0], 0);
+                b.ins().select(z, none, n)
+            }),
+            // firstbit_shi: for negative values, the first zero bit from the MSB side.
+            FirstBitShi => self.per_lane(&s[..1], |b, v| {
+                let sign = b.ins().sshr_imm_u(v[0], 31);
+                let x = b.ins().bxor(v[0], sign);
+                let n = b.ins().clz(x);
+                let none = b.ins().iconst(types::I32, -1);
+                let z = b.ins().icmp_imm_u(IntCC::Equal, x, 0);
+                b.ins().select(z, none, n)
+            }),
+            Msad => self.per_lane(&s[..3], |b, v| msad(b, v[0], v[1], v[2])),
+            IToF => {
+                let r = self.lb().map1(s[0], |b, x| b.ins().fcvt_from_sint(FVEC, x));
+                self.lb().to_i(r)
+            }
+            UToF => {
+                let r = self.lb().map1(s[0], |b, x| b.ins().fcvt_from_uint(FVEC, x));
+                self.lb().to_i(r)
+            }
+            // ftoi/ftou: round toward zero, saturate, NaN gives 0.
+            FToI => {
+                let a = self.lb().to_f(s[0]);
+                self.lb()
+                    .map1(a, |b, x| b.ins().fcvt_to_sint_sat(super::lanes::VEC, x))
+            }
+            FToU => {
+                let a = self.lb().to_f(s[0]);
+                self.lb()
+                    .map1(a, |b, x| b.ins().fcvt_to_uint_sat(super::lanes::VEC, x))
+            }
+            F32ToF16 => self.call_vec("dxjit_f32tof16", s[0])?,
+            F16ToF32 => self.call_vec("dxjit_f16tof32", s[0])?,
+        })
+    }
+}
+
+fn guarded_div(b: &mut FunctionBuilder, x: Value, y: Value, rem: bool) -> Value {
+    let zero = b.ins().icmp_imm_u(IntCC::Equal, y, 0);
+    let one = b.ins().iconst(types::I32, 1);
+    let safe = b.ins().select(zero, one, y);
+    let r = if rem {
+        b.ins().urem(x, safe)
+    } else {
+        b.ins().udiv(x, safe)
+    };
+    let all = b.ins().iconst(types::I32, -1);
+    b.ins().select(zero, all, r)
+}
+
+/// `bfi width, offset, src, base`: the low `width` bits of `src` replace bits
+/// `offset..offset+width` of `base` (width and offset masked to 5 bits).
+fn bfi(b: &mut FunctionBuilder, width: Value, offset: Value, src: Value, base: Value) -> Value {
+    let w = b.ins().band_imm_u(width, 31);
+    let o = b.ins().band_imm_u(offset, 31);
+    let one = b.ins().iconst(types::I64, 1);
+    let w64 = b.ins().uextend(types::I64, w);
+    let ones = b.ins().ishl(one, w64);
+    let ones = b.ins().iadd_imm_s(ones, -1);
+    let ones = b.ins().ireduce(types::I32, ones);
+    let mask = b.ins().ishl(ones, o);
+    let s = b.ins().ishl(src, o);
+    let s = b.ins().band(s, mask);
+    let keep = b.ins().band_not(base, mask);
+    b.ins().bor(s, keep)
+}
+
+/// `ubfe`/`ibfe width, offset, src`: width 0 gives 0; when offset + width
+/// reaches past bit 31 the field is `src >> offset`.
+fn bfe(b: &mut FunctionBuilder, width: Value, offset: Value, src: Value, signed: bool) -> Value {
+    let w = b.ins().band_imm_u(width, 31);
+    let o = b.ins().band_imm_u(offset, 31);
+    let end = b.ins().iadd(w, o);
+    let short = b.ins().icmp_imm_u(IntCC::UnsignedLessThan, end, 32);
+    let thirty_two = b.ins().iconst(types::I32, 32);
+    let left = b.ins().isub(thirty_two, end);
+    let right = b.ins().isub(thirty_two, w);
+    let shifted = b.ins().ishl(src, left);
+    let field = if signed {
+        b.ins().sshr(shifted, right)
+    } else {
+        b.ins().ushr(shifted, right)
+    };
+    let tail = if signed {
+        b.ins().sshr(src, o)
+    } else {
+        b.ins().ushr(src, o)
+    };
+    let r = b.ins().select(short, field, tail);
+    let zero = b.ins().iconst(types::I32, 0);
+    let wz = b.ins().icmp_imm_u(IntCC::Equal, w, 0);
+    b.ins().select(wz, zero, r)
+}
+
+/// `msad ref, src, accum`: sums |ref.byte - src.byte| over the bytes where `ref` is nonzero.
+fn msad(b: &mut FunctionBuilder, r: Value, s: Value, acc: Value) -> Value {
+    let mut sum = acc;
+    for i in 0..4 {
+        let rb = b.ins().ushr_imm_u(r, 8 * i);
+        let rb = b.ins().band_imm_u(rb, 0xff);
+        let sb = b.ins().ushr_imm_u(s, 8 * i);
+        let sb = b.ins().band_imm_u(sb, 0xff);
+        let d = b.ins().isub(rb, sb);
+        let d = b.ins().iabs(d);
+        let zero = b.ins().iconst(types::I32, 0);
+        let rz = b.ins().icmp_imm_u(IntCC::Equal, rb, 0);
+        let d = b.ins().select(rz, zero, d);
+        sum = b.ins().iadd(sum, d);
+    }
+    sum
+}

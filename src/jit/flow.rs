@@ -1,0 +1,375 @@
+//! Structured control flow over lanes: `if`/`else`, loops, switches, calls,
+//! returns, discards and barriers, with execution masks.
+
+use super::lanes::Lanes;
+use super::operand::Ty;
+use super::state::{Flow, Saved, Tr};
+use super::JitError;
+use crate::ir::{Inst, Src};
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::{types, InstBuilder, MemFlagsData};
+use dxjit_runtime::abi::{Frame, STATUS_BARRIER};
+use std::mem::offset_of;
+
+impl Tr<'_, '_> {
+    /// The lanes whose `cond.x` is nonzero (`nz`) or zero.
+    pub fn test(&mut self, cond: &Src, nz: bool) -> Result<Lanes, JitError> {
+        let v = self.read(cond, 0, Ty::I)?;
+        let z = self.lb().splat(0);
+        let cc = if nz { IntCC::NotEqual } else { IntCC::Equal };
+        Ok(self.lb().map2(v, z, |b, x, y| b.ins().icmp(cc, x, y)))
+    }
+
+    /// Restores saved masks; `ret` only when leaving a call (lanes that
+    /// returned inside a loop or switch stay returned).
+    fn restore(&mut self, s: &Saved, with_ret: bool) {
+        let m = self.masks;
+        let mut lb = self.lb();
+        lb.def_var(m.cond, s.cond);
+        lb.def_var(m.brk, s.brk);
+        lb.def_var(m.cont, s.cont);
+        lb.def_var(m.sw, s.sw);
+        if with_ret {
+            lb.def_var(m.ret, s.ret);
+        }
+    }
+
+    /// if: lanes whose test fails leave `cond`; a block no lane enters is skipped.
+    pub fn emit_if(&mut self, cond: &Src, nz: bool) -> Result<(), JitError> {
+        let taken = self.test(cond, nz)?;
+        let m = self.masks;
+        let saved_cond = self.lb().use_var(m.cond);
+        let c = self.lb().and(saved_cond, taken);
+        self.lb().def_var(m.cond, c);
+        self.update_exec();
+        let exec = self.exec();
+        let any = self.lb().any(exec);
+        let then = self.b.create_block();
+        let skip = self.b.create_block();
+        self.b.ins().brif(any, then, &[], skip, &[]);
+        self.b.switch_to_block(then);
+        self.flow.push(Flow::If {
+            saved_cond,
+            taken,
+            skip,
+            merge: None,
+        });
+        Ok(())
+    }
+
+    /// else: the lanes of the enclosing `if` that did not take it.
+    pub fn emit_else(&mut self) -> Result<(), JitError> {
+        let Some(Flow::If {
+            saved_cond,
+            taken,
+            skip,
+            merge,
+        }) = self.flow.last_mut()
+        else {
+            return Err(JitError::Invalid("else without if".into()));
+        };
+        let (saved_cond, taken, skip) = (*saved_cond, *taken, *skip);
+        let join = self.b.create_block();
+        *merge = Some(join);
+        self.b.ins().jump(join, &[]);
+        self.b.switch_to_block(skip);
+        let m = self.masks;
+        let c = self.lb().and_not(saved_cond, taken);
+        self.lb().def_var(m.cond, c);
+        self.update_exec();
+        let exec = self.exec();
+        let any = self.lb().any(exec);
+        let body = self.b.create_block();
+        self.b.ins().brif(any, body, &[], join, &[]);
+        self.b.switch_to_block(body);
+        Ok(())
+    }
+
+    /// endif: restores the enclosing `cond`.
+    pub fn emit_endif(&mut self) -> Result<(), JitError> {
+        let Some(Flow::If {
+            saved_cond,
+            skip,
+            merge,
+            ..
+        }) = self.flow.pop()
+        else {
+            return Err(JitError::Invalid("endif without if".into()));
+        };
+        let next = merge.unwrap_or(skip);
+        self.b.ins().jump(next, &[]);
+        self.b.switch_to_block(next);
+        let m = self.masks;
+        self.lb().def_var(m.cond, saved_cond);
+        self.update_exec();
+        Ok(())
+    }
+
+    /// loop: runs while any lane has neither broken nor returned.
+    pub fn emit_loop(&mut self) {
+        let saved = self.save_masks();
+        let m = self.masks;
+        let exec = self.exec();
+        let ones = self.lb().splat(u32::MAX);
+        let mut lb = self.lb();
+        lb.def_var(m.cond, exec);
+        lb.def_var(m.brk, ones);
+        lb.def_var(m.cont, ones);
+        lb.def_var(m.sw, ones);
+        let header = self.b.create_block();
+        let body = self.b.create_block();
+        let exit = self.b.create_block();
+        self.b.ins().jump(header, &[]);
+        self.b.switch_to_block(header);
+        self.update_exec();
+        let exec = self.exec();
+        let any = self.lb().any(exec);
+        self.b.ins().brif(any, body, &[], exit, &[]);
+        self.b.switch_to_block(body);
+        self.flow.push(Flow::Loop {
+            saved,
+            header,
+            exit,
+        });
+    }
+
+    /// endloop: lanes that continued rejoin, and the loop goes round.
+    pub fn emit_endloop(&mut self) -> Result<(), JitError> {
+        let Some(Flow::Loop {
+            saved,
+            header,
+            exit,
+        }) = self.flow.pop()
+        else {
+            return Err(JitError::Invalid("endloop without loop".into()));
+        };
+        let m = self.masks;
+        let ones = self.lb().splat(u32::MAX);
+        self.lb().def_var(m.cont, ones);
+        self.b.ins().jump(header, &[]);
+        self.b.switch_to_block(exit);
+        self.restore(&saved, false);
+        self.update_exec();
+        Ok(())
+    }
+
+    /// break / breakc: the lanes leave the innermost loop or switch.
+    pub fn emit_break(&mut self, lanes: Option<Lanes>) {
+        let m = self.masks;
+        let exec = self.exec();
+        let leaving = match lanes {
+            Some(l) => self.lb().and(exec, l),
+            None => exec,
+        };
+        let brk = self.lb().use_var(m.brk);
+        let brk = self.lb().and_not(brk, leaving);
+        self.lb().def_var(m.brk, brk);
+        self.update_exec();
+    }
+
+    /// continue / continuec: the lanes wait for the next iteration.
+    pub fn emit_continue(&mut self, lanes: Option<Lanes>) {
+        let m = self.masks;
+        let exec = self.exec();
+        let leaving = match lanes {
+            Some(l) => self.lb().and(exec, l),
+            None => exec,
+        };
+        let cont = self.lb().use_var(m.cont);
+        let cont = self.lb().and_not(cont, leaving);
+        self.lb().def_var(m.cont, cont);
+        self.update_exec();
+    }
+
+    /// switch: lanes join at the case matching their selector and fall through.
+    pub fn emit_switch(&mut self, sel: &Src, rest: &[Inst]) -> Result<(), JitError> {
+        let sel = self.read(sel, 0, Ty::I)?;
+        let saved = self.save_masks();
+        let m = self.masks;
+        let exec = self.exec();
+        let ones = self.lb().splat(u32::MAX);
+        let zero = self.lb().splat(0);
+        let mut lb = self.lb();
+        lb.def_var(m.cond, exec);
+        lb.def_var(m.brk, ones);
+        lb.def_var(m.sw, zero);
+        self.update_exec();
+        let mut cases = Vec::new();
+        let mut depth = 0usize;
+        for inst in rest {
+            match inst {
+                Inst::Switch { .. } => depth += 1,
+                Inst::EndSwitch if depth == 0 => break,
+                Inst::EndSwitch => depth -= 1,
+                Inst::Case(v) if depth == 0 => cases.push(*v),
+                _ => {}
+            }
+        }
+        self.flow.push(Flow::Switch { saved, sel, cases });
+        Ok(())
+    }
+
+    /// case / default: matching lanes become active.
+    pub fn emit_case(&mut self, value: Option<u32>) -> Result<(), JitError> {
+        let Some(Flow::Switch { sel, cases, .. }) = self.flow.last() else {
+            return Err(JitError::Invalid("case outside switch".into()));
+        };
+        let (sel, cases) = (*sel, cases.clone());
+        let hit = match value {
+            Some(v) => {
+                let c = self.lb().splat(v);
+                self.lb()
+                    .map2(sel, c, |b, x, y| b.ins().icmp(IntCC::Equal, x, y))
+            }
+            None => {
+                let mut any = self.lb().splat(0);
+                for v in cases {
+                    let c = self.lb().splat(v);
+                    let h = self
+                        .lb()
+                        .map2(sel, c, |b, x, y| b.ins().icmp(IntCC::Equal, x, y));
+                    any = self.lb().or(any, h);
+                }
+                self.lb().not(any)
+            }
+        };
+        let m = self.masks;
+        let sw = self.lb().use_var(m.sw);
+        let sw = self.lb().or(sw, hit);
+        self.lb().def_var(m.sw, sw);
+        self.update_exec();
+        Ok(())
+    }
+
+    /// endswitch: restores the enclosing masks.
+    pub fn emit_endswitch(&mut self) -> Result<(), JitError> {
+        let Some(Flow::Switch { saved, .. }) = self.flow.pop() else {
+            return Err(JitError::Invalid("endswitch without switch".into()));
+        };
+        let m = self.masks;
+        let cont = self.lb().use_var(m.cont);
+        self.restore(&saved, false);
+        self.lb().def_var(m.cont, cont);
+        self.update_exec();
+        Ok(())
+    }
+
+    /// ret / retc: the lanes finish the current function. An unconditional
+    /// return at the top of `main` ends the function outright.
+    pub fn emit_ret(&mut self, lanes: Option<Lanes>) {
+        if lanes.is_none() && self.flow.is_empty() && self.call_depth == 0 {
+            self.b.ins().jump(self.exit, &[]);
+            let dead = self.b.create_block();
+            self.b.switch_to_block(dead);
+            return;
+        }
+        let m = self.masks;
+        let exec = self.exec();
+        let leaving = match lanes {
+            Some(l) => self.lb().and(exec, l),
+            None => exec,
+        };
+        let ret = self.lb().use_var(m.ret);
+        let ret = self.lb().and_not(ret, leaving);
+        self.lb().def_var(m.ret, ret);
+        if self.call_depth == 0 {
+            self.killed = true;
+        }
+        self.update_exec();
+    }
+
+    /// discard: the lanes stop and write nothing.
+    pub fn emit_discard(&mut self, lanes: Lanes) {
+        let m = self.masks;
+        let exec = self.exec();
+        let leaving = self.lb().and(exec, lanes);
+        let alive = self.lb().use_var(m.alive);
+        let alive = self.lb().and_not(alive, leaving);
+        self.lb().def_var(m.alive, alive);
+        self.killed = true;
+        self.update_exec();
+    }
+
+    /// call / callc: the subroutine is inlined with its own return mask.
+    pub fn emit_call(&mut self, label: u32, lanes: Option<Lanes>) -> Result<(), JitError> {
+        let prog = self.prog;
+        let body = prog
+            .subroutine(label)
+            .ok_or_else(|| JitError::Invalid(format!("call to undefined label l{label}")))?;
+        if self.call_depth >= 32 {
+            return Err(JitError::Invalid("calls nested deeper than 32".into()));
+        }
+        let saved = self.save_masks();
+        let m = self.masks;
+        let exec = self.exec();
+        let entry = match lanes {
+            Some(l) => self.lb().and(exec, l),
+            None => exec,
+        };
+        let ones = self.lb().splat(u32::MAX);
+        let mut lb = self.lb();
+        lb.def_var(m.cond, entry);
+        lb.def_var(m.brk, ones);
+        lb.def_var(m.cont, ones);
+        lb.def_var(m.sw, ones);
+        lb.def_var(m.ret, ones);
+        self.update_exec();
+        let outer_flow = std::mem::take(&mut self.flow);
+        self.call_depth += 1;
+        let result = self.emit_body(body);
+        self.call_depth -= 1;
+        self.flow = outer_flow;
+        result?;
+        self.restore(&saved, true);
+        self.update_exec();
+        Ok(())
+    }
+
+    /// A group barrier: every variable is spilled, the resume point recorded,
+    /// and the function returns; the next call reloads them and goes on.
+    pub fn emit_barrier(&mut self) -> Result<(), JitError> {
+        let id = self.resumes.len() as u32 + 1;
+        let scratch = self.frame_ptr(offset_of!(Frame, scratch));
+        let spill = self.scratch.spill as i32;
+        let vars: Vec<_> = self.all_vars.clone();
+        let k = self.k;
+        let mut slot = 0i32;
+        for var in &vars {
+            for j in 0..k {
+                let v = self.b.use_var(var.v[j]);
+                self.b
+                    .ins()
+                    .store(MemFlagsData::trusted(), v, scratch, spill + 16 * slot);
+                slot += 1;
+            }
+        }
+        self.spill_vectors = self.spill_vectors.max(slot as u32);
+        let idv = self.b.ins().iconst(types::I32, i64::from(id));
+        self.b.ins().store(
+            MemFlagsData::trusted(),
+            idv,
+            self.frame,
+            offset_of!(Frame, resume) as i32,
+        );
+        let status = self.b.ins().iconst(types::I32, i64::from(STATUS_BARRIER));
+        self.b.ins().return_(&[status]);
+        let resume = self.b.create_block();
+        self.resumes.push(resume);
+        self.b.switch_to_block(resume);
+        let scratch = self.frame_ptr(offset_of!(Frame, scratch));
+        let mut slot = 0i32;
+        for var in &vars {
+            for j in 0..k {
+                let v = self.b.ins().load(
+                    super::lanes::VEC,
+                    MemFlagsData::trusted(),
+                    scratch,
+                    spill + 16 * slot,
+                );
+                self.b.def_var(var.v[j], v);
+                slot += 1;
+            }
+        }
+        Ok(())
+    }
+}

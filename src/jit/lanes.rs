@@ -1,0 +1,170 @@
+//! Values that span all lanes of one register component.
+//!
+//! A shader runs `4 * k` lanes per call; one component of one register is
+//! `k` vectors of four 32-bit lanes (`i32x4`). [`Lanes`] holds those `k`
+//! SSA values and [`LaneVar`] the `k` Cranelift variables behind a register
+//! component, so every emitter is written once for any `k`.
+
+use cranelift_codegen::ir::{types, MemFlagsData, Type, Value};
+use cranelift_codegen::ir::{Endianness, InstBuilder};
+use cranelift_frontend::{FunctionBuilder, Variable};
+
+/// Most vectors per component the backend supports.
+pub const MAX_K: usize = 4;
+
+/// One register component across all lanes: `k` `i32x4` values.
+#[derive(Debug, Clone, Copy)]
+pub struct Lanes {
+    /// The vectors; only the first `k` are meaningful.
+    pub v: [Value; MAX_K],
+}
+
+/// The Cranelift variables that hold one register component.
+#[derive(Debug, Clone, Copy)]
+pub struct LaneVar {
+    /// The variables; only the first `k` are used.
+    pub v: [Variable; MAX_K],
+}
+
+/// The vector type every component is stored as.
+pub const VEC: Type = types::I32X4;
+/// The float view of [`VEC`].
+pub const FVEC: Type = types::F32X4;
+
+/// Flags for bitcasts between vector types.
+pub fn le() -> MemFlagsData {
+    MemFlagsData::new().with_endianness(Endianness::Little)
+}
+
+/// Lane-wise helpers on a function builder, for `k` vectors per value.
+pub struct LaneBuilder<'a, 'b> {
+    /// The builder.
+    pub b: &'a mut FunctionBuilder<'b>,
+    /// Vectors per value.
+    pub k: usize,
+}
+
+impl LaneBuilder<'_, '_> {
+    /// Applies `f` to each vector of `a`.
+    pub fn map1(&mut self, a: Lanes, f: impl Fn(&mut FunctionBuilder, Value) -> Value) -> Lanes {
+        let mut out = a;
+        for j in 0..self.k {
+            out.v[j] = f(self.b, a.v[j]);
+        }
+        out
+    }
+
+    /// Applies `f` to each pair of vectors of `a` and `b`.
+    pub fn map2(
+        &mut self,
+        a: Lanes,
+        b: Lanes,
+        f: impl Fn(&mut FunctionBuilder, Value, Value) -> Value,
+    ) -> Lanes {
+        let mut out = a;
+        for j in 0..self.k {
+            out.v[j] = f(self.b, a.v[j], b.v[j]);
+        }
+        out
+    }
+
+    /// Applies `f` to each triple of vectors.
+    pub fn map3(
+        &mut self,
+        a: Lanes,
+        b: Lanes,
+        c: Lanes,
+        f: impl Fn(&mut FunctionBuilder, Value, Value, Value) -> Value,
+    ) -> Lanes {
+        let mut out = a;
+        for j in 0..self.k {
+            out.v[j] = f(self.b, a.v[j], b.v[j], c.v[j]);
+        }
+        out
+    }
+
+    /// A value with the same 32-bit word in every lane.
+    pub fn splat(&mut self, word: u32) -> Lanes {
+        let s = self.b.ins().iconst(types::I32, i64::from(word));
+        let v = self.b.ins().splat(VEC, s);
+        Lanes { v: [v; MAX_K] }
+    }
+
+    /// A value with a scalar `i32` SSA value in every lane.
+    pub fn splat_value(&mut self, scalar: Value) -> Lanes {
+        let v = self.b.ins().splat(VEC, scalar);
+        Lanes { v: [v; MAX_K] }
+    }
+
+    /// `mask ? a : b` per lane (mask lanes are all ones or zero).
+    pub fn select(&mut self, mask: Lanes, a: Lanes, b: Lanes) -> Lanes {
+        self.map3(mask, a, b, |b, m, x, y| b.ins().bitselect(m, x, y))
+    }
+
+    /// Bitwise and.
+    pub fn and(&mut self, a: Lanes, b: Lanes) -> Lanes {
+        self.map2(a, b, |b, x, y| b.ins().band(x, y))
+    }
+
+    /// `a & !b`.
+    pub fn and_not(&mut self, a: Lanes, b: Lanes) -> Lanes {
+        self.map2(a, b, |b, x, y| b.ins().band_not(x, y))
+    }
+
+    /// Bitwise or.
+    pub fn or(&mut self, a: Lanes, b: Lanes) -> Lanes {
+        self.map2(a, b, |b, x, y| b.ins().bor(x, y))
+    }
+
+    /// Bitwise not.
+    pub fn not(&mut self, a: Lanes) -> Lanes {
+        self.map1(a, |b, x| b.ins().bnot(x))
+    }
+
+    /// A scalar `i8` that is nonzero when any lane of `mask` is set.
+    pub fn any(&mut self, mask: Lanes) -> Value {
+        let mut acc = mask.v[0];
+        for j in 1..self.k {
+            acc = self.b.ins().bor(acc, mask.v[j]);
+        }
+        self.b.ins().vany_true(acc)
+    }
+
+    /// Reinterprets integer vectors as floats.
+    pub fn to_f(&mut self, a: Lanes) -> Lanes {
+        self.map1(a, |b, x| b.ins().bitcast(FVEC, le(), x))
+    }
+
+    /// Reinterprets float vectors as integers.
+    pub fn to_i(&mut self, a: Lanes) -> Lanes {
+        self.map1(a, |b, x| b.ins().bitcast(VEC, le(), x))
+    }
+
+    /// Reads a component's variables.
+    pub fn use_var(&mut self, var: LaneVar) -> Lanes {
+        let mut out = Lanes {
+            v: [Value::from_u32(0); MAX_K],
+        };
+        for j in 0..self.k {
+            out.v[j] = self.b.use_var(var.v[j]);
+        }
+        out
+    }
+
+    /// Writes a component's variables.
+    pub fn def_var(&mut self, var: LaneVar, val: Lanes) {
+        for j in 0..self.k {
+            self.b.def_var(var.v[j], val.v[j]);
+        }
+    }
+
+    /// Declares the variables of one component.
+    pub fn declare(&mut self) -> LaneVar {
+        let first = self.b.declare_var(VEC);
+        let mut var = LaneVar { v: [first; MAX_K] };
+        for j in 1..self.k {
+            var.v[j] = self.b.declare_var(VEC);
+        }
+        var
+    }
+}

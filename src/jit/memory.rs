@@ -1,0 +1,372 @@
+//! Loads, stores and atomics on buffers and group-shared memory.
+//!
+//! Every access is per lane with a bounds check on every 32-bit component:
+//! the address of an out-of-bounds (or masked-off) lane is redirected to the
+//! frame's zero slot for loads and its sink slot for stores, so compiled code
+//! never touches memory outside what was bound.
+
+use super::lanes::{Lanes, MAX_K};
+use super::operand::Ty;
+use super::state::Tr;
+use super::JitError;
+use crate::ir::{AtomicOp, Dst, Resource, ResourceKind, Src};
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::{types, AtomicRmwOp, InstBuilder, MemFlagsData, Value};
+use dxjit_runtime::abi::{Frame, View};
+use std::mem::{offset_of, size_of};
+
+/// A resource as compiled code addresses it.
+#[derive(Clone, Copy)]
+pub struct Mem {
+    /// First byte (i64).
+    pub ptr: Value,
+    /// Bytes in the view (i64).
+    pub size: Value,
+    /// Structure stride in bytes (i64), for structured access.
+    pub stride: Value,
+}
+
+/// How a lane's byte address is formed.
+#[derive(Clone, Copy)]
+pub enum Addr<'a> {
+    /// `offset` bytes (low two bits ignored).
+    Raw(&'a Lanes),
+    /// Element `index`, byte `offset` inside it.
+    Structured(&'a Lanes, &'a Lanes),
+}
+
+impl Tr<'_, '_> {
+    /// The declared kind of a resource.
+    pub fn kind_of(&self, res: Resource) -> Option<ResourceKind> {
+        let p = self.prog;
+        match res {
+            Resource::Srv(s) => p.srvs.iter().find(|d| d.slot == s).map(|d| d.kind),
+            Resource::Uav(s) => p.uavs.iter().find(|d| d.slot == s).map(|d| d.kind),
+            Resource::Tgsm(id) => p.tgsm.iter().find(|d| d.id == id).map(|d| {
+                if d.stride == 0 {
+                    ResourceKind::Raw
+                } else {
+                    ResourceKind::Structured(d.stride)
+                }
+            }),
+        }
+    }
+
+    /// The view record address of an SRV or UAV slot.
+    pub fn view_addr(&mut self, res: Resource) -> Result<Value, JitError> {
+        let (field, slot, max) = match res {
+            Resource::Srv(s) => (offset_of!(Frame, srvs), s, dxjit_runtime::abi::SRV_SLOTS),
+            Resource::Uav(s) => (offset_of!(Frame, uavs), s, dxjit_runtime::abi::UAV_SLOTS),
+            Resource::Tgsm(_) => return Err(JitError::Invalid("g# has no view".into())),
+        };
+        if slot as usize >= max {
+            return Err(JitError::Invalid(format!(
+                "resource slot {slot} out of range"
+            )));
+        }
+        let views = self.frame_ptr(field);
+        Ok(self
+            .b
+            .ins()
+            .iadd_imm_s(views, slot as i64 * size_of::<View>() as i64))
+    }
+
+    /// The address, size and stride of a resource.
+    pub fn mem(&mut self, res: Resource) -> Result<Mem, JitError> {
+        if let Resource::Tgsm(id) = res {
+            let mut offset = 0u32;
+            let mut found = None;
+            for d in &self.prog.tgsm {
+                if d.id == id {
+                    found = Some(*d);
+                    break;
+                }
+                offset += d.size.next_multiple_of(16);
+            }
+            let d = found.ok_or_else(|| JitError::Invalid(format!("g{id} is not declared")))?;
+            let base = self.frame_ptr(offset_of!(Frame, tgsm));
+            let ptr = self.b.ins().iadd_imm_s(base, i64::from(offset));
+            let size = self.b.ins().iconst(types::I64, i64::from(d.size));
+            let stride = self.b.ins().iconst(types::I64, i64::from(d.stride.max(1)));
+            return Ok(Mem { ptr, size, stride });
+        }
+        let view = self.view_addr(res)?;
+        let flags = MemFlagsData::trusted();
+        let ptr = self
+            .b
+            .ins()
+            .load(types::I64, flags, view, offset_of!(View, ptr) as i32);
+        let size = self
+            .b
+            .ins()
+            .load(types::I32, flags, view, offset_of!(View, size) as i32);
+        let size = self.b.ins().uextend(types::I64, size);
+        let stride = match self.kind_of(res) {
+            Some(ResourceKind::Structured(s)) => {
+                self.b.ins().iconst(types::I64, i64::from(s.max(1)))
+            }
+            _ => {
+                let s = self
+                    .b
+                    .ins()
+                    .load(types::I32, flags, view, offset_of!(View, stride) as i32);
+                let s = self.b.ins().uextend(types::I64, s);
+                let one = self.b.ins().iconst(types::I64, 1);
+                self.b.ins().umax(s, one)
+            }
+        };
+        Ok(Mem { ptr, size, stride })
+    }
+
+    /// The byte offset of `addr` in lane `(j, l)` and whether a 4-byte access
+    /// `extra` bytes further is in bounds.
+    fn lane_byte(&mut self, m: &Mem, addr: Addr, j: usize, l: u8, extra: u32) -> (Value, Value) {
+        let b = &mut self.b;
+        match addr {
+            Addr::Raw(off) => {
+                let o = b.ins().extractlane(off.v[j], l);
+                let o = b.ins().uextend(types::I64, o);
+                let o = b.ins().band_imm_s(o, !3);
+                let o = b.ins().iadd_imm_s(o, i64::from(extra));
+                let end = b.ins().iadd_imm_s(o, 4);
+                let ok = b.ins().icmp(IntCC::UnsignedLessThanOrEqual, end, m.size);
+                (o, ok)
+            }
+            Addr::Structured(index, offset) => {
+                let i = b.ins().extractlane(index.v[j], l);
+                let i = b.ins().uextend(types::I64, i);
+                let o = b.ins().extractlane(offset.v[j], l);
+                let o = b.ins().uextend(types::I64, o);
+                let o = b.ins().band_imm_s(o, !3);
+                let o = b.ins().iadd_imm_s(o, i64::from(extra));
+                let end = b.ins().iadd_imm_s(o, 4);
+                let in_elem = b.ins().icmp(IntCC::UnsignedLessThanOrEqual, end, m.stride);
+                let base = b.ins().imul(i, m.stride);
+                let byte = b.ins().iadd(base, o);
+                let last = b.ins().iadd_imm_s(byte, 4);
+                let in_buf = b.ins().icmp(IntCC::UnsignedLessThanOrEqual, last, m.size);
+                let ok = b.ins().band(in_elem, in_buf);
+                (byte, ok)
+            }
+        }
+    }
+
+    /// Per-lane addresses of the 32-bit word `extra` bytes past `addr`:
+    /// in-bounds (and, with `mask`, active) lanes get the real address,
+    /// the others `fallback`.
+    fn lane_addrs(
+        &mut self,
+        m: &Mem,
+        addr: Addr,
+        extra: u32,
+        fallback: Value,
+        mask: Option<&Lanes>,
+    ) -> Vec<Value> {
+        let mut out = Vec::with_capacity(4 * self.k);
+        for j in 0..self.k {
+            for l in 0..4u8 {
+                let (byte, ok) = self.lane_byte(m, addr, j, l, extra);
+                let ok = match mask {
+                    Some(mask) => {
+                        let live = self.b.ins().extractlane(mask.v[j], l);
+                        let live = self.b.ins().icmp_imm_u(IntCC::NotEqual, live, 0);
+                        self.b.ins().band(ok, live)
+                    }
+                    None => ok,
+                };
+                let a = self.b.ins().iadd(m.ptr, byte);
+                out.push(self.b.ins().select(ok, a, fallback));
+            }
+        }
+        out
+    }
+
+    /// Loads one word per lane from per-lane addresses.
+    fn gather(&mut self, addrs: &[Value]) -> Lanes {
+        let mut out = self.lb().splat(0);
+        for j in 0..self.k {
+            let mut acc = out.v[j];
+            for l in 0..4 {
+                let w = self
+                    .b
+                    .ins()
+                    .load(types::I32, MemFlagsData::trusted(), addrs[j * 4 + l], 0);
+                acc = self.b.ins().insertlane(acc, w, l as u8);
+            }
+            out.v[j] = acc;
+        }
+        out
+    }
+
+    /// ld_raw / ld_structured: out-of-bounds components read 0.
+    pub fn emit_load(
+        &mut self,
+        dst: &Dst,
+        res: Resource,
+        addr: Addr,
+        swizzle: [u8; 4],
+    ) -> Result<(), JitError> {
+        let m = self.mem(res)?;
+        let zero = self.frame_addr(offset_of!(Frame, zero));
+        let mut results = Vec::new();
+        for c in 0..4 {
+            if dst.mask & (1 << c) == 0 {
+                continue;
+            }
+            let extra = 4 * u32::from(swizzle[c] & 3);
+            let addrs = self.lane_addrs(&m, addr, extra, zero, None);
+            results.push((c, self.gather(&addrs)));
+        }
+        for (c, v) in results {
+            self.write(dst, c, v)?;
+        }
+        Ok(())
+    }
+
+    /// store_raw / store_structured: an out-of-bounds component writes
+    /// nothing while the in-bounds components land.
+    pub fn emit_store(
+        &mut self,
+        res: Resource,
+        addr: Addr,
+        value: &Src,
+        count: u8,
+    ) -> Result<(), JitError> {
+        let m = self.mem(res)?;
+        let sink = self.frame_addr(offset_of!(Frame, sink));
+        let exec = self.exec();
+        let mut vals = Vec::new();
+        for c in 0..count.min(4) as usize {
+            vals.push(self.read(value, c, Ty::F)?);
+        }
+        for (c, v) in vals.iter().enumerate() {
+            let addrs = self.lane_addrs(&m, addr, 4 * c as u32, sink, Some(&exec));
+            for j in 0..self.k {
+                for l in 0..4 {
+                    let w = self.b.ins().extractlane(v.v[j], l as u8);
+                    self.b
+                        .ins()
+                        .store(MemFlagsData::trusted(), w, addrs[j * 4 + l], 0);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// atomic_* / imm_atomic_*: one read-modify-write per active in-bounds
+    /// lane, in lane order; other lanes touch only the sink and return 0.
+    pub fn emit_atomic(
+        &mut self,
+        op: AtomicOp,
+        dst: Option<&Dst>,
+        res: Resource,
+        addr: &Src,
+        value: &Src,
+        compare: Option<&Src>,
+    ) -> Result<(), JitError> {
+        if matches!(self.kind_of(res), Some(ResourceKind::Typed(_))) {
+            return self.emit_typed_atomic(op, dst, res, addr, value, compare);
+        }
+        let m = self.mem(res)?;
+        let sink = self.frame_addr(offset_of!(Frame, sink));
+        let exec = self.exec();
+        let a0 = self.read(addr, 0, Ty::I)?;
+        let a1 = self.read(addr, 1, Ty::I)?;
+        let v = self.read(value, 0, Ty::I)?;
+        let cmp = match compare {
+            Some(c) => Some(self.read(c, 0, Ty::I)?),
+            None => None,
+        };
+        let form = match self.kind_of(res) {
+            Some(ResourceKind::Structured(_)) => Addr::Structured(&a0, &a1),
+            _ => Addr::Raw(&a0),
+        };
+        let addrs = self.lane_addrs(&m, form, 0, sink, Some(&exec));
+        let mut out = Lanes { v: [v.v[0]; MAX_K] };
+        for j in 0..self.k {
+            let mut acc = v.v[j];
+            for l in 0..4u8 {
+                let a = addrs[j * 4 + l as usize];
+                let x = self.b.ins().extractlane(v.v[j], l);
+                let flags = MemFlagsData::trusted();
+                let old = match (op, cmp) {
+                    (AtomicOp::CompareExchange, Some(c)) => {
+                        let e = self.b.ins().extractlane(c.v[j], l);
+                        self.b.ins().atomic_cas(flags, a, e, x)
+                    }
+                    _ => {
+                        let rmw = match op {
+                            AtomicOp::And => AtomicRmwOp::And,
+                            AtomicOp::Or => AtomicRmwOp::Or,
+                            AtomicOp::Xor => AtomicRmwOp::Xor,
+                            AtomicOp::IAdd => AtomicRmwOp::Add,
+                            AtomicOp::IMax => AtomicRmwOp::Smax,
+                            AtomicOp::IMin => AtomicRmwOp::Smin,
+                            AtomicOp::UMax => AtomicRmwOp::Umax,
+                            AtomicOp::UMin => AtomicRmwOp::Umin,
+                            AtomicOp::Exchange | AtomicOp::CompareExchange => AtomicRmwOp::Xchg,
+                        };
+                        self.b.ins().atomic_rmw(types::I32, flags, rmw, a, x)
+                    }
+                };
+                let is_sink = self.b.ins().icmp(IntCC::Equal, a, sink);
+                let zero = self.b.ins().iconst(types::I32, 0);
+                let old = self.b.ins().select(is_sink, zero, old);
+                acc = self.b.ins().insertlane(acc, old, l);
+            }
+            out.v[j] = acc;
+        }
+        if let Some(d) = dst {
+            for c in 0..4 {
+                if d.mask & (1 << c) != 0 {
+                    self.write(d, c, out)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// bufinfo: element count (typed), bytes (raw), (count, stride) (structured).
+    pub fn emit_bufinfo(
+        &mut self,
+        dst: &Dst,
+        res: Resource,
+        swizzle: [u8; 4],
+    ) -> Result<(), JitError> {
+        let kind = self.kind_of(res);
+        let vals: [Value; 4] = if let Resource::Tgsm(_) = res {
+            return Err(JitError::Invalid("bufinfo on g#".into()));
+        } else {
+            let view = self.view_addr(res)?;
+            let flags = MemFlagsData::trusted();
+            let size = self
+                .b
+                .ins()
+                .load(types::I32, flags, view, offset_of!(View, size) as i32);
+            let zero = self.b.ins().iconst(types::I32, 0);
+            match kind {
+                Some(ResourceKind::Structured(stride)) => {
+                    let n = self.b.ins().udiv_imm_u(size, i64::from(stride.max(1)));
+                    let s = self.b.ins().iconst(types::I32, i64::from(stride));
+                    [n, s, zero, zero]
+                }
+                Some(ResourceKind::Typed(_)) => {
+                    let w =
+                        self.b
+                            .ins()
+                            .load(types::I32, flags, view, offset_of!(View, width) as i32);
+                    [w, w, w, w]
+                }
+                _ => [size, size, size, size],
+            }
+        };
+        for c in 0..4 {
+            if dst.mask & (1 << c) != 0 {
+                let v = vals[swizzle[c] as usize & 3];
+                let l = self.lb().splat_value(v);
+                self.write(dst, c, l)?;
+            }
+        }
+        Ok(())
+    }
+}

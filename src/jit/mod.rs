@@ -1,0 +1,291 @@
+//! The Cranelift backend: turns an IR [`Program`] into one native function
+//! that runs `4 * k` invocations per call in SIMD lanes. The only place that
+//! knows Cranelift.
+
+mod alu;
+mod double;
+mod flow;
+mod lanes;
+mod memory;
+mod module;
+mod operand;
+mod state;
+mod translate;
+mod typed;
+
+use crate::ir::{Program, Stage};
+use cranelift_codegen::ir::{types, AbiParam, InstBuilder, MemFlagsData};
+use cranelift_codegen::isa::CallConv;
+use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
+use cranelift_jit::JITModule;
+use cranelift_module::{Linkage, Module};
+use dxjit_runtime::abi::{Frame, ShaderFn, STATUS_DONE};
+use lanes::{LaneBuilder, MAX_K};
+use state::{Masks, ScratchLayout, Tr, ARGS_BYTES};
+use std::collections::HashMap;
+use std::mem::offset_of;
+use std::time::Instant;
+
+/// Why a program could not be compiled.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum JitError {
+    /// The program uses something the backend does not implement.
+    #[error("not supported: {0}")]
+    Unsupported(String),
+    /// The program is malformed in a way the front end did not catch.
+    #[error("invalid program: {0}")]
+    Invalid(String),
+    /// Cranelift refused the generated code.
+    #[error("code generation failed: {0}")]
+    Backend(String),
+    /// Inlining made the program larger than the compiler accepts.
+    #[error("program too large after inlining calls")]
+    TooLarge,
+    /// An error at an instruction of a function body.
+    #[error("instruction {index}: {source}")]
+    At {
+        /// Index of the instruction in its function.
+        index: usize,
+        /// The error.
+        source: Box<JitError>,
+    },
+}
+
+impl JitError {
+    /// Attaches an instruction index (once: the innermost index wins).
+    fn at(self, index: usize) -> JitError {
+        match self {
+            JitError::At { .. } | JitError::TooLarge => self,
+            other => JitError::At {
+                index,
+                source: Box::new(other),
+            },
+        }
+    }
+}
+
+/// Backend options.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct JitOptions {
+    /// Vectors per register component: the function runs `4 * k` lanes.
+    pub k: usize,
+}
+
+impl JitOptions {
+    /// The default for a stage: pixel shaders run one quad per vector.
+    pub fn for_stage(stage: Stage) -> JitOptions {
+        match stage {
+            Stage::Pixel => JitOptions { k: 1 },
+            Stage::Vertex | Stage::Compute => JitOptions { k: 2 },
+        }
+    }
+}
+
+/// A compiled shader function and what calling it needs.
+pub struct Compiled {
+    module: Option<JITModule>,
+    func: ShaderFn,
+    /// Lanes per call.
+    pub lanes: u32,
+    /// Bytes of per-call scratch memory.
+    pub scratch_size: u32,
+    /// Registers in the SoA input block.
+    pub input_regs: u32,
+    /// Registers in the SoA output block.
+    pub output_regs: u32,
+    /// Bytes of group-shared memory per group.
+    pub tgsm_size: u32,
+    /// Whether the function may stop at barriers.
+    pub has_barriers: bool,
+    /// Bytes of machine code.
+    pub code_size: usize,
+    /// Microseconds spent compiling.
+    pub compile_us: f64,
+    _icb: Box<[[u32; 4]]>,
+}
+
+// SAFETY: the module's code and data are immutable after finalisation, and
+// the function only touches memory reached through the frame it is given.
+unsafe impl Send for Compiled {}
+// SAFETY: as above: shared references only hand out the function pointer.
+unsafe impl Sync for Compiled {}
+
+impl Compiled {
+    /// The native entry point.
+    pub fn entry(&self) -> ShaderFn {
+        self.func
+    }
+}
+
+impl Drop for Compiled {
+    fn drop(&mut self) {
+        if let Some(m) = self.module.take() {
+            // SAFETY: `func` is only reachable through `self`, which is going away.
+            unsafe { m.free_memory() };
+        }
+    }
+}
+
+fn scratch_layout(prog: &Program, lanes: u32) -> ScratchLayout {
+    let mut indexables = HashMap::new();
+    let mut off = ARGS_BYTES;
+    for x in &prog.indexables {
+        indexables.insert(x.id, (off, x.count));
+        off += x.count * 4 * lanes * 4;
+    }
+    ScratchLayout {
+        indexables,
+        args: 0,
+        spill: off,
+        size: off,
+    }
+}
+
+/// Compiles a program into native code.
+pub fn compile(prog: &Program, opts: JitOptions) -> Result<Compiled, JitError> {
+    let started = Instant::now();
+    crate::ir::validate(prog).map_err(|e| JitError::Invalid(e.to_string()))?;
+    let k = opts.k.clamp(1, MAX_K);
+    let lanes = 4 * k as u32;
+    let isa = module::isa()?;
+    let mut module = module::new_module(isa);
+    let target_config = module.target_config();
+    let helper_ids = module::declare_helpers(&mut module)?;
+    let mut ctx = module.make_context();
+    ctx.func.signature.call_conv = CallConv::SystemV;
+    ctx.func.signature.params.push(AbiParam::new(types::I64));
+    ctx.func.signature.returns.push(AbiParam::new(types::I32));
+    let fid = module
+        .declare_function("shader_main", Linkage::Local, &ctx.func.signature)
+        .map_err(|e| JitError::Backend(e.to_string()))?;
+    let icb: Box<[[u32; 4]]> = prog.icb.clone().into_boxed_slice();
+    let max_reg = |regs: &[crate::ir::IoReg]| regs.iter().map(|r| r.reg + 1).max().unwrap_or(0);
+    let input_regs = max_reg(&prog.inputs);
+    let output_regs = max_reg(&prog.outputs).max(prog.depth_output.map_or(0, |r| r + 1));
+    let mut fctx = FunctionBuilderContext::new();
+    let mut b = FunctionBuilder::new(&mut ctx.func, &mut fctx);
+    let mut helpers = HashMap::new();
+    for (name, id) in helper_ids {
+        helpers.insert(name, module.declare_func_in_func(id, b.func));
+    }
+    let entry = b.create_block();
+    b.append_block_params_for_function_params(entry);
+    b.switch_to_block(entry);
+    let frame = b.block_params(entry)[0];
+    let dispatch = b.create_block();
+    b.ins().jump(dispatch, &[]);
+    let start = b.create_block();
+    let exit = b.create_block();
+    b.switch_to_block(start);
+    let dummy = {
+        let mut lb = LaneBuilder { b: &mut b, k };
+        lb.declare()
+    };
+    let mut tr = Tr {
+        b,
+        k,
+        prog,
+        frame,
+        temps: Vec::new(),
+        masks: Masks {
+            cond: dummy,
+            brk: dummy,
+            cont: dummy,
+            sw: dummy,
+            ret: dummy,
+            alive: dummy,
+            exec: dummy,
+        },
+        all_vars: Vec::new(),
+        flow: Vec::new(),
+        killed: false,
+        call_depth: 0,
+        emitted: 0,
+        exit,
+        resumes: Vec::new(),
+        helpers,
+        scratch: scratch_layout(prog, lanes),
+        icb_ptr: icb.as_ptr() as i64,
+        input_regs,
+        output_regs,
+        spill_vectors: 0,
+    };
+    tr.masks = Masks {
+        cond: tr.declare(),
+        brk: tr.declare(),
+        cont: tr.declare(),
+        sw: tr.declare(),
+        ret: tr.declare(),
+        alive: tr.declare(),
+        exec: tr.declare(),
+    };
+    for _ in 0..prog.temps as usize * 4 {
+        let v = tr.declare();
+        tr.temps.push(v);
+    }
+    let lane_mask = tr.frame_ptr(offset_of!(Frame, lane_mask));
+    let alive = tr.load_lanes(lane_mask, 0);
+    let ones = tr.lb().splat(u32::MAX);
+    let m = tr.masks;
+    {
+        let mut lb = tr.lb();
+        for var in [m.cond, m.brk, m.cont, m.sw, m.ret] {
+            lb.def_var(var, ones);
+        }
+        lb.def_var(m.alive, alive);
+        lb.def_var(m.exec, alive);
+    }
+    tr.emit_body(&prog.main)?;
+    tr.b.ins().jump(exit, &[]);
+    tr.b.switch_to_block(exit);
+    let alive = tr.lb().use_var(m.alive);
+    let lane_mask = tr.frame_ptr(offset_of!(Frame, lane_mask));
+    tr.store_lanes(alive, lane_mask, 0);
+    let done = tr.b.ins().iconst(types::I32, i64::from(STATUS_DONE));
+    tr.b.ins().return_(&[done]);
+    tr.b.switch_to_block(dispatch);
+    let resume = tr.b.ins().load(
+        types::I32,
+        MemFlagsData::trusted(),
+        frame,
+        offset_of!(Frame, resume) as i32,
+    );
+    let mut targets = vec![tr.b.func.dfg.block_call(start, &[])];
+    for r in tr.resumes.clone() {
+        targets.push(tr.b.func.dfg.block_call(r, &[]));
+    }
+    let default = tr.b.func.dfg.block_call(start, &[]);
+    let jt =
+        tr.b.create_jump_table(cranelift_codegen::ir::JumpTableData::new(default, &targets));
+    tr.b.ins().br_table(resume, jt);
+    tr.b.seal_all_blocks();
+    let has_barriers = !tr.resumes.is_empty();
+    let spill_bytes = tr.spill_vectors * 16;
+    let scratch_size = tr.scratch.size + spill_bytes;
+    tr.b.finalize(target_config);
+    module
+        .define_function(fid, &mut ctx)
+        .map_err(|e| JitError::Backend(format!("{e:?}")))?;
+    let code_size = ctx.compiled_code().map_or(0, |c| c.code_buffer().len());
+    module.clear_context(&mut ctx);
+    module
+        .finalize_definitions()
+        .map_err(|e| JitError::Backend(e.to_string()))?;
+    let ptr = module.get_finalized_function(fid);
+    // SAFETY: `ptr` is the finalized code of a function with the `ShaderFn` signature.
+    let func: ShaderFn = unsafe { std::mem::transmute::<*const u8, ShaderFn>(ptr) };
+    let tgsm_size = prog.tgsm.iter().map(|d| d.size.next_multiple_of(16)).sum();
+    Ok(Compiled {
+        module: Some(module),
+        func,
+        lanes,
+        scratch_size,
+        input_regs,
+        output_regs,
+        tgsm_size,
+        has_barriers,
+        code_size,
+        compile_us: started.elapsed().as_secs_f64() * 1e6,
+        _icb: icb,
+    })
+}

@@ -1,0 +1,442 @@
+//! Reading source operands and writing destination operands.
+
+use super::lanes::{le, Lanes, FVEC};
+use super::state::Tr;
+use super::JitError;
+use crate::ir::{Dst, File, Src, SysVal};
+use cranelift_codegen::ir::{types, InstBuilder, MemFlagsData, Value};
+use dxjit_runtime::abi::{Frame, SysValSlot, View};
+use std::mem::{offset_of, size_of};
+
+/// How an operation reads its sources, which decides what `neg`/`abs` mean.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ty {
+    /// Floats: sign-bit modifiers.
+    F,
+    /// Integers: two's complement negate.
+    I,
+}
+
+fn sysval_slot(sv: SysVal) -> SysValSlot {
+    match sv {
+        SysVal::DispatchThreadId => SysValSlot::DispatchThreadId,
+        SysVal::GroupId => SysValSlot::GroupId,
+        SysVal::GroupThreadId => SysValSlot::GroupThreadId,
+        SysVal::GroupIndex => SysValSlot::GroupIndex,
+        SysVal::Position => SysValSlot::Position,
+        SysVal::FrontFace => SysValSlot::FrontFace,
+        SysVal::VertexId => SysValSlot::VertexId,
+        SysVal::PrimitiveId => SysValSlot::PrimitiveId,
+        SysVal::InstanceId => SysValSlot::InstanceId,
+    }
+}
+
+impl Tr<'_, '_> {
+    /// Reads component `comp` of a source (through its swizzle), modifiers applied.
+    pub fn read(&mut self, src: &Src, comp: usize, ty: Ty) -> Result<Lanes, JitError> {
+        let c = src.swizzle[comp] as usize & 3;
+        let raw = self.read_raw(src, c)?;
+        Ok(self.modify(raw, src.abs, src.neg, ty))
+    }
+
+    /// Applies source modifiers.
+    pub fn modify(&mut self, v: Lanes, abs: bool, neg: bool, ty: Ty) -> Lanes {
+        let mut v = v;
+        match ty {
+            Ty::F => {
+                if abs {
+                    let m = self.lb().splat(0x7fff_ffff);
+                    v = self.lb().and(v, m);
+                }
+                if neg {
+                    let m = self.lb().splat(0x8000_0000);
+                    v = self.lb().map2(v, m, |b, x, y| b.ins().bxor(x, y));
+                }
+            }
+            Ty::I => {
+                if abs {
+                    v = self.lb().map1(v, |b, x| b.ins().iabs(x));
+                }
+                if neg {
+                    v = self.lb().map1(v, |b, x| b.ins().ineg(x));
+                }
+            }
+        }
+        v
+    }
+
+    /// Reads register component `c` without modifiers.
+    pub fn read_raw(&mut self, src: &Src, c: usize) -> Result<Lanes, JitError> {
+        let idx = &src.index;
+        match src.file {
+            File::Imm => Ok(self.lb().splat(src.imm[c])),
+            File::Temp => {
+                if idx.rel.is_some() {
+                    return Err(JitError::Unsupported("relative indexing of r#".into()));
+                }
+                let var = *self
+                    .temps
+                    .get(idx.base as usize * 4 + c)
+                    .ok_or_else(|| JitError::Invalid(format!("r{} is not declared", idx.base)))?;
+                Ok(self.lb().use_var(var))
+            }
+            File::SysVal(SysVal::GroupId) => {
+                let w = self.b.ins().load(
+                    types::I32,
+                    MemFlagsData::trusted(),
+                    self.frame,
+                    (offset_of!(Frame, group_id) + 4 * c.min(2)) as i32,
+                );
+                Ok(self.lb().splat_value(w))
+            }
+            File::SysVal(SysVal::DispatchThreadId) => {
+                // SV_DispatchThreadID = SV_GroupID * group size + SV_GroupThreadID.
+                let g = self.b.ins().load(
+                    types::I32,
+                    MemFlagsData::trusted(),
+                    self.frame,
+                    (offset_of!(Frame, group_id) + 4 * c.min(2)) as i32,
+                );
+                let size = if c < 3 { self.prog.thread_group[c] } else { 0 };
+                let base = self.b.ins().imul_imm_s(g, i64::from(size));
+                let base = self.lb().splat_value(base);
+                let local = Src {
+                    file: File::SysVal(SysVal::GroupThreadId),
+                    ..src.clone()
+                };
+                let local = self.read_raw(&local, c)?;
+                Ok(self.lb().map2(base, local, |b, x, y| b.ins().iadd(x, y)))
+            }
+            File::Input | File::Output | File::SysVal(_) | File::Indexable(_) => {
+                let (base, stride_regs, count, off) = self.soa_block(src.file, idx.base, c)?;
+                match &idx.rel {
+                    None => {
+                        if idx.base >= count {
+                            return Ok(self.lb().splat(0));
+                        }
+                        Ok(self.load_lanes(base, off))
+                    }
+                    Some(rel) => {
+                        let rel = self.read(rel, 0, Ty::I)?;
+                        self.soa_gather(base, idx.base, rel, count, stride_regs, c)
+                    }
+                }
+            }
+            File::Const(slot) => self.read_cb(slot, src, c),
+            File::ImmConst => self.read_icb(src, c),
+            File::Null => Ok(self.lb().splat(0)),
+        }
+    }
+
+    /// The base pointer, the register count and the static byte offset of a
+    /// SoA register file component. Returns (base, words per register, registers, offset).
+    fn soa_block(
+        &mut self,
+        file: File,
+        reg: u32,
+        c: usize,
+    ) -> Result<(Value, u32, u32, i32), JitError> {
+        let lanes = self.lanes();
+        let reg_bytes = 4 * lanes * 4;
+        let (base, count) = match file {
+            File::Input => (self.frame_ptr(offset_of!(Frame, inputs)), self.input_regs),
+            File::Output => (self.frame_ptr(offset_of!(Frame, outputs)), self.output_regs),
+            File::SysVal(sv) => {
+                let base = self.frame_ptr(offset_of!(Frame, sysvals));
+                let slot = sysval_slot(sv) as u32;
+                let off = (slot * reg_bytes) as i32 + (c as u32 * lanes * 4) as i32;
+                return Ok((base, lanes * 4, slot + 1, off));
+            }
+            File::Indexable(id) => {
+                let (off, count) = *self
+                    .scratch
+                    .indexables
+                    .get(&id)
+                    .ok_or_else(|| JitError::Invalid(format!("x{id} is not declared")))?;
+                let scratch = self.frame_ptr(offset_of!(Frame, scratch));
+                let base = self.b.ins().iadd_imm_s(scratch, i64::from(off));
+                (base, count)
+            }
+            _ => unreachable!("soa_block on a non-SoA file"),
+        };
+        let off = reg.saturating_mul(reg_bytes).min(i32::MAX as u32 / 2) as i32
+            + (c as u32 * lanes * 4) as i32;
+        Ok((base, lanes * 4, count, off))
+    }
+
+    /// Per-lane read of register `base + rel` component `c` from a SoA file;
+    /// lanes whose register is outside `count` read 0.
+    fn soa_gather(
+        &mut self,
+        base: Value,
+        reg: u32,
+        rel: Lanes,
+        count: u32,
+        stride: u32,
+        c: usize,
+    ) -> Result<Lanes, JitError> {
+        let zero = self.frame_addr(offset_of!(Frame, zero));
+        let mut out = self.lb().splat(0);
+        for j in 0..self.k {
+            let mut acc = out.v[j];
+            for l in 0..4u8 {
+                let r = self.b.ins().extractlane(rel.v[j], l);
+                let r = self.b.ins().iadd_imm_s(r, i64::from(reg));
+                let ok = self.b.ins().icmp_imm_u(
+                    cranelift_codegen::ir::condcodes::IntCC::UnsignedLessThan,
+                    r,
+                    i64::from(count),
+                );
+                let r64 = self.b.ins().uextend(types::I64, r);
+                let lane_word = (c as u32 * stride / 4) + (j as u32 * 4 + u32::from(l));
+                let byte = self.b.ins().imul_imm_s(r64, i64::from(stride * 4));
+                let addr = self.b.ins().iadd(base, byte);
+                let addr = self.b.ins().iadd_imm_s(addr, i64::from(lane_word * 4));
+                let addr = self.b.ins().select(ok, addr, zero);
+                let w = self
+                    .b
+                    .ins()
+                    .load(types::I32, MemFlagsData::trusted(), addr, 0);
+                acc = self.b.ins().insertlane(acc, w, l);
+            }
+            out.v[j] = acc;
+        }
+        Ok(out)
+    }
+
+    /// Reads a constant-buffer component; rows past the bound size read 0.
+    fn read_cb(&mut self, slot: u32, src: &Src, c: usize) -> Result<Lanes, JitError> {
+        if slot as usize >= dxjit_runtime::abi::CB_SLOTS {
+            return Err(JitError::Invalid(format!("cb{slot} is out of range")));
+        }
+        let cbs = self.frame_ptr(offset_of!(Frame, cbs));
+        let view_off = slot as i32 * size_of::<View>() as i32;
+        let ptr = self.b.ins().load(
+            types::I64,
+            MemFlagsData::trusted(),
+            cbs,
+            view_off + offset_of!(View, ptr) as i32,
+        );
+        let size = self.b.ins().load(
+            types::I32,
+            MemFlagsData::trusted(),
+            cbs,
+            view_off + offset_of!(View, size) as i32,
+        );
+        let size = self.b.ins().uextend(types::I64, size);
+        let zero = self.frame_addr(offset_of!(Frame, zero));
+        let word = u64::from(src.index.base) * 16 + c as u64 * 4;
+        match &src.index.rel {
+            None => {
+                let limit = self.b.ins().iconst(types::I64, word as i64 + 4);
+                let ok = self.b.ins().icmp(
+                    cranelift_codegen::ir::condcodes::IntCC::UnsignedLessThanOrEqual,
+                    limit,
+                    size,
+                );
+                let addr = self.b.ins().iadd_imm_s(ptr, word as i64);
+                let addr = self.b.ins().select(ok, addr, zero);
+                let w = self
+                    .b
+                    .ins()
+                    .load(types::I32, MemFlagsData::trusted(), addr, 0);
+                Ok(self.lb().splat_value(w))
+            }
+            Some(rel) => {
+                let rel = self.read(rel, 0, Ty::I)?;
+                self.gather_rows(ptr, size, rel, word, zero)
+            }
+        }
+    }
+
+    /// Per-lane read of the word at `base_word + rel * 16` bytes of a buffer of `size` bytes.
+    fn gather_rows(
+        &mut self,
+        ptr: Value,
+        size: Value,
+        rel: Lanes,
+        word: u64,
+        zero: Value,
+    ) -> Result<Lanes, JitError> {
+        let mut out = self.lb().splat(0);
+        for j in 0..self.k {
+            let mut acc = out.v[j];
+            for l in 0..4u8 {
+                let r = self.b.ins().extractlane(rel.v[j], l);
+                let r = self.b.ins().sextend(types::I64, r);
+                let byte = self.b.ins().ishl_imm_u(r, 4);
+                let byte = self.b.ins().iadd_imm_s(byte, word as i64);
+                let end = self.b.ins().iadd_imm_s(byte, 4);
+                let ok_hi = self.b.ins().icmp(
+                    cranelift_codegen::ir::condcodes::IntCC::SignedLessThanOrEqual,
+                    end,
+                    size,
+                );
+                let ok_lo = self.b.ins().icmp_imm_s(
+                    cranelift_codegen::ir::condcodes::IntCC::SignedGreaterThanOrEqual,
+                    byte,
+                    0,
+                );
+                let ok = self.b.ins().band(ok_hi, ok_lo);
+                let addr = self.b.ins().iadd(ptr, byte);
+                let addr = self.b.ins().select(ok, addr, zero);
+                let w = self
+                    .b
+                    .ins()
+                    .load(types::I32, MemFlagsData::trusted(), addr, 0);
+                acc = self.b.ins().insertlane(acc, w, l);
+            }
+            out.v[j] = acc;
+        }
+        Ok(out)
+    }
+
+    /// Reads the immediate constant buffer; rows past its end read 0.
+    fn read_icb(&mut self, src: &Src, c: usize) -> Result<Lanes, JitError> {
+        let rows = self.prog.icb.len() as u64;
+        match &src.index.rel {
+            None => {
+                let w = self
+                    .prog
+                    .icb
+                    .get(src.index.base as usize)
+                    .map_or(0, |row| row[c]);
+                Ok(self.lb().splat(w))
+            }
+            Some(rel) => {
+                let rel = self.read(rel, 0, Ty::I)?;
+                let ptr = self.b.ins().iconst(types::I64, self.icb_ptr);
+                let size = self.b.ins().iconst(types::I64, (rows * 16) as i64);
+                let zero = self.frame_addr(offset_of!(Frame, zero));
+                let word = u64::from(src.index.base) * 16 + c as u64 * 4;
+                self.gather_rows(ptr, size, rel, word, zero)
+            }
+        }
+    }
+
+    /// Saturates float lanes to [0, 1]; NaN becomes 0.
+    pub fn saturate(&mut self, v: Lanes) -> Lanes {
+        let zero = self.lb().splat(0);
+        let one = self.lb().splat(1.0f32.to_bits());
+        let v = self.lb().to_f(v);
+        let zero_f = self.lb().to_f(zero);
+        let one_f = self.lb().to_f(one);
+        // max(v, 0) as maxps: NaN picks the second operand (0).
+        let v = self.lb().map2(v, zero_f, |b, x, y| {
+            let gt = b
+                .ins()
+                .fcmp(cranelift_codegen::ir::condcodes::FloatCC::GreaterThan, x, y);
+            let gt = b.ins().bitcast(FVEC, le(), gt);
+            b.ins().bitselect(gt, x, y)
+        });
+        let v = self.lb().map2(v, one_f, |b, x, y| {
+            let lt = b
+                .ins()
+                .fcmp(cranelift_codegen::ir::condcodes::FloatCC::LessThan, x, y);
+            let lt = b.ins().bitcast(FVEC, le(), lt);
+            b.ins().bitselect(lt, x, y)
+        });
+        self.lb().to_i(v)
+    }
+
+    /// Writes component `c` of a destination (saturating when asked),
+    /// honouring the execution mask.
+    pub fn write(&mut self, dst: &Dst, c: usize, val: Lanes) -> Result<(), JitError> {
+        let val = if dst.saturate {
+            self.saturate(val)
+        } else {
+            val
+        };
+        match dst.file {
+            File::Null => Ok(()),
+            File::Temp => {
+                if dst.index.rel.is_some() {
+                    return Err(JitError::Unsupported("relative indexing of r#".into()));
+                }
+                let var = *self
+                    .temps
+                    .get(dst.index.base as usize * 4 + c)
+                    .ok_or_else(|| {
+                        JitError::Invalid(format!("r{} is not declared", dst.index.base))
+                    })?;
+                let val = if self.divergent() {
+                    let old = self.lb().use_var(var);
+                    let exec = self.exec();
+                    self.lb().select(exec, val, old)
+                } else {
+                    val
+                };
+                self.lb().def_var(var, val);
+                Ok(())
+            }
+            File::Output | File::Indexable(_) => {
+                let (base, stride, count, off) = self.soa_block(dst.file, dst.index.base, c)?;
+                match &dst.index.rel {
+                    None => {
+                        if dst.index.base >= count {
+                            return Ok(());
+                        }
+                        let val = if self.divergent() {
+                            let old = self.load_lanes(base, off);
+                            let exec = self.exec();
+                            self.lb().select(exec, val, old)
+                        } else {
+                            val
+                        };
+                        self.store_lanes(val, base, off);
+                        Ok(())
+                    }
+                    Some(rel) => {
+                        let rel = self.read(rel, 0, Ty::I)?;
+                        self.soa_scatter(base, dst.index.base, rel, count, stride, c, val)
+                    }
+                }
+            }
+            other => Err(JitError::Invalid(format!("{other:?} cannot be written"))),
+        }
+    }
+
+    /// Per-lane write of register `base + rel` of a SoA file, for active lanes
+    /// whose register lies inside `count`.
+    #[allow(clippy::too_many_arguments)]
+    fn soa_scatter(
+        &mut self,
+        base: Value,
+        reg: u32,
+        rel: Lanes,
+        count: u32,
+        stride: u32,
+        c: usize,
+        val: Lanes,
+    ) -> Result<(), JitError> {
+        let sink = self.frame_addr(offset_of!(Frame, sink));
+        let exec = self.exec();
+        for j in 0..self.k {
+            for l in 0..4u8 {
+                let r = self.b.ins().extractlane(rel.v[j], l);
+                let r = self.b.ins().iadd_imm_s(r, i64::from(reg));
+                let ok = self.b.ins().icmp_imm_u(
+                    cranelift_codegen::ir::condcodes::IntCC::UnsignedLessThan,
+                    r,
+                    i64::from(count),
+                );
+                let live = self.b.ins().extractlane(exec.v[j], l);
+                let live = self.b.ins().icmp_imm_u(
+                    cranelift_codegen::ir::condcodes::IntCC::NotEqual,
+                    live,
+                    0,
+                );
+                let ok = self.b.ins().band(ok, live);
+                let r64 = self.b.ins().uextend(types::I64, r);
+                let lane_word = (c as u32 * stride / 4) + (j as u32 * 4 + u32::from(l));
+                let byte = self.b.ins().imul_imm_s(r64, i64::from(stride * 4));
+                let addr = self.b.ins().iadd(base, byte);
+                let addr = self.b.ins().iadd_imm_s(addr, i64::from(lane_word * 4));
+                let addr = self.b.ins().select(ok, addr, sink);
+                let w = self.b.ins().extractlane(val.v[j], l);
+                self.b.ins().store(MemFlagsData::trusted(), w, addr, 0);
+            }
+        }
+        Ok(())
+    }
+}

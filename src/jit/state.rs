@@ -1,0 +1,235 @@
+//! The translation state of one function: register variables, execution
+//! masks, the control-flow stack and the frame layout.
+
+use super::lanes::{LaneBuilder, LaneVar, Lanes, MAX_K, VEC};
+use super::JitError;
+use crate::ir::Program;
+use cranelift_codegen::ir::{types, Block, FuncRef, InstBuilder, MemFlagsData, Value};
+use cranelift_frontend::FunctionBuilder;
+use std::collections::HashMap;
+
+/// The masks whose conjunction is the execution mask (the llvmpipe scheme):
+/// `exec = cond & brk & cont & sw & ret & alive`.
+#[derive(Clone, Copy)]
+pub struct Masks {
+    /// Lanes inside the taken side of every enclosing `if`.
+    pub cond: LaneVar,
+    /// Lanes that have not left the innermost loop or switch.
+    pub brk: LaneVar,
+    /// Lanes that have not continued in the innermost loop.
+    pub cont: LaneVar,
+    /// Lanes that matched a case of the innermost switch.
+    pub sw: LaneVar,
+    /// Lanes that have not returned from the current function.
+    pub ret: LaneVar,
+    /// Lanes that are real invocations and not discarded.
+    pub alive: LaneVar,
+    /// The conjunction of the above.
+    pub exec: LaneVar,
+}
+
+/// Mask values saved when a construct begins, restored when it ends.
+#[derive(Clone, Copy)]
+pub struct Saved {
+    pub cond: Lanes,
+    pub brk: Lanes,
+    pub cont: Lanes,
+    pub sw: Lanes,
+    pub ret: Lanes,
+}
+
+/// An open control-flow construct.
+pub enum Flow {
+    /// `if`: the lanes that took it, the block after the taken side, and
+    /// (once `else` is seen) the join block.
+    If {
+        saved_cond: Lanes,
+        taken: Lanes,
+        skip: Block,
+        merge: Option<Block>,
+    },
+    /// `loop`: its header and exit blocks.
+    Loop {
+        saved: Saved,
+        header: Block,
+        exit: Block,
+    },
+    /// `switch`: the selector and the case values at this level.
+    Switch {
+        saved: Saved,
+        sel: Lanes,
+        cases: Vec<u32>,
+    },
+}
+
+/// Where things live in the per-call scratch memory.
+pub struct ScratchLayout {
+    /// Byte offset of each indexable temp, by declaration number.
+    pub indexables: HashMap<u32, (u32, u32)>,
+    /// Byte offset of the helper-argument area.
+    pub args: u32,
+    /// Byte offset of the barrier spill area.
+    pub spill: u32,
+    /// Bytes of scratch in all.
+    pub size: u32,
+}
+
+/// Bytes reserved for arguments passed to runtime helpers.
+pub const ARGS_BYTES: u32 = 1024;
+
+/// Translation state of one compiled function.
+pub struct Tr<'p, 'f> {
+    /// The Cranelift builder.
+    pub b: FunctionBuilder<'f>,
+    /// Vectors per component.
+    pub k: usize,
+    /// The program.
+    pub prog: &'p Program,
+    /// The frame pointer (entry-block parameter).
+    pub frame: Value,
+    /// Temps: variable of register `r`, component `c` at `r * 4 + c`.
+    pub temps: Vec<LaneVar>,
+    /// Execution masks.
+    pub masks: Masks,
+    /// Every variable, for spilling at barriers.
+    pub all_vars: Vec<LaneVar>,
+    /// Open constructs.
+    pub flow: Vec<Flow>,
+    /// Lanes may have been removed by ret/discard at the top level.
+    pub killed: bool,
+    /// Depth of inlined calls.
+    pub call_depth: u32,
+    /// Instructions emitted so far (a budget against inlining blow-up).
+    pub emitted: usize,
+    /// The block that stores the final state and returns.
+    pub exit: Block,
+    /// Blocks that resume after each barrier.
+    pub resumes: Vec<Block>,
+    /// Imported runtime helpers by name.
+    pub helpers: HashMap<&'static str, FuncRef>,
+    /// Scratch layout.
+    pub scratch: ScratchLayout,
+    /// The immediate constant buffer, kept alive by the compiled shader.
+    pub icb_ptr: i64,
+    /// Input registers in the SoA input block.
+    pub input_regs: u32,
+    /// Output registers in the SoA output block.
+    pub output_regs: u32,
+    /// Barrier spill slots used.
+    pub spill_vectors: u32,
+}
+
+/// Instructions a program may expand to after inlining calls.
+pub const EMIT_BUDGET: usize = 1 << 20;
+
+impl<'p, 'f> Tr<'p, 'f> {
+    /// Lane helpers borrowing the builder.
+    pub fn lb(&mut self) -> LaneBuilder<'_, 'f> {
+        LaneBuilder {
+            b: &mut self.b,
+            k: self.k,
+        }
+    }
+
+    /// Lanes per call.
+    pub fn lanes(&self) -> u32 {
+        4 * self.k as u32
+    }
+
+    /// Declares a component variable and registers it for spilling.
+    pub fn declare(&mut self) -> LaneVar {
+        let v = self.lb().declare();
+        self.all_vars.push(v);
+        v
+    }
+
+    /// Loads a pointer-sized field of the frame.
+    pub fn frame_ptr(&mut self, offset: usize) -> Value {
+        self.b.ins().load(
+            types::I64,
+            MemFlagsData::trusted(),
+            self.frame,
+            offset as i32,
+        )
+    }
+
+    /// The address of a field of the frame.
+    pub fn frame_addr(&mut self, offset: usize) -> Value {
+        self.b.ins().iadd_imm_s(self.frame, offset as i64)
+    }
+
+    /// Loads `k` vectors from consecutive 16-byte slots.
+    pub fn load_lanes(&mut self, base: Value, offset: i32) -> Lanes {
+        let mut out = Lanes { v: [base; MAX_K] };
+        for j in 0..self.k {
+            out.v[j] =
+                self.b
+                    .ins()
+                    .load(VEC, MemFlagsData::trusted(), base, offset + 16 * j as i32);
+        }
+        out
+    }
+
+    /// Stores `k` vectors to consecutive 16-byte slots.
+    pub fn store_lanes(&mut self, val: Lanes, base: Value, offset: i32) {
+        for j in 0..self.k {
+            self.b.ins().store(
+                MemFlagsData::trusted(),
+                val.v[j],
+                base,
+                offset + 16 * j as i32,
+            );
+        }
+    }
+
+    /// The current execution mask.
+    pub fn exec(&mut self) -> Lanes {
+        let e = self.masks.exec;
+        self.lb().use_var(e)
+    }
+
+    /// Whether writes must blend with the execution mask.
+    pub fn divergent(&self) -> bool {
+        !self.flow.is_empty() || self.killed || self.call_depth > 0
+    }
+
+    /// Recomputes `exec` from its parts.
+    pub fn update_exec(&mut self) {
+        let m = self.masks;
+        let mut lb = self.lb();
+        let cond = lb.use_var(m.cond);
+        let brk = lb.use_var(m.brk);
+        let cont = lb.use_var(m.cont);
+        let sw = lb.use_var(m.sw);
+        let ret = lb.use_var(m.ret);
+        let alive = lb.use_var(m.alive);
+        let a = lb.and(cond, brk);
+        let a = lb.and(a, cont);
+        let a = lb.and(a, sw);
+        let a = lb.and(a, ret);
+        let a = lb.and(a, alive);
+        lb.def_var(m.exec, a);
+    }
+
+    /// Saves the restorable masks.
+    pub fn save_masks(&mut self) -> Saved {
+        let m = self.masks;
+        let mut lb = self.lb();
+        Saved {
+            cond: lb.use_var(m.cond),
+            brk: lb.use_var(m.brk),
+            cont: lb.use_var(m.cont),
+            sw: lb.use_var(m.sw),
+            ret: lb.use_var(m.ret),
+        }
+    }
+
+    /// Counts an emitted instruction against the budget.
+    pub fn charge(&mut self) -> Result<(), JitError> {
+        self.emitted += 1;
+        if self.emitted > EMIT_BUDGET {
+            return Err(JitError::TooLarge);
+        }
+        Ok(())
+    }
+}

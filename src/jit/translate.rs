@@ -1,0 +1,278 @@
+//! The instruction loop: one arm per IR instruction, delegating to the
+//! emitter of its family.
+
+use super::alu::{float_result, src_ty};
+use super::memory::Addr;
+use super::operand::Ty;
+use super::state::Tr;
+use super::JitError;
+use crate::ir::{Dst, Inst};
+
+impl Tr<'_, '_> {
+    /// Emits a function body.
+    pub fn emit_body(&mut self, body: &[Inst]) -> Result<(), JitError> {
+        for (i, inst) in body.iter().enumerate() {
+            self.charge()?;
+            self.emit_inst(inst, &body[i + 1..]).map_err(|e| e.at(i))?;
+        }
+        Ok(())
+    }
+
+    /// Computes every masked component of a component-wise result first,
+    /// then writes them (a destination may alias a source).
+    fn emit_alu(
+        &mut self,
+        op: crate::ir::AluOp,
+        dst: &Dst,
+        src: &[crate::ir::Src],
+    ) -> Result<(), JitError> {
+        let mut results = Vec::with_capacity(4);
+        for c in 0..4 {
+            if dst.mask & (1 << c) == 0 {
+                continue;
+            }
+            let mut args = Vec::with_capacity(src.len());
+            for (i, s) in src.iter().enumerate() {
+                args.push(self.read(s, c, src_ty(op, i))?);
+            }
+            if args.is_empty() {
+                return Err(JitError::Invalid(format!("{op:?} without sources")));
+            }
+            results.push((c, self.alu(op, &args)?));
+        }
+        let dst = if dst.saturate && !float_result(op) {
+            Dst {
+                saturate: false,
+                ..dst.clone()
+            }
+        } else {
+            dst.clone()
+        };
+        for (c, v) in results {
+            self.write(&dst, c, v)?;
+        }
+        Ok(())
+    }
+
+    /// dp2/dp3/dp4: the sum of the first `n` products, in every masked component.
+    fn emit_dot(
+        &mut self,
+        n: u8,
+        legacy: bool,
+        dst: &Dst,
+        a: &crate::ir::Src,
+        b: &crate::ir::Src,
+    ) -> Result<(), JitError> {
+        let op = if legacy {
+            crate::ir::AluOp::MulLegacy
+        } else {
+            crate::ir::AluOp::Mul
+        };
+        let mut sum = None;
+        for c in 0..n.min(4) as usize {
+            let x = self.read(a, c, Ty::F)?;
+            let y = self.read(b, c, Ty::F)?;
+            let p = self.alu(op, &[x, y])?;
+            sum = Some(match sum {
+                None => p,
+                Some(s) => self.alu(crate::ir::AluOp::Add, &[s, p])?,
+            });
+        }
+        let sum = sum.ok_or_else(|| JitError::Invalid("dot product of no components".into()))?;
+        for c in 0..4 {
+            if dst.mask & (1 << c) != 0 {
+                self.write(dst, c, sum)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn emit_inst(&mut self, inst: &Inst, rest: &[Inst]) -> Result<(), JitError> {
+        match inst {
+            Inst::Alu { op, dst, src } => self.emit_alu(*op, dst, src),
+            Inst::Dot {
+                n,
+                legacy,
+                dst,
+                a,
+                b,
+            } => self.emit_dot(*n, *legacy, dst, a, b),
+            Inst::Double { op, dst, src } => self.emit_double(*op, dst, src),
+            Inst::Swapc { dst, cond, a, b } => {
+                let mut out = Vec::new();
+                for c in 0..4 {
+                    let m = self.read(cond, c, Ty::I)?;
+                    let x = self.read(a, c, Ty::F)?;
+                    let y = self.read(b, c, Ty::F)?;
+                    let z = self.lb().splat(0);
+                    let t = self.lb().map2(m, z, |b, p, q| {
+                        cranelift_codegen::ir::InstBuilder::icmp(
+                            b.ins(),
+                            cranelift_codegen::ir::condcodes::IntCC::NotEqual,
+                            p,
+                            q,
+                        )
+                    });
+                    let first = self.lb().select(t, y, x);
+                    let second = self.lb().select(t, x, y);
+                    out.push((c, first, second));
+                }
+                for (c, first, second) in out {
+                    if dst[0].mask & (1 << c) != 0 {
+                        self.write(&dst[0], c, first)?;
+                    }
+                    if dst[1].mask & (1 << c) != 0 {
+                        self.write(&dst[1], c, second)?;
+                    }
+                }
+                Ok(())
+            }
+            Inst::LoadRaw {
+                dst,
+                res,
+                offset,
+                swizzle,
+            } => {
+                let off = self.read(offset, 0, Ty::I)?;
+                self.emit_load(dst, *res, Addr::Raw(&off), *swizzle)
+            }
+            Inst::StoreRaw {
+                res,
+                offset,
+                value,
+                count,
+            } => {
+                let off = self.read(offset, 0, Ty::I)?;
+                self.emit_store(*res, Addr::Raw(&off), value, *count)
+            }
+            Inst::LoadStructured {
+                dst,
+                res,
+                index,
+                offset,
+                swizzle,
+            } => {
+                let i = self.read(index, 0, Ty::I)?;
+                let o = self.read(offset, 0, Ty::I)?;
+                self.emit_load(dst, *res, Addr::Structured(&i, &o), *swizzle)
+            }
+            Inst::StoreStructured {
+                res,
+                index,
+                offset,
+                value,
+                count,
+            } => {
+                let i = self.read(index, 0, Ty::I)?;
+                let o = self.read(offset, 0, Ty::I)?;
+                self.emit_store(*res, Addr::Structured(&i, &o), value, *count)
+            }
+            Inst::LoadTyped {
+                dst,
+                res,
+                coord,
+                swizzle,
+                with_mip,
+            } => self.emit_typed_load(dst, *res, coord, *swizzle, *with_mip),
+            Inst::StoreTyped { res, coord, value } => self.emit_typed_store(*res, coord, value),
+            Inst::Atomic {
+                op,
+                dst,
+                res,
+                addr,
+                value,
+                compare,
+            } => self.emit_atomic(*op, dst.as_ref(), *res, addr, value, compare.as_ref()),
+            Inst::BufInfo { dst, res, swizzle } => self.emit_bufinfo(dst, *res, *swizzle),
+            Inst::ResInfo {
+                dst,
+                res,
+                mip,
+                ret,
+                swizzle,
+            } => self.emit_resinfo(dst, *res, mip, *ret, *swizzle),
+            Inst::Sample {
+                dst,
+                res,
+                sampler,
+                coord,
+                lod,
+                offset,
+                swizzle,
+                compare,
+            } => self.emit_sample(
+                dst,
+                *res,
+                *sampler,
+                coord,
+                lod,
+                *offset,
+                *swizzle,
+                compare.as_ref(),
+            ),
+            Inst::Fetch {
+                dst,
+                res,
+                coord,
+                offset,
+                swizzle,
+            } => self.emit_fetch(dst, *res, coord, *offset, *swizzle),
+            Inst::Sync { group, .. } => {
+                if *group && self.prog.stage == crate::ir::Stage::Compute {
+                    self.emit_barrier()
+                } else {
+                    Ok(())
+                }
+            }
+            Inst::If { cond, nz } => self.emit_if(cond, *nz),
+            Inst::Else => self.emit_else(),
+            Inst::EndIf => self.emit_endif(),
+            Inst::Loop => {
+                self.emit_loop();
+                Ok(())
+            }
+            Inst::EndLoop => self.emit_endloop(),
+            Inst::Break => {
+                self.emit_break(None);
+                Ok(())
+            }
+            Inst::BreakC { cond, nz } => {
+                let t = self.test(cond, *nz)?;
+                self.emit_break(Some(t));
+                Ok(())
+            }
+            Inst::Continue => {
+                self.emit_continue(None);
+                Ok(())
+            }
+            Inst::ContinueC { cond, nz } => {
+                let t = self.test(cond, *nz)?;
+                self.emit_continue(Some(t));
+                Ok(())
+            }
+            Inst::Switch { sel } => self.emit_switch(sel, rest),
+            Inst::Case(v) => self.emit_case(Some(*v)),
+            Inst::Default => self.emit_case(None),
+            Inst::EndSwitch => self.emit_endswitch(),
+            Inst::Ret => {
+                self.emit_ret(None);
+                Ok(())
+            }
+            Inst::RetC { cond, nz } => {
+                let t = self.test(cond, *nz)?;
+                self.emit_ret(Some(t));
+                Ok(())
+            }
+            Inst::Call { label } => self.emit_call(*label, None),
+            Inst::CallC { cond, nz, label } => {
+                let t = self.test(cond, *nz)?;
+                self.emit_call(*label, Some(t))
+            }
+            Inst::Discard { cond, nz } => {
+                let t = self.test(cond, *nz)?;
+                self.emit_discard(t);
+                Ok(())
+            }
+        }
+    }
+}

@@ -1,0 +1,420 @@
+//! Typed buffer and texture accesses, `resinfo`, sampling and texel fetches:
+//! per-lane (or per-quad) calls into the runtime, which converts formats and
+//! checks bounds in Rust.
+
+use super::lanes::{Lanes, VEC};
+use super::operand::Ty;
+use super::state::Tr;
+use super::JitError;
+use crate::ir::{AtomicOp, Dim, Dst, Lod, ResInfoReturn, Resource, ResourceKind, Src};
+use cranelift_codegen::ir::{types, InstBuilder, MemFlagsData, Value};
+use dxjit_runtime::abi::Frame;
+use dxjit_runtime::sampler::{
+    QuadSample, SamplerState, LOD_BIAS, LOD_GRADIENT, LOD_IMPLICIT, LOD_LEVEL,
+};
+use std::mem::{offset_of, size_of};
+
+/// The runtime's numbering of resource dimensions for `dxjit_resinfo`.
+fn dim_code(dim: Dim) -> i64 {
+    match dim {
+        Dim::Buffer => 0,
+        Dim::Texture1D => 1,
+        Dim::Texture1DArray => 2,
+        Dim::Texture2D => 3,
+        Dim::Texture2DArray => 4,
+        Dim::Texture3D => 5,
+        Dim::TextureCube => 6,
+        Dim::TextureCubeArray => 7,
+    }
+}
+
+/// The runtime's numbering of atomic operations for `dxjit_typed_atomic`.
+fn atomic_code(op: AtomicOp) -> i64 {
+    match op {
+        AtomicOp::And => 0,
+        AtomicOp::Or => 1,
+        AtomicOp::Xor => 2,
+        AtomicOp::IAdd => 3,
+        AtomicOp::IMax => 4,
+        AtomicOp::IMin => 5,
+        AtomicOp::UMax => 6,
+        AtomicOp::UMin => 7,
+        AtomicOp::Exchange => 8,
+        AtomicOp::CompareExchange => 9,
+    }
+}
+
+impl Tr<'_, '_> {
+    fn helper(&self, name: &'static str) -> Result<cranelift_codegen::ir::FuncRef, JitError> {
+        self.helpers
+            .get(name)
+            .copied()
+            .ok_or_else(|| JitError::Invalid(format!("helper {name} missing")))
+    }
+
+    fn args_ptr(&mut self) -> Value {
+        let scratch = self.frame_ptr(offset_of!(Frame, scratch));
+        self.b
+            .ins()
+            .iadd_imm_s(scratch, i64::from(self.scratch.args))
+    }
+
+    /// Reads components 0..n of an operand.
+    fn read_n(&mut self, src: &Src, n: usize, ty: Ty) -> Result<Vec<Lanes>, JitError> {
+        (0..n).map(|c| self.read(src, c, ty)).collect()
+    }
+
+    /// Writes the four per-lane words the helper left in the args area,
+    /// picked through `swizzle`, to `dst`.
+    fn collect4(
+        &mut self,
+        per_lane: &[[Value; 4]],
+        dst: &Dst,
+        swizzle: [u8; 4],
+    ) -> Result<(), JitError> {
+        let mut comps = Vec::new();
+        for c in 0..4 {
+            if dst.mask & (1 << c) == 0 {
+                continue;
+            }
+            let sc = swizzle[c] as usize & 3;
+            let mut v = self.lb().splat(0);
+            for j in 0..self.k {
+                let mut acc = v.v[j];
+                for l in 0..4 {
+                    acc = self
+                        .b
+                        .ins()
+                        .insertlane(acc, per_lane[j * 4 + l][sc], l as u8);
+                }
+                v.v[j] = acc;
+            }
+            comps.push((c, v));
+        }
+        for (c, v) in comps {
+            self.write(dst, c, v)?;
+        }
+        Ok(())
+    }
+
+    /// Typed load (`ld` on buffers and UAVs, `ld_uav_typed`): out of range reads 0.
+    pub fn emit_typed_load(
+        &mut self,
+        dst: &Dst,
+        res: Resource,
+        coord: &Src,
+        swizzle: [u8; 4],
+        with_mip: bool,
+    ) -> Result<(), JitError> {
+        let c = self.read_n(coord, 4, Ty::I)?;
+        self.typed_load_lanes(dst, res, &c, swizzle, with_mip)
+    }
+
+    /// Typed load at per-lane coordinates `c` (x, y, z, mip).
+    fn typed_load_lanes(
+        &mut self,
+        dst: &Dst,
+        res: Resource,
+        c: &[Lanes],
+        swizzle: [u8; 4],
+        with_mip: bool,
+    ) -> Result<(), JitError> {
+        let view = self.view_addr(res)?;
+        let f = self.helper("dxjit_typed_load")?;
+        let out = self.args_ptr();
+        let mut per_lane = Vec::new();
+        for j in 0..self.k {
+            for l in 0..4u8 {
+                let x = self.b.ins().extractlane(c[0].v[j], l);
+                let y = self.b.ins().extractlane(c[1].v[j], l);
+                let z = self.b.ins().extractlane(c[2].v[j], l);
+                let mip = if with_mip {
+                    self.b.ins().extractlane(c[3].v[j], l)
+                } else {
+                    self.b.ins().iconst(types::I32, 0)
+                };
+                self.b.ins().call(f, &[view, x, y, z, mip, out]);
+                let words = [0, 1, 2, 3].map(|i| {
+                    self.b
+                        .ins()
+                        .load(types::I32, MemFlagsData::trusted(), out, 4 * i)
+                });
+                per_lane.push(words);
+            }
+        }
+        self.collect4(&per_lane, dst, swizzle)
+    }
+
+    /// Typed store (`store_uav_typed`): active lanes in range write one texel.
+    pub fn emit_typed_store(
+        &mut self,
+        res: Resource,
+        coord: &Src,
+        value: &Src,
+    ) -> Result<(), JitError> {
+        let view = self.view_addr(res)?;
+        let f = self.helper("dxjit_typed_store")?;
+        let c = self.read_n(coord, 3, Ty::I)?;
+        let v = self.read_n(value, 4, Ty::F)?;
+        let exec = self.exec();
+        let out = self.args_ptr();
+        for j in 0..self.k {
+            for l in 0..4u8 {
+                for (i, comp) in v.iter().enumerate() {
+                    let w = self.b.ins().extractlane(comp.v[j], l);
+                    self.b
+                        .ins()
+                        .store(MemFlagsData::trusted(), w, out, 4 * i as i32);
+                }
+                let x = self.b.ins().extractlane(c[0].v[j], l);
+                let y = self.b.ins().extractlane(c[1].v[j], l);
+                let z = self.b.ins().extractlane(c[2].v[j], l);
+                let active = self.b.ins().extractlane(exec.v[j], l);
+                self.b.ins().call(f, &[view, x, y, z, out, active]);
+            }
+        }
+        Ok(())
+    }
+
+    /// Atomics on typed UAVs (32-bit integer formats).
+    pub fn emit_typed_atomic(
+        &mut self,
+        op: AtomicOp,
+        dst: Option<&Dst>,
+        res: Resource,
+        addr: &Src,
+        value: &Src,
+        compare: Option<&Src>,
+    ) -> Result<(), JitError> {
+        let view = self.view_addr(res)?;
+        let f = self.helper("dxjit_typed_atomic")?;
+        let c = self.read_n(addr, 3, Ty::I)?;
+        let v = self.read(value, 0, Ty::I)?;
+        let cmp = match compare {
+            Some(s) => self.read(s, 0, Ty::I)?,
+            None => self.lb().splat(0),
+        };
+        let exec = self.exec();
+        let code = self.b.ins().iconst(types::I32, atomic_code(op));
+        let mut out = v;
+        for j in 0..self.k {
+            let mut acc = v.v[j];
+            for l in 0..4u8 {
+                let x = self.b.ins().extractlane(c[0].v[j], l);
+                let y = self.b.ins().extractlane(c[1].v[j], l);
+                let z = self.b.ins().extractlane(c[2].v[j], l);
+                let val = self.b.ins().extractlane(v.v[j], l);
+                let e = self.b.ins().extractlane(cmp.v[j], l);
+                let active = self.b.ins().extractlane(exec.v[j], l);
+                let call = self.b.ins().call(f, &[view, code, x, y, z, val, e, active]);
+                let old = self.b.inst_results(call)[0];
+                acc = self.b.ins().insertlane(acc, old, l);
+            }
+            out.v[j] = acc;
+        }
+        if let Some(d) = dst {
+            for comp in 0..4 {
+                if d.mask & (1 << comp) != 0 {
+                    self.write(d, comp, out)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// resinfo: width, height, depth or layers, and mip count at a level;
+    /// a level past the last gives zeros (the mip count stays).
+    pub fn emit_resinfo(
+        &mut self,
+        dst: &Dst,
+        res: Resource,
+        mip: &Src,
+        ret: ResInfoReturn,
+        swizzle: [u8; 4],
+    ) -> Result<(), JitError> {
+        let dim = match self.kind_of(res) {
+            Some(ResourceKind::Typed(d)) => d,
+            _ => Dim::Buffer,
+        };
+        let view = self.view_addr(res)?;
+        let f = self.helper("dxjit_resinfo")?;
+        let m = self.read(mip, 0, Ty::I)?;
+        let code = self.b.ins().iconst(types::I32, dim_code(dim));
+        let out = self.args_ptr();
+        let mut per_lane = Vec::new();
+        for j in 0..self.k {
+            for l in 0..4u8 {
+                let level = self.b.ins().extractlane(m.v[j], l);
+                self.b.ins().call(f, &[view, code, level, out]);
+                let words = [0, 1, 2, 3].map(|i| {
+                    self.b
+                        .ins()
+                        .load(types::I32, MemFlagsData::trusted(), out, 4 * i)
+                });
+                per_lane.push(words);
+            }
+        }
+        let per_lane: Vec<[Value; 4]> = per_lane
+            .into_iter()
+            .map(|w| {
+                w.map(|x| match ret {
+                    ResInfoReturn::Uint => x,
+                    ResInfoReturn::Float | ResInfoReturn::RcpFloat => {
+                        let f = self.b.ins().fcvt_from_uint(types::F32, x);
+                        self.b.ins().bitcast(types::I32, MemFlagsData::new(), f)
+                    }
+                })
+            })
+            .collect();
+        let per_lane = if ret == ResInfoReturn::RcpFloat {
+            per_lane
+                .into_iter()
+                .map(|w| {
+                    let mut w = w;
+                    for x in w.iter_mut().take(3) {
+                        let f = self.b.ins().bitcast(types::F32, MemFlagsData::new(), *x);
+                        let one = self.b.ins().f32const(1.0);
+                        let r = self.b.ins().fdiv(one, f);
+                        *x = self.b.ins().bitcast(types::I32, MemFlagsData::new(), r);
+                    }
+                    w
+                })
+                .collect()
+        } else {
+            per_lane
+        };
+        self.collect4(&per_lane, dst, swizzle)
+    }
+
+    /// Stores `n` components of `vals` into the `[component][lane]` array at
+    /// `base + off` for quad `j`.
+    fn store_quad(&mut self, vals: &[Lanes], j: usize, base: Value, off: usize) {
+        for (i, v) in vals.iter().enumerate() {
+            self.b
+                .ins()
+                .store(MemFlagsData::trusted(), v.v[j], base, (off + 16 * i) as i32);
+        }
+    }
+
+    /// sample*: one runtime call per 2x2 quad with the lanes' coordinates.
+    #[allow(clippy::too_many_arguments)]
+    pub fn emit_sample(
+        &mut self,
+        dst: &Dst,
+        res: u32,
+        sampler: u32,
+        coord: &Src,
+        lod: &Lod,
+        offset: [i8; 3],
+        swizzle: [u8; 4],
+        compare: Option<&Src>,
+    ) -> Result<(), JitError> {
+        if sampler as usize >= dxjit_runtime::abi::SAMPLER_SLOTS {
+            return Err(JitError::Invalid(format!("s{sampler} out of range")));
+        }
+        let view = self.view_addr(Resource::Srv(res))?;
+        let samplers = self.frame_ptr(offset_of!(Frame, samplers));
+        let state = self.b.ins().iadd_imm_s(
+            samplers,
+            i64::from(sampler) * size_of::<SamplerState>() as i64,
+        );
+        let f = self.helper("dxjit_sample_quad")?;
+        let coords = self.read_n(coord, 4, Ty::F)?;
+        let vertex = self.prog.stage != crate::ir::Stage::Pixel;
+        let (mode, lodv, grads) = match lod {
+            Lod::Implicit if vertex => (LOD_LEVEL, Some(self.lb().splat(0)), None),
+            Lod::Implicit => (LOD_IMPLICIT, None, None),
+            Lod::Bias(s) => (LOD_BIAS, Some(self.read(s, 0, Ty::F)?), None),
+            Lod::Level(s) => (LOD_LEVEL, Some(self.read(s, 0, Ty::F)?), None),
+            Lod::Gradient(x, y) => (
+                LOD_GRADIENT,
+                None,
+                Some((self.read_n(x, 4, Ty::F)?, self.read_n(y, 4, Ty::F)?)),
+            ),
+        };
+        let reference = match compare {
+            Some(s) => Some(self.read(s, 0, Ty::F)?),
+            None => None,
+        };
+        let args = self.args_ptr();
+        let out = self
+            .b
+            .ins()
+            .iadd_imm_s(args, size_of::<QuadSample>().next_multiple_of(16) as i64);
+        let mode_v = self.b.ins().iconst(types::I32, i64::from(mode));
+        let zero = self.b.ins().iconst(types::I32, 0);
+        let mut results: Vec<Lanes> = vec![self.lb().splat(0); 4];
+        for j in 0..self.k {
+            self.store_quad(&coords, j, args, offset_of!(QuadSample, coord));
+            if let Some((gx, gy)) = &grads {
+                self.store_quad(gx, j, args, offset_of!(QuadSample, ddx));
+                self.store_quad(gy, j, args, offset_of!(QuadSample, ddy));
+            }
+            if let Some(l) = lodv {
+                self.store_quad(&[l], j, args, offset_of!(QuadSample, lod));
+            }
+            if let Some(r) = reference {
+                self.store_quad(&[r], j, args, offset_of!(QuadSample, reference));
+            }
+            for (i, o) in offset.iter().enumerate() {
+                let v = self.b.ins().iconst(types::I32, i64::from(*o));
+                self.b.ins().store(
+                    MemFlagsData::trusted(),
+                    v,
+                    args,
+                    (offset_of!(QuadSample, offset) + 4 * i) as i32,
+                );
+            }
+            self.b.ins().store(
+                MemFlagsData::trusted(),
+                mode_v,
+                args,
+                offset_of!(QuadSample, mode) as i32,
+            );
+            self.b.ins().store(
+                MemFlagsData::trusted(),
+                zero,
+                args,
+                offset_of!(QuadSample, array_layer_in_coord) as i32,
+            );
+            self.b.ins().call(f, &[view, state, args, out]);
+            for (c, r) in results.iter_mut().enumerate() {
+                r.v[j] = self
+                    .b
+                    .ins()
+                    .load(VEC, MemFlagsData::trusted(), out, 16 * c as i32);
+            }
+        }
+        let mut comps = Vec::new();
+        for c in 0..4 {
+            if dst.mask & (1 << c) != 0 {
+                comps.push((c, results[swizzle[c] as usize & 3]));
+            }
+        }
+        for (c, v) in comps {
+            self.write(dst, c, v)?;
+        }
+        Ok(())
+    }
+
+    /// ld on a texture SRV: integer coordinates plus the immediate offset,
+    /// the mip level in `w`; out-of-range texels read 0.
+    pub fn emit_fetch(
+        &mut self,
+        dst: &Dst,
+        res: u32,
+        coord: &Src,
+        offset: [i8; 3],
+        swizzle: [u8; 4],
+    ) -> Result<(), JitError> {
+        let mut c = self.read_n(coord, 4, Ty::I)?;
+        for (comp, o) in offset.iter().enumerate() {
+            if *o != 0 {
+                let d = self.lb().splat(i32::from(*o) as u32);
+                c[comp] = self.lb().map2(c[comp], d, |b, x, y| b.ins().iadd(x, y));
+            }
+        }
+        let with_mip = matches!(self.kind_of(Resource::Srv(res)), Some(ResourceKind::Typed(d)) if d != Dim::Buffer);
+        self.typed_load_lanes(dst, Resource::Srv(res), &c, swizzle, with_mip)
+    }
+}
