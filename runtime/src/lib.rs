@@ -5,6 +5,7 @@
 //! Nothing here knows Cranelift: the compiler reads this crate's layouts.
 
 pub mod abi;
+pub mod dispatch;
 pub mod format;
 pub mod helpers;
 pub mod sampler;

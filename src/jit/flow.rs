@@ -24,13 +24,18 @@ impl Tr<'_, '_> {
     /// returned inside a loop or switch stay returned).
     fn restore(&mut self, s: &Saved, with_ret: bool) {
         let m = self.masks;
-        let mut lb = self.lb();
-        lb.def_var(m.cond, s.cond);
-        lb.def_var(m.brk, s.brk);
-        lb.def_var(m.cont, s.cont);
-        lb.def_var(m.sw, s.sw);
+        let mut pairs = vec![
+            (m.cond, s.cond),
+            (m.brk, s.brk),
+            (m.cont, s.cont),
+            (m.sw, s.sw),
+        ];
         if with_ret {
-            lb.def_var(m.ret, s.ret);
+            pairs.push((m.ret, s.ret));
+        }
+        for (to, from) in pairs {
+            let v = self.lb().use_var(from);
+            self.lb().def_var(to, v);
         }
     }
 
@@ -38,8 +43,10 @@ impl Tr<'_, '_> {
     pub fn emit_if(&mut self, cond: &Src, nz: bool) -> Result<(), JitError> {
         let taken = self.test(cond, nz)?;
         let m = self.masks;
-        let saved_cond = self.lb().use_var(m.cond);
-        let c = self.lb().and(saved_cond, taken);
+        let saved = self.lb().use_var(m.cond);
+        let c = self.lb().and(saved, taken);
+        let saved_cond = self.keep(saved);
+        let taken = self.keep(taken);
         self.lb().def_var(m.cond, c);
         self.update_exec();
         let exec = self.exec();
@@ -74,7 +81,9 @@ impl Tr<'_, '_> {
         self.b.ins().jump(join, &[]);
         self.b.switch_to_block(skip);
         let m = self.masks;
-        let c = self.lb().and_not(saved_cond, taken);
+        let saved = self.lb().use_var(saved_cond);
+        let taken = self.lb().use_var(taken);
+        let c = self.lb().and_not(saved, taken);
         self.lb().def_var(m.cond, c);
         self.update_exec();
         let exec = self.exec();
@@ -100,7 +109,8 @@ impl Tr<'_, '_> {
         self.b.ins().jump(next, &[]);
         self.b.switch_to_block(next);
         let m = self.masks;
-        self.lb().def_var(m.cond, saved_cond);
+        let saved = self.lb().use_var(saved_cond);
+        self.lb().def_var(m.cond, saved);
         self.update_exec();
         Ok(())
     }
@@ -205,6 +215,7 @@ impl Tr<'_, '_> {
                 _ => {}
             }
         }
+        let sel = self.keep(sel);
         self.flow.push(Flow::Switch { saved, sel, cases });
         Ok(())
     }
@@ -215,6 +226,7 @@ impl Tr<'_, '_> {
             return Err(JitError::Invalid("case outside switch".into()));
         };
         let (sel, cases) = (*sel, cases.clone());
+        let sel = self.lb().use_var(sel);
         let hit = match value {
             Some(v) => {
                 let c = self.lb().splat(v);

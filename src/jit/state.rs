@@ -28,14 +28,15 @@ pub struct Masks {
     pub exec: LaneVar,
 }
 
-/// Mask values saved when a construct begins, restored when it ends.
+/// Masks saved when a construct begins, restored when it ends. They live
+/// in variables (not SSA values) so that they survive barrier resumption.
 #[derive(Clone, Copy)]
 pub struct Saved {
-    pub cond: Lanes,
-    pub brk: Lanes,
-    pub cont: Lanes,
-    pub sw: Lanes,
-    pub ret: Lanes,
+    pub cond: LaneVar,
+    pub brk: LaneVar,
+    pub cont: LaneVar,
+    pub sw: LaneVar,
+    pub ret: LaneVar,
 }
 
 /// An open control-flow construct.
@@ -43,8 +44,8 @@ pub enum Flow {
     /// `if`: the lanes that took it, the block after the taken side, and
     /// (once `else` is seen) the join block.
     If {
-        saved_cond: Lanes,
-        taken: Lanes,
+        saved_cond: LaneVar,
+        taken: LaneVar,
         skip: Block,
         merge: Option<Block>,
     },
@@ -57,7 +58,7 @@ pub enum Flow {
     /// `switch`: the selector and the case values at this level.
     Switch {
         saved: Saved,
-        sel: Lanes,
+        sel: LaneVar,
         cases: Vec<u32>,
     },
 }
@@ -211,16 +212,28 @@ impl<'p, 'f> Tr<'p, 'f> {
         lb.def_var(m.exec, a);
     }
 
+    /// A new spilled variable holding `v`.
+    pub fn keep(&mut self, v: Lanes) -> LaneVar {
+        let var = self.declare();
+        self.lb().def_var(var, v);
+        var
+    }
+
+    /// A new spilled variable holding the current value of `var`.
+    pub fn keep_var(&mut self, var: LaneVar) -> LaneVar {
+        let v = self.lb().use_var(var);
+        self.keep(v)
+    }
+
     /// Saves the restorable masks.
     pub fn save_masks(&mut self) -> Saved {
         let m = self.masks;
-        let mut lb = self.lb();
         Saved {
-            cond: lb.use_var(m.cond),
-            brk: lb.use_var(m.brk),
-            cont: lb.use_var(m.cont),
-            sw: lb.use_var(m.sw),
-            ret: lb.use_var(m.ret),
+            cond: self.keep_var(m.cond),
+            brk: self.keep_var(m.brk),
+            cont: self.keep_var(m.cont),
+            sw: self.keep_var(m.sw),
+            ret: self.keep_var(m.ret),
         }
     }
 

@@ -1,0 +1,432 @@
+//! The loops that run compiled shaders: compute thread groups, vertex
+//! batches and pixel quads, spread over every core.
+//!
+//! Each worker owns its frames, scratch and group-shared memory. Float
+//! arithmetic runs with denormals flushed (MXCSR FTZ and DAZ), as Direct3D
+//! requires of 32-bit float operations; moves copy bits and keep them.
+
+use crate::abi::{
+    Frame, ShaderFn, SysValSlot, View, CB_SLOTS, SAMPLER_SLOTS, SRV_SLOTS, STATUS_DONE,
+    SYSVAL_COUNT, UAV_SLOTS,
+};
+use crate::format::Format;
+use crate::sampler::SamplerState;
+use rayon::prelude::*;
+
+/// What the runtime needs to know about a compiled shader.
+#[derive(Debug, Clone, Copy)]
+pub struct Kernel {
+    /// The entry point.
+    pub func: ShaderFn,
+    /// Lanes per call.
+    pub lanes: u32,
+    /// Bytes of scratch per call.
+    pub scratch_size: u32,
+    /// Registers in the input block.
+    pub input_regs: u32,
+    /// Registers in the output block.
+    pub output_regs: u32,
+    /// Bytes of group-shared memory per group.
+    pub tgsm_size: u32,
+    /// Compute thread-group size.
+    pub thread_group: [u32; 3],
+    /// Whether calls may stop at barriers.
+    pub has_barriers: bool,
+}
+
+/// The resources bound to a stage. Views point to memory the caller owns
+/// and keeps alive (and does not touch) while a dispatch or draw runs.
+#[derive(Debug, Clone)]
+pub struct Bindings {
+    /// Constant buffers by slot.
+    pub cbs: Vec<View>,
+    /// Shader resource views by slot.
+    pub srvs: Vec<View>,
+    /// Unordered access views by slot.
+    pub uavs: Vec<View>,
+    /// Samplers by slot.
+    pub samplers: Vec<SamplerState>,
+}
+
+impl Default for Bindings {
+    fn default() -> Self {
+        Bindings {
+            cbs: vec![View::EMPTY; CB_SLOTS],
+            srvs: vec![View::EMPTY; SRV_SLOTS],
+            uavs: vec![View::EMPTY; UAV_SLOTS],
+            samplers: vec![SamplerState::default(); SAMPLER_SLOTS],
+        }
+    }
+}
+
+// SAFETY: the views are plain descriptions of memory the caller owns; shader
+// invocations on several threads may write UAVs concurrently, which Direct3D
+// allows (results of unsynchronised writes are the application's concern).
+unsafe impl Send for Bindings {}
+// SAFETY: as above.
+unsafe impl Sync for Bindings {}
+
+/// 16-byte aligned, zeroed memory.
+struct Block(Vec<u128>);
+
+impl Block {
+    fn new(bytes: usize) -> Block {
+        Block(vec![0u128; bytes.div_ceil(16).max(1)])
+    }
+    fn ptr(&mut self) -> *mut u8 {
+        self.0.as_mut_ptr() as *mut u8
+    }
+    fn words(&mut self) -> &mut [u32] {
+        let n = self.0.len() * 4;
+        // SAFETY: a Vec<u128> of n/4 elements is n u32 words, suitably aligned.
+        unsafe { std::slice::from_raw_parts_mut(self.0.as_mut_ptr() as *mut u32, n) }
+    }
+    fn zero(&mut self) {
+        self.0.fill(0);
+    }
+}
+
+/// Runs `f` with denormals flushed in SSE arithmetic, restoring MXCSR after.
+fn with_flushed_denormals<R>(f: impl FnOnce() -> R) -> R {
+    let mut old: u32 = 0;
+    // SAFETY: stmxcsr stores the 32-bit MXCSR to the given address.
+    unsafe { std::arch::asm!("stmxcsr [{}]", in(reg) &mut old, options(nostack)) };
+    let new = old | 0x8040;
+    // SAFETY: setting FTZ (bit 15) and DAZ (bit 6) changes only float results.
+    unsafe { std::arch::asm!("ldmxcsr [{}]", in(reg) &new, options(nostack)) };
+    let r = f();
+    // SAFETY: restores the caller's MXCSR.
+    unsafe { std::arch::asm!("ldmxcsr [{}]", in(reg) &old, options(nostack)) };
+    r
+}
+
+/// A frame with its memory.
+struct Call {
+    frame: Box<Frame>,
+    /// Owns the memory `frame.scratch` points to.
+    _scratch: Block,
+    lane_mask: Block,
+}
+
+impl Call {
+    fn new(k: &Kernel, b: &Bindings) -> Call {
+        let mut scratch = Block::new(k.scratch_size as usize);
+        let mut lane_mask = Block::new(4 * k.lanes as usize);
+        let frame = Box::new(Frame {
+            inputs: std::ptr::null(),
+            outputs: std::ptr::null_mut(),
+            sysvals: std::ptr::null(),
+            lane_mask: lane_mask.ptr() as *mut u32,
+            cbs: b.cbs.as_ptr(),
+            srvs: b.srvs.as_ptr(),
+            uavs: b.uavs.as_ptr(),
+            samplers: b.samplers.as_ptr(),
+            tgsm: std::ptr::null_mut(),
+            scratch: scratch.ptr(),
+            resume: 0,
+            group_id: [0; 3],
+            sink: [0; 8],
+            zero: [0; 8],
+        });
+        Call {
+            frame,
+            _scratch: scratch,
+            lane_mask,
+        }
+    }
+
+    fn run(&mut self, func: ShaderFn) -> u32 {
+        // SAFETY: the frame's pointers reference live memory sized for this
+        // kernel (scratch, lane mask, SoA blocks set by the caller, bindings).
+        unsafe { func(&mut *self.frame) }
+    }
+}
+
+/// Per-batch system values and lane masks of a compute dispatch: they are
+/// the same for every group (SV_GroupID comes through the frame).
+struct GroupLayout {
+    batches: usize,
+    sysvals: Vec<Block>,
+    masks: Vec<Vec<u32>>,
+}
+
+fn group_layout(k: &Kernel) -> GroupLayout {
+    let [tx, ty, tz] = k.thread_group.map(|d| d.max(1));
+    let threads = (tx * ty * tz) as usize;
+    let w = k.lanes as usize;
+    let batches = threads.div_ceil(w);
+    let mut sysvals = Vec::with_capacity(batches);
+    let mut masks = Vec::with_capacity(batches);
+    for batch in 0..batches {
+        let mut block = Block::new(SYSVAL_COUNT * 16 * w);
+        let words = block.words();
+        let mut mask = vec![0u32; w];
+        for (l, m) in mask.iter_mut().enumerate() {
+            let t = (batch * w + l) as u32;
+            let at = |slot: SysValSlot, c: usize| (slot as usize * 4 + c) * w + l;
+            words[at(SysValSlot::GroupThreadId, 0)] = t % tx;
+            words[at(SysValSlot::GroupThreadId, 1)] = (t / tx) % ty;
+            words[at(SysValSlot::GroupThreadId, 2)] = t / (tx * ty);
+            words[at(SysValSlot::GroupIndex, 0)] = t;
+            if (t as usize) < threads {
+                *m = u32::MAX;
+            }
+        }
+        sysvals.push(block);
+        masks.push(mask);
+    }
+    GroupLayout {
+        batches,
+        sysvals,
+        masks,
+    }
+}
+
+/// Runs a compute shader over `groups` thread groups.
+pub fn dispatch(k: &Kernel, b: &Bindings, groups: [u32; 3]) {
+    let layout = group_layout(k);
+    let [gx, gy, gz] = groups;
+    let total = u64::from(gx) * u64::from(gy) * u64::from(gz);
+    (0..total).into_par_iter().for_each_init(
+        || {
+            let calls: Vec<Call> = (0..if k.has_barriers { layout.batches } else { 1 })
+                .map(|_| Call::new(k, b))
+                .collect();
+            (calls, Block::new(k.tgsm_size as usize))
+        },
+        |(calls, tgsm), g| {
+            let id = [
+                (g % u64::from(gx)) as u32,
+                ((g / u64::from(gx)) % u64::from(gy)) as u32,
+                (g / (u64::from(gx) * u64::from(gy))) as u32,
+            ];
+            tgsm.zero();
+            with_flushed_denormals(|| run_group(k, &layout, calls, tgsm, id));
+        },
+    );
+}
+
+fn run_group(k: &Kernel, layout: &GroupLayout, calls: &mut [Call], tgsm: &mut Block, id: [u32; 3]) {
+    let w = k.lanes as usize;
+    let prepare = |call: &mut Call, batch: usize, tgsm: &mut Block| {
+        call.frame.sysvals = layout.sysvals[batch].0.as_ptr() as *const u32;
+        call.lane_mask.words()[..w].copy_from_slice(&layout.masks[batch]);
+        call.frame.tgsm = tgsm.ptr();
+        call.frame.group_id = id;
+        call.frame.resume = 0;
+    };
+    if !k.has_barriers {
+        let call = &mut calls[0];
+        for batch in 0..layout.batches {
+            prepare(call, batch, tgsm);
+            call.run(k.func);
+        }
+        return;
+    }
+    for (batch, call) in calls.iter_mut().enumerate() {
+        prepare(call, batch, tgsm);
+    }
+    let mut done = vec![false; layout.batches];
+    while done.iter().any(|d| !d) {
+        for (batch, call) in calls.iter_mut().enumerate() {
+            if !done[batch] && call.run(k.func) == STATUS_DONE {
+                done[batch] = true;
+            }
+        }
+    }
+}
+
+/// Runs a vertex shader over `count` vertices. `inputs` holds `input_regs`
+/// registers per vertex; the result holds `output_regs` registers per vertex.
+pub fn run_vertices(k: &Kernel, b: &Bindings, inputs: &[[u32; 4]], count: u32) -> Vec<[u32; 4]> {
+    let w = k.lanes as usize;
+    let (ni, no) = (k.input_regs as usize, k.output_regs as usize);
+    let mut out = vec![[0u32; 4]; count as usize * no];
+    let chunk = w * no.max(1);
+    out.par_chunks_mut(chunk).enumerate().for_each_init(
+        || {
+            (
+                Call::new(k, b),
+                Block::new(ni * 16 * w),
+                Block::new(no * 16 * w),
+                Block::new(SYSVAL_COUNT * 16 * w),
+            )
+        },
+        |(call, ib, ob, sv), (batch, dst)| {
+            let first = batch * w;
+            let words = ib.words();
+            for l in 0..w {
+                let v = first + l;
+                for r in 0..ni {
+                    let val = if v < count as usize {
+                        inputs.get(v * ni + r).copied().unwrap_or([0; 4])
+                    } else {
+                        [0; 4]
+                    };
+                    for (c, x) in val.iter().enumerate() {
+                        words[(r * 4 + c) * w + l] = *x;
+                    }
+                }
+                sv.words()[(SysValSlot::VertexId as usize * 4) * w + l] = v as u32;
+                call.lane_mask.words()[l] = if v < count as usize { u32::MAX } else { 0 };
+            }
+            call.frame.inputs = ib.ptr() as *const u32;
+            call.frame.outputs = ob.ptr() as *mut u32;
+            call.frame.sysvals = sv.ptr() as *const u32;
+            call.frame.resume = 0;
+            with_flushed_denormals(|| call.run(k.func));
+            let o = ob.words();
+            for (i, reg) in dst.iter_mut().enumerate() {
+                let (l, r) = (i / no.max(1), i % no.max(1));
+                *reg = [0, 1, 2, 3].map(|c| o[(r * 4 + c) * w + l]);
+            }
+        },
+    );
+    out
+}
+
+/// A pixel-shader input: its register and values at the rectangle's corners
+/// (top-left, top-right, bottom-left, bottom-right).
+#[derive(Debug, Clone, PartialEq)]
+pub struct PixelInput {
+    /// Input register.
+    pub reg: u32,
+    /// Corner values as 32-bit words (floats are interpolated).
+    pub corners: [[u32; 4]; 4],
+}
+
+/// A render target: memory, size, format and the output register it takes.
+#[derive(Debug, Clone, Copy)]
+pub struct RenderTarget {
+    /// First byte of row 0.
+    pub ptr: *mut u8,
+    /// Pixels per row.
+    pub width: u32,
+    /// Rows.
+    pub height: u32,
+    /// Bytes between rows.
+    pub row_pitch: u32,
+    /// Pixel format.
+    pub format: Format,
+    /// The shader output register written to it.
+    pub output_reg: u32,
+}
+
+/// A draw: the rectangle covered and how inputs and outputs are fed.
+#[derive(Debug, Clone)]
+pub struct Draw {
+    /// Pixels covered: x0, y0, x1, y1 (exclusive).
+    pub rect: [u32; 4],
+    /// Where in a pixel it is sampled (0.5 for D3D10+, 0.0 for D3D9).
+    pub pixel_center: f32,
+    /// Interpolated inputs.
+    pub inputs: Vec<PixelInput>,
+    /// Render targets.
+    pub targets: Vec<RenderTarget>,
+}
+
+// SAFETY: render targets are written at disjoint pixels by different threads.
+unsafe impl Send for RenderTarget {}
+// SAFETY: as above.
+unsafe impl Sync for RenderTarget {}
+
+/// Interpolates corner words at (u, v); identical corners copy bits exactly.
+fn interpolate(c: &[[u32; 4]; 4], comp: usize, u: f64, v: f64) -> u32 {
+    let w = [c[0][comp], c[1][comp], c[2][comp], c[3][comp]];
+    if w.iter().all(|x| *x == w[0]) {
+        return w[0];
+    }
+    let f = w.map(|x| f64::from(f32::from_bits(x)));
+    let top = f[0] + (f[1] - f[0]) * u;
+    let bottom = f[2] + (f[3] - f[2]) * u;
+    ((top + (bottom - top) * v) as f32).to_bits()
+}
+
+/// Runs a pixel shader over a rectangle in 2x2 quads and writes its targets.
+pub fn draw(k: &Kernel, b: &Bindings, d: &Draw) {
+    let [x0, y0, x1, y1] = d.rect;
+    if x1 <= x0 || y1 <= y0 {
+        return;
+    }
+    let w = k.lanes as usize;
+    let quads_per_call = w / 4;
+    let qx0 = x0 & !1;
+    let qy0 = y0 & !1;
+    let quad_cols = (x1 - qx0).div_ceil(2) as usize;
+    let quad_rows = (y1 - qy0).div_ceil(2);
+    let ni = k.input_regs as usize;
+    let no = k.output_regs as usize;
+    (0..quad_rows).into_par_iter().for_each_init(
+        || {
+            (
+                Call::new(k, b),
+                Block::new(ni * 16 * w),
+                Block::new(no * 16 * w),
+                Block::new(SYSVAL_COUNT * 16 * w),
+            )
+        },
+        |(call, ib, ob, sv), row| {
+            let qy = qy0 + 2 * row;
+            for first_quad in (0..quad_cols).step_by(quads_per_call) {
+                let mut pixels = vec![None; w];
+                for (l, px) in pixels.iter_mut().enumerate() {
+                    let q = first_quad + l / 4;
+                    let x = qx0 + 2 * q as u32 + (l as u32 & 1);
+                    let y = qy + ((l as u32 >> 1) & 1);
+                    let inside = q < quad_cols && x >= x0 && x < x1 && y >= y0 && y < y1;
+                    let fx = f64::from(x) + f64::from(d.pixel_center);
+                    let fy = f64::from(y) + f64::from(d.pixel_center);
+                    let u = (fx - f64::from(x0)) / f64::from(x1 - x0);
+                    let v = (fy - f64::from(y0)) / f64::from(y1 - y0);
+                    let words = ib.words();
+                    for input in &d.inputs {
+                        let r = input.reg as usize;
+                        if r < ni {
+                            for c in 0..4 {
+                                words[(r * 4 + c) * w + l] = interpolate(&input.corners, c, u, v);
+                            }
+                        }
+                    }
+                    let s = sv.words();
+                    let pos = SysValSlot::Position as usize * 4;
+                    s[pos * w + l] = (fx as f32).to_bits();
+                    s[(pos + 1) * w + l] = (fy as f32).to_bits();
+                    s[(pos + 2) * w + l] = 0;
+                    s[(pos + 3) * w + l] = 1.0f32.to_bits();
+                    s[SysValSlot::FrontFace as usize * 4 * w + l] = u32::MAX;
+                    call.lane_mask.words()[l] = if inside { u32::MAX } else { 0 };
+                    if inside {
+                        *px = Some((x, y));
+                    }
+                }
+                call.frame.inputs = ib.ptr() as *const u32;
+                call.frame.outputs = ob.ptr() as *mut u32;
+                call.frame.sysvals = sv.ptr() as *const u32;
+                call.frame.resume = 0;
+                ob.zero();
+                with_flushed_denormals(|| call.run(k.func));
+                let o = ob.words();
+                let mask = call.lane_mask.words();
+                for (l, px) in pixels.iter().enumerate() {
+                    let Some((x, y)) = *px else { continue };
+                    if mask[l] == 0 {
+                        continue;
+                    }
+                    for t in &d.targets {
+                        let r = t.output_reg as usize;
+                        if x >= t.width || y >= t.height || r >= no {
+                            continue;
+                        }
+                        let value = [0, 1, 2, 3].map(|c| o[(r * 4 + c) * w + l]);
+                        let bpp = t.format.bytes_per_texel() as usize;
+                        let off = y as usize * t.row_pitch as usize + x as usize * bpp;
+                        // SAFETY: (x, y) lies inside the target, and each pixel
+                        // belongs to exactly one quad row, so threads write disjoint bytes.
+                        let bytes = unsafe { std::slice::from_raw_parts_mut(t.ptr.add(off), bpp) };
+                        t.format.store(value, bytes);
+                    }
+                }
+            }
+        },
+    );
+}

@@ -1,0 +1,238 @@
+//! The backend and the dispatch loops on hand-built IR programs.
+
+use dxjit::ir::*;
+use dxjit::jit::{compile, JitOptions};
+use dxjit_runtime::abi::View;
+use dxjit_runtime::dispatch::{dispatch, Bindings, Kernel};
+
+fn kernel(c: &dxjit::jit::Compiled, tg: [u32; 3]) -> Kernel {
+    Kernel {
+        func: c.entry(),
+        lanes: c.lanes,
+        scratch_size: c.scratch_size,
+        input_regs: c.input_regs,
+        output_regs: c.output_regs,
+        tgsm_size: c.tgsm_size,
+        thread_group: tg,
+        has_barriers: c.has_barriers,
+    }
+}
+
+fn raw_uav(buf: &mut [u32]) -> View {
+    View {
+        ptr: buf.as_mut_ptr() as *mut u8,
+        size: (buf.len() * 4) as u32,
+        ..View::EMPTY
+    }
+}
+
+fn tid() -> Src {
+    Src::reg(File::SysVal(SysVal::DispatchThreadId), 0).scalar(0)
+}
+
+fn run(prog: &Program, groups: [u32; 3], k: usize, words: usize) -> Vec<u32> {
+    let c = compile(prog, JitOptions { k }).expect("compiles");
+    let mut buf = vec![0xdeadu32; words];
+    let mut b = Bindings::default();
+    b.uavs[0] = raw_uav(&mut buf);
+    dispatch(&kernel(&c, prog.thread_group), &b, groups);
+    buf
+}
+
+fn store_program(tg: u32) -> Program {
+    let mut p = Program::new(Stage::Compute);
+    p.temps = 1;
+    p.thread_group = [tg, 1, 1];
+    p.uavs.push(ResourceDecl {
+        slot: 0,
+        kind: ResourceKind::Raw,
+    });
+    p.main = vec![
+        Inst::Alu {
+            op: AluOp::IShl,
+            dst: Dst::temp(0, 1),
+            src: vec![tid(), Src::splat(2)],
+        },
+        Inst::Alu {
+            op: AluOp::IMul,
+            dst: Dst::temp(0, 2),
+            src: vec![tid(), tid()],
+        },
+        Inst::StoreRaw {
+            res: Resource::Uav(0),
+            offset: Src::temp(0).scalar(0),
+            value: Src::temp(0).scalar(1),
+            count: 1,
+        },
+    ];
+    p
+}
+
+#[test]
+fn every_thread_stores_its_square() {
+    for k in 1..=4 {
+        let out = run(&store_program(6), [3, 1, 1], k, 20);
+        let want: Vec<u32> = (0..18).map(|i| i * i).chain([0xdead, 0xdead]).collect();
+        assert_eq!(out, want, "k = {k}");
+    }
+}
+
+#[test]
+fn out_of_bounds_stores_are_dropped() {
+    // 18 threads write word i; the buffer holds 10: the rest must vanish.
+    let out = run(&store_program(6), [3, 1, 1], 2, 10);
+    let want: Vec<u32> = (0..10).map(|i| i * i).collect();
+    assert_eq!(out, want);
+}
+
+#[test]
+fn divergent_loop_counts_per_lane() {
+    // r0.x = 0; loop { breakc_z (r0.x < tid); r0.x += 1 } store tid -> r0.x
+    let mut p = Program::new(Stage::Compute);
+    p.temps = 2;
+    p.thread_group = [8, 1, 1];
+    p.uavs.push(ResourceDecl {
+        slot: 0,
+        kind: ResourceKind::Raw,
+    });
+    p.main = vec![
+        Inst::Alu {
+            op: AluOp::Mov,
+            dst: Dst::temp(0, 1),
+            src: vec![Src::splat(0)],
+        },
+        Inst::Loop,
+        Inst::Alu {
+            op: AluOp::ULt,
+            dst: Dst::temp(1, 1),
+            src: vec![Src::temp(0).scalar(0), tid()],
+        },
+        Inst::BreakC {
+            cond: Src::temp(1).scalar(0),
+            nz: false,
+        },
+        Inst::Alu {
+            op: AluOp::IAdd,
+            dst: Dst::temp(0, 1),
+            src: vec![Src::temp(0).scalar(0), Src::splat(3)],
+        },
+        Inst::EndLoop,
+        Inst::Alu {
+            op: AluOp::IShl,
+            dst: Dst::temp(1, 1),
+            src: vec![tid(), Src::splat(2)],
+        },
+        Inst::StoreRaw {
+            res: Resource::Uav(0),
+            offset: Src::temp(1).scalar(0),
+            value: Src::temp(0).scalar(0),
+            count: 1,
+        },
+    ];
+    let out = run(&p, [1, 1, 1], 2, 8);
+    assert_eq!(out, vec![0, 3, 3, 3, 6, 6, 6, 9]);
+}
+
+#[test]
+fn barrier_inside_a_loop_exchanges_through_groupshared_memory() {
+    // Each round: g[tid] = acc; barrier; acc += g[(tid + 1) % 8]; barrier. 3 rounds.
+    let mut p = Program::new(Stage::Compute);
+    p.temps = 3;
+    p.thread_group = [8, 1, 1];
+    p.uavs.push(ResourceDecl {
+        slot: 0,
+        kind: ResourceKind::Raw,
+    });
+    p.tgsm.push(TgsmDecl {
+        id: 0,
+        size: 32,
+        stride: 0,
+    });
+    let sync = Inst::Sync {
+        group: true,
+        uav: false,
+        tgsm: true,
+    };
+    let t = |r| Src::temp(r);
+    p.main = vec![
+        Inst::Alu {
+            op: AluOp::Mov,
+            dst: Dst::temp(0, 1),
+            src: vec![tid()],
+        },
+        Inst::Alu {
+            op: AluOp::Mov,
+            dst: Dst::temp(0, 2),
+            src: vec![Src::splat(0)],
+        },
+        Inst::Alu {
+            op: AluOp::IShl,
+            dst: Dst::temp(1, 1),
+            src: vec![tid(), Src::splat(2)],
+        },
+        Inst::Alu {
+            op: AluOp::IAdd,
+            dst: Dst::temp(1, 2),
+            src: vec![tid(), Src::splat(1)],
+        },
+        Inst::Alu {
+            op: AluOp::And,
+            dst: Dst::temp(1, 2),
+            src: vec![t(1).scalar(1), Src::splat(7)],
+        },
+        Inst::Alu {
+            op: AluOp::IShl,
+            dst: Dst::temp(1, 2),
+            src: vec![t(1).scalar(1), Src::splat(2)],
+        },
+        Inst::Loop,
+        Inst::Alu {
+            op: AluOp::UGe,
+            dst: Dst::temp(2, 1),
+            src: vec![t(0).scalar(1), Src::splat(3)],
+        },
+        Inst::BreakC {
+            cond: t(2).scalar(0),
+            nz: true,
+        },
+        Inst::StoreRaw {
+            res: Resource::Tgsm(0),
+            offset: t(1).scalar(0),
+            value: t(0).scalar(0),
+            count: 1,
+        },
+        sync.clone(),
+        Inst::LoadRaw {
+            dst: Dst::temp(2, 1),
+            res: Resource::Tgsm(0),
+            offset: t(1).scalar(1),
+            swizzle: XYZW,
+        },
+        sync,
+        Inst::Alu {
+            op: AluOp::IAdd,
+            dst: Dst::temp(0, 1),
+            src: vec![t(0).scalar(0), t(2).scalar(0)],
+        },
+        Inst::Alu {
+            op: AluOp::IAdd,
+            dst: Dst::temp(0, 2),
+            src: vec![t(0).scalar(1), Src::splat(1)],
+        },
+        Inst::EndLoop,
+        Inst::StoreRaw {
+            res: Resource::Uav(0),
+            offset: t(1).scalar(0),
+            value: t(0).scalar(0),
+            count: 1,
+        },
+    ];
+    // Round r: a_i <- a_i + a_{i+1}; after 3 rounds a_i = sum over j of C(3, j) * (i + j mod 8).
+    let mut a: Vec<u32> = (0..8).collect();
+    for _ in 0..3 {
+        a = (0..8).map(|i| a[i] + a[(i + 1) % 8]).collect();
+    }
+    for k in [1, 2] {
+        assert_eq!(run(&p, [2, 1, 1], k, 8), a, "k = {k}");
+    }
+}
