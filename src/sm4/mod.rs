@@ -1,0 +1,54 @@
+//! The SM4/SM5 front end: decoder, disassembler, assembler, `info` and
+//! lowering into the IR.
+
+pub mod decode;
+pub mod lower;
+pub mod opcodes;
+
+pub use decode::{decode, Instruction, OpIndex, Operand, ProgramType, Sel, Shader};
+pub use lower::lower;
+
+use crate::dxbc::DxbcError;
+
+/// Why an SM4/SM5 program cannot be decoded, lowered or assembled.
+#[derive(thiserror::Error, Debug, Clone, PartialEq, Eq)]
+pub enum Sm4Error {
+    /// The token stream is malformed. `offset` is the byte offset in the program.
+    #[error("instruction {index} ({opcode}), program byte {offset}: {what}")]
+    Decode {
+        /// Instruction index.
+        index: usize,
+        /// Byte offset of the problem in the program tokens.
+        offset: usize,
+        /// The opcode name (or number when unknown).
+        opcode: String,
+        /// What is wrong.
+        what: String,
+    },
+    /// The program is well formed but cannot be lowered.
+    #[error("instruction {index} ({opcode}), program byte {offset}: {what}")]
+    Lower {
+        /// Instruction index.
+        index: usize,
+        /// Byte offset of the instruction in the program tokens.
+        offset: usize,
+        /// The opcode name.
+        opcode: String,
+        /// What is wrong or unsupported.
+        what: String,
+    },
+    /// The container has no SHDR/SHEX chunk.
+    #[error("the container has no SHDR or SHEX program chunk")]
+    NoProgram,
+    /// Assembly text is malformed.
+    #[error("line {line}: {what}")]
+    Asm {
+        /// 1-based line number.
+        line: usize,
+        /// What is wrong.
+        what: String,
+    },
+    /// The container is malformed.
+    #[error(transparent)]
+    Container(#[from] DxbcError),
+}
