@@ -6,3 +6,8 @@ pub mod dxbc;
 pub mod ir;
 pub mod jit;
 pub mod sm4;
+pub mod error;
+pub mod shader;
+
+pub use error::Error;
+pub use shader::{compile, CompileOptions, Family, Shader};

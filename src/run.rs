@@ -1,0 +1,385 @@
+//! Executes a case: compiles its shaders, builds and binds its resources,
+//! performs its action and collects what the expectations look at.
+
+use crate::case::{
+    Action, Case, DrawDesc, InputDesc, InputValues, IoRef, Outcome, SamplerDesc, ShaderCode, SrvDesc, SrvKind, StageDesc,
+    TargetImage, UavDesc, UavDimension, UavKind, VertexOutput, VertexOutputs,
+};
+use crate::ir::{IoReg, Program, Stage};
+use crate::shader::{compile, CompileOptions, Family, Shader};
+use dxjit_runtime::abi::View;
+use dxjit_runtime::dispatch::{self, Bindings, PixelInput, RenderTarget};
+use dxjit_runtime::format::Format;
+use dxjit_runtime::sampler::SamplerState;
+use dxjit_runtime::texture::{Texture, TextureKind};
+use std::collections::BTreeMap;
+
+/// 16-byte aligned memory a view points into.
+struct Memory(Vec<u128>);
+
+impl Memory {
+    fn from_words(words: &[u32], bytes: usize, fill: u32) -> Memory {
+        let mut m = Memory(vec![0; bytes.div_ceil(16).max(1)]);
+        let all = m.words_mut();
+        for (i, w) in all.iter_mut().enumerate() {
+            *w = words.get(i).copied().unwrap_or(fill);
+        }
+        m
+    }
+    fn words_mut(&mut self) -> &mut [u32] {
+        let n = self.0.len() * 4;
+        // SAFETY: n/4 u128s are n properly aligned u32 words.
+        unsafe { std::slice::from_raw_parts_mut(self.0.as_mut_ptr() as *mut u32, n) }
+    }
+    fn ptr(&mut self) -> *mut u8 {
+        self.0.as_mut_ptr() as *mut u8
+    }
+    fn bytes(&self, n: usize) -> Vec<u8> {
+        self.0.iter().flat_map(|w| w.to_le_bytes()).take(n).collect()
+    }
+}
+
+/// Everything a stage has bound, kept alive while it runs.
+struct Bound {
+    bindings: Bindings,
+    _memory: Vec<Memory>,
+    _textures: Vec<Box<Texture>>,
+}
+
+/// Compiles one stage's code, checking its stage against the table it sits in.
+fn compile_stage(table: &str, desc: &StageDesc, options: &CompileOptions) -> Result<Shader, String> {
+    let bytes = match &desc.code {
+        ShaderCode::Bytes(b) => b.clone(),
+        ShaderCode::Asm(text) => crate::shader::assemble(text).map_err(|e| e.to_string())?,
+    };
+    let shader = compile(&bytes, options).map_err(|e| e.to_string())?;
+    let expected = match table {
+        "cs" => Stage::Compute,
+        "vs" => Stage::Vertex,
+        _ => Stage::Pixel,
+    };
+    if shader.stage() != expected {
+        return Err(format!("[{table}] holds a {:?} shader", shader.stage()));
+    }
+    Ok(shader)
+}
+
+fn uav_bytes(u: &UavDesc) -> (usize, View) {
+    match u.kind {
+        UavKind::Raw | UavKind::Structured { .. } => {
+            let size = u.size.map_or(u.data.len() * 4, |s| s as usize);
+            let stride = if let UavKind::Structured { stride } = u.kind { stride } else { 0 };
+            (size, View { size: size as u32, stride, ..View::EMPTY })
+        }
+        UavKind::Typed { format, dimension } => {
+            let bpt = format.bytes_per_texel();
+            let width = u.size.unwrap_or((u.data.len() as u32 * 4) / bpt);
+            let (height, depth) = match dimension {
+                UavDimension::Buffer | UavDimension::Texture1d => (1, 1),
+                UavDimension::Texture2d => (u.height.max(1), 1),
+                UavDimension::Texture3d => (u.height.max(1), u.depth.max(1)),
+            };
+            let row = width * bpt;
+            let size = (row * height * depth) as usize;
+            let view = View {
+                size: size as u32,
+                stride: bpt,
+                width,
+                height,
+                depth,
+                mips: 1,
+                format: format as u32,
+                row_pitch: row,
+                slice_pitch: row * height,
+                ..View::EMPTY
+            };
+            (size, view)
+        }
+    }
+}
+
+fn sampler_state(s: &SamplerDesc) -> SamplerState {
+    SamplerState {
+        filter: s.filter,
+        mip_filter: s.mip_filter,
+        address: s.address,
+        compare: s.compare,
+        border: s.border,
+        lod_bias: 0.0,
+        min_lod: 0.0,
+        max_lod: f32::MAX,
+    }
+}
+
+fn srv(desc: &SrvDesc, memory: &mut Vec<Memory>, textures: &mut Vec<Box<Texture>>) -> Result<View, String> {
+    let kind = match desc.kind {
+        SrvKind::Raw | SrvKind::Structured { .. } => {
+            let size = desc.size.map_or(desc.data.len() * 4, |s| s as usize);
+            let mut m = Memory::from_words(&desc.data, size, desc.fill);
+            let stride = if let SrvKind::Structured { stride } = desc.kind { stride } else { 0 };
+            let view = View { ptr: m.ptr(), size: size as u32, stride, ..View::EMPTY };
+            memory.push(m);
+            return Ok(view);
+        }
+        SrvKind::Buffer => TextureKind::Buffer,
+        SrvKind::Texture1d => TextureKind::Texture1D,
+        SrvKind::Texture2d => TextureKind::Texture2D,
+        SrvKind::Texture2dArray => TextureKind::Texture2DArray,
+        SrvKind::Texture3d => TextureKind::Texture3D,
+        SrvKind::TextureCube => TextureKind::TextureCube,
+    };
+    let format = desc.format.ok_or("a typed srv needs a format")?;
+    let bpt = format.bytes_per_texel();
+    let (height, layers) = match kind {
+        TextureKind::Buffer | TextureKind::Texture1D => (1, 1),
+        TextureKind::Texture2D => (desc.height.max(1), 1),
+        TextureKind::Texture2DArray => (desc.height.max(1), desc.array_size.max(1)),
+        TextureKind::Texture3D => (desc.height.max(1), desc.depth.max(1)),
+        _ => (desc.height.max(1), 6 * desc.array_size.max(1)),
+    };
+    let width = desc.width.unwrap_or(((desc.data.len() as u32 * 4) / bpt / height.max(1) / layers.max(1)).max(1));
+    let mips = desc.mips.max(1);
+    let mut words = desc.data.clone();
+    let mut need = 0u64;
+    for m in 0..mips {
+        let (w, h) = ((width >> m).max(1), (height >> m).max(1));
+        let d = if kind == TextureKind::Texture3D { (layers >> m).max(1) } else { 1 };
+        need += u64::from(w) * u64::from(h) * u64::from(d) * u64::from(bpt);
+    }
+    if kind != TextureKind::Texture3D {
+        need *= u64::from(layers);
+    }
+    let need_words = need.div_ceil(4) as usize;
+    if words.len() < need_words {
+        words.resize(need_words, desc.fill);
+    }
+    let data: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).take(need as usize).collect();
+    let texture = Box::new(Texture::new(kind, format, width, height, layers, mips, data).map_err(|e| e.to_string())?);
+    let view = texture.view();
+    textures.push(texture);
+    Ok(view)
+}
+
+/// Builds a stage's constant buffers, SRVs and samplers (UAVs are shared).
+fn bind_stage(shader: &Shader, desc: &StageDesc, uavs: &[View]) -> Result<Bound, String> {
+    let mut bindings = Bindings::default();
+    let mut memory = Vec::new();
+    let mut textures = Vec::new();
+    let mut cbs: BTreeMap<u32, Vec<u32>> = desc.cbs.iter().map(|c| (c.slot, c.data.clone())).collect();
+    if shader.family == Family::D3d9 {
+        let file = |rows: Vec<(u32, [u32; 4])>| {
+            let n = rows.iter().map(|(r, _)| r + 1).max().unwrap_or(0) as usize;
+            let mut words = vec![0u32; n * 4];
+            for (r, v) in rows {
+                words[r as usize * 4..r as usize * 4 + 4].copy_from_slice(&v);
+            }
+            words
+        };
+        cbs.insert(0, file(desc.c.iter().map(|(r, v)| (*r, *v)).collect()));
+        cbs.insert(1, file(desc.i.iter().map(|(r, v)| (*r, v.map(|x| x as u32))).collect()));
+        cbs.insert(2, file(desc.b.iter().map(|(r, v)| (*r, [u32::from(*v), 0, 0, 0])).collect()));
+    }
+    for (slot, row, words) in &shader.program.const_overrides {
+        let cb = cbs.entry(*slot).or_default();
+        let at = *row as usize * 4;
+        if cb.len() < at + 4 {
+            cb.resize(at + 4, 0);
+        }
+        cb[at..at + 4].copy_from_slice(words);
+    }
+    for (slot, words) in cbs {
+        let s = slot as usize;
+        if s >= bindings.cbs.len() {
+            return Err(format!("cb{slot} is out of range"));
+        }
+        let mut m = Memory::from_words(&words, words.len() * 4, 0);
+        bindings.cbs[s] = View { ptr: m.ptr(), size: (words.len() * 4) as u32, ..View::EMPTY };
+        memory.push(m);
+    }
+    for d in &desc.srvs {
+        let s = d.slot as usize;
+        if s >= bindings.srvs.len() {
+            return Err(format!("t{} is out of range", d.slot));
+        }
+        bindings.srvs[s] = srv(d, &mut memory, &mut textures)?;
+    }
+    for s in &desc.samplers {
+        let slot = s.slot as usize;
+        if slot >= bindings.samplers.len() {
+            return Err(format!("s{} is out of range", s.slot));
+        }
+        bindings.samplers[slot] = sampler_state(s);
+    }
+    bindings.uavs[..uavs.len()].copy_from_slice(uavs);
+    Ok(Bound { bindings, _memory: memory, _textures: textures })
+}
+
+/// Finds the program register a case names.
+fn find_reg<'a>(regs: &'a [IoReg], which: &IoRef) -> Option<&'a IoReg> {
+    regs.iter().find(|r| match which {
+        IoRef::Reg(name) => r.name.eq_ignore_ascii_case(name),
+        IoRef::Semantic { name, index } => r.semantic.eq_ignore_ascii_case(name) && r.semantic_index == *index,
+    })
+}
+
+fn vertex_inputs(prog: &Program, inputs: &[InputDesc], count: usize, regs: u32) -> Result<Vec<[u32; 4]>, String> {
+    let mut data = vec![[0u32; 4]; count * regs as usize];
+    for input in inputs {
+        let reg = find_reg(&prog.inputs, &input.input).ok_or_else(|| format!("the vertex shader has no input {}", input.input))?;
+        for v in 0..count {
+            let value = match &input.values {
+                InputValues::PerVertex(list) => list.get(v).copied().unwrap_or([0; 4]),
+                InputValues::Corners(c) => c.get(v).copied().unwrap_or([0; 4]),
+                InputValues::Flat(f) => *f,
+            };
+            data[v * regs as usize + reg.reg as usize] = value;
+        }
+    }
+    Ok(data)
+}
+
+fn outputs_of(prog: &Program, regs: &[[u32; 4]], no: usize, count: usize) -> Vec<VertexOutputs> {
+    (0..count)
+        .map(|v| VertexOutputs {
+            outputs: prog
+                .outputs
+                .iter()
+                .map(|o| VertexOutput {
+                    name: o.name.clone(),
+                    semantic: (!o.semantic.is_empty()).then(|| o.semantic.clone()),
+                    index: o.semantic_index,
+                    value: regs[v * no + o.reg as usize],
+                })
+                .collect(),
+        })
+        .collect()
+}
+
+/// Runs a case and returns what it produced, or why it could not run.
+pub fn execute(case: &Case, options: &CompileOptions) -> Result<Outcome, String> {
+    let mut uav_memory = Vec::new();
+    let mut uav_views = vec![View::EMPTY; dxjit_runtime::abi::UAV_SLOTS];
+    let mut uav_sizes = BTreeMap::new();
+    for u in &case.uavs {
+        let (size, mut view) = uav_bytes(u);
+        let mut m = Memory::from_words(&u.data, size, u.fill);
+        view.ptr = m.ptr();
+        let slot = u.slot as usize;
+        if slot >= uav_views.len() {
+            return Err(format!("u{} is out of range", u.slot));
+        }
+        uav_views[slot] = view;
+        uav_sizes.insert(u.slot, (uav_memory.len(), size));
+        uav_memory.push(m);
+    }
+    let mut outcome = Outcome::default();
+    match &case.action {
+        Action::Dispatch { groups } => {
+            let desc = case.cs.as_ref().ok_or("a dispatch needs [cs]")?;
+            let shader = compile_stage("cs", desc, options)?;
+            let bound = bind_stage(&shader, desc, &uav_views)?;
+            dispatch::dispatch(&shader.kernel(), &bound.bindings, *groups);
+        }
+        Action::Vertices { count } => {
+            let desc = case.vs.as_ref().ok_or("[vertices] needs [vs]")?;
+            let shader = compile_stage("vs", desc, options)?;
+            let bound = bind_stage(&shader, desc, &uav_views)?;
+            let k = shader.kernel();
+            let inputs = vertex_inputs(&shader.program, &desc.inputs, *count as usize, k.input_regs)?;
+            let out = dispatch::run_vertices(&k, &bound.bindings, &inputs, *count);
+            outcome.vertices = outputs_of(&shader.program, &out, k.output_regs as usize, *count as usize);
+        }
+        Action::Draw(draw) => outcome.targets = run_draw(case, draw, options, &uav_views)?,
+        Action::None => {
+            for (table, desc) in case.stages() {
+                compile_stage(table, desc, options)?;
+            }
+        }
+    }
+    for (slot, (i, size)) in uav_sizes {
+        outcome.uavs.insert(slot, uav_memory[i].bytes(size));
+    }
+    Ok(outcome)
+}
+
+fn run_draw(case: &Case, draw: &DrawDesc, options: &CompileOptions, uavs: &[View]) -> Result<Vec<TargetImage>, String> {
+    let desc = case.ps.as_ref().ok_or("a draw needs [ps]")?;
+    let ps = compile_stage("ps", desc, options)?;
+    let bound = bind_stage(&ps, desc, uavs)?;
+    let vs = match &case.vs {
+        Some(vdesc) => {
+            let vs = compile_stage("vs", vdesc, options)?;
+            let vb = bind_stage(&vs, vdesc, uavs)?;
+            let k = vs.kernel();
+            let inputs = vertex_inputs(&vs.program, &vdesc.inputs, 4, k.input_regs)?;
+            let out = dispatch::run_vertices(&k, &vb.bindings, &inputs, 4);
+            Some((vs, out, k.output_regs as usize))
+        }
+        None => None,
+    };
+    let mut inputs = Vec::new();
+    if let Some((vs, out, no)) = &vs {
+        for input in &ps.program.inputs {
+            let Some(o) = vs.program.outputs.iter().find(|o| {
+                o.semantic.eq_ignore_ascii_case(&input.semantic) && o.semantic_index == input.semantic_index && !o.semantic.is_empty()
+            }) else {
+                continue;
+            };
+            let corners = [0, 1, 2, 3].map(|v| out[v * no + o.reg as usize]);
+            inputs.push(PixelInput { reg: input.reg, corners });
+        }
+    }
+    for input in &draw.inputs {
+        let reg = find_reg(&ps.program.inputs, &input.input).ok_or_else(|| format!("the pixel shader has no input {}", input.input))?;
+        let corners = match &input.values {
+            InputValues::Corners(c) => *c,
+            InputValues::Flat(f) => [*f; 4],
+            InputValues::PerVertex(_) => return Err("pixel inputs take corners or flat".into()),
+        };
+        inputs.retain(|i: &PixelInput| i.reg != reg.reg);
+        inputs.push(PixelInput { reg: reg.reg, corners });
+    }
+    let mut images: Vec<(TargetImage, Memory)> = Vec::new();
+    for t in &draw.targets {
+        let mut texel = vec![0u8; t.format.bytes_per_texel() as usize];
+        t.format.store(draw.clear, &mut texel);
+        let size = t.width as usize * t.height as usize * texel.len();
+        let cleared: Vec<u8> = texel.iter().copied().cycle().take(size).collect();
+        let image = TargetImage { format: t.format, width: t.width, height: t.height, data: Vec::new() };
+        images.push((image, Memory::from_words(&crate::shader::words(&cleared), size, 0)));
+    }
+    let rect = match (draw.rect, draw.targets.first()) {
+        (Some(r), _) => r,
+        (None, Some(t)) => [0, 0, t.width, t.height],
+        (None, None) => return Err("a draw without targets needs a rect".into()),
+    };
+    let pixel_center = draw.pixel_center.unwrap_or(if ps.family == Family::D3d9 { 0.0 } else { 0.5 });
+    let mut targets = Vec::new();
+    for (i, (image, m)) in images.iter_mut().enumerate() {
+        let reg = ps
+            .program
+            .outputs
+            .iter()
+            .find(|o| o.semantic.eq_ignore_ascii_case("SV_TARGET") && o.semantic_index == i as u32)
+            .map(|o| o.reg);
+        let Some(output_reg) = reg else { continue };
+        targets.push(RenderTarget {
+            ptr: m.ptr(),
+            width: image.width,
+            height: image.height,
+            row_pitch: image.width * image.format.bytes_per_texel(),
+            format: image.format,
+            output_reg,
+        });
+    }
+    let d = dispatch::Draw { rect, pixel_center, inputs, targets };
+    dispatch::draw(&ps.kernel(), &bound.bindings, &d);
+    Ok(images
+        .into_iter()
+        .map(|(mut image, m)| {
+            let n = image.width as usize * image.height as usize * image.format.bytes_per_texel() as usize;
+            image.data = m.bytes(n);
+            image
+        })
+        .collect())
+}

@@ -1,0 +1,106 @@
+//! Compiling bytecode into a runnable shader.
+
+use crate::error::Error;
+use crate::ir::{Program, Stage};
+use crate::jit::{self, Compiled, JitOptions};
+use crate::{d3d9, dxbc, sm4};
+use dxjit_runtime::dispatch::Kernel;
+
+/// How to compile.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CompileOptions {
+    /// Reject DXBC containers whose checksum does not match.
+    pub verify_checksum: bool,
+    /// D3D9: the legacy "anything times 0 is 0" multiply (see [`d3d9::Options`]).
+    pub legacy_mul: bool,
+    /// Vectors of four lanes per register component; `None` picks the
+    /// stage's default.
+    pub k: Option<usize>,
+}
+
+impl Default for CompileOptions {
+    fn default() -> Self {
+        CompileOptions { verify_checksum: true, legacy_mul: d3d9::Options::default().legacy_mul, k: None }
+    }
+}
+
+/// The bytecode family a shader came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Family {
+    /// A DXBC container with an SM4/SM5 program.
+    Dxbc,
+    /// A D3D9 (SM1-3) token stream.
+    D3d9,
+}
+
+/// A compiled shader: its IR and native code. `Send + Sync`: compile once,
+/// run from any thread.
+pub struct Shader {
+    /// Where it came from.
+    pub family: Family,
+    /// The program as the backend saw it.
+    pub program: Program,
+    compiled: Compiled,
+}
+
+/// Splits bytes into little-endian words.
+pub fn words(bytes: &[u8]) -> Vec<u32> {
+    bytes.chunks(4).map(|c| c.iter().enumerate().fold(0u32, |w, (i, b)| w | (u32::from(*b) << (8 * i)))).collect()
+}
+
+/// Decodes and lowers bytecode into IR.
+pub fn lower(bytes: &[u8], options: &CompileOptions) -> Result<(Family, Program), Error> {
+    if bytes.starts_with(b"DXBC") {
+        let container = dxbc::Container::parse(bytes, options.verify_checksum)?;
+        return Ok((Family::Dxbc, sm4::lower(&container)?));
+    }
+    if bytes.len() < 4 || bytes.len() % 4 != 0 {
+        return Err(Error::Unrecognised(format!("{} bytes: not a DXBC container nor whole D3D9 tokens", bytes.len())));
+    }
+    let decoded = d3d9::decode(&words(bytes))?;
+    let program = d3d9::lower(&decoded, &d3d9::Options { legacy_mul: options.legacy_mul })?;
+    Ok((Family::D3d9, program))
+}
+
+/// Compiles bytecode (a DXBC container or a D3D9 token stream) into native code.
+pub fn compile(bytes: &[u8], options: &CompileOptions) -> Result<Shader, Error> {
+    let (family, program) = lower(bytes, options)?;
+    let jit_options = match options.k {
+        Some(k) => JitOptions { k },
+        None => JitOptions::for_stage(program.stage),
+    };
+    let compiled = jit::compile(&program, jit_options)?;
+    Ok(Shader { family, program, compiled })
+}
+
+impl Shader {
+    /// The stage the shader runs in.
+    pub fn stage(&self) -> Stage {
+        self.program.stage
+    }
+
+    /// What the runtime's dispatch loops need to run it.
+    pub fn kernel(&self) -> Kernel {
+        let c = &self.compiled;
+        Kernel {
+            func: c.entry(),
+            lanes: c.lanes,
+            scratch_size: c.scratch_size,
+            input_regs: c.input_regs,
+            output_regs: c.output_regs,
+            tgsm_size: c.tgsm_size,
+            thread_group: self.program.thread_group,
+            has_barriers: c.has_barriers,
+        }
+    }
+
+    /// Microseconds spent in the backend.
+    pub fn compile_us(&self) -> f64 {
+        self.compiled.compile_us
+    }
+
+    /// Bytes of machine code.
+    pub fn code_size(&self) -> usize {
+        self.compiled.code_size
+    }
+}
