@@ -14,3 +14,9 @@ pub use types::Shader;
 mod lower;
 
 pub use lower::{lower, Options};
+mod asm;
+mod disasm;
+mod syntax;
+
+pub use asm::assemble;
+pub use disasm::disassemble;
