@@ -1,1 +1,145 @@
-fn main() {}
+//! The `dxjit` command: run case files, benchmark, disassemble, assemble
+//! and describe shaders.
+
+use clap::{Parser, Subcommand};
+use dxjit::case::{json_report, parse_case, report_line, CaseReport, Summary};
+use dxjit::CompileOptions;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(name = "dxjit", version, about = "Recompiles Direct3D shader bytecode to native code and runs it")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Runs case files and checks their expectations.
+    Run {
+        /// Case files (TOML) or folders of them.
+        cases: Vec<PathBuf>,
+        /// Print a JSON report instead of text.
+        #[arg(long)]
+        json: bool,
+        /// Accept DXBC containers whose checksum does not match.
+        #[arg(long)]
+        no_checksum: bool,
+    },
+    /// Compiles a case once, repeats its action and reports times.
+    Bench {
+        /// The case file.
+        case: PathBuf,
+        /// Timed repetitions.
+        #[arg(long, default_value_t = 20)]
+        iterations: u32,
+        /// Worker threads (default: every core).
+        #[arg(long)]
+        threads: Option<usize>,
+        /// Vectors of four lanes per register component.
+        #[arg(long)]
+        k: Option<usize>,
+        /// End with one JSON object.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Prints a shader's disassembly.
+    Disasm {
+        /// Bytecode file (DXBC container or D3D9 token stream), or a case file.
+        file: PathBuf,
+    },
+    /// Assembles shader text into bytecode.
+    Asm {
+        /// Assembly text file.
+        file: PathBuf,
+        /// Output file.
+        #[arg(short, long)]
+        output: PathBuf,
+    },
+    /// Describes a shader: stage, model, signatures, resources, counts.
+    Info {
+        /// Bytecode file, or a case file.
+        file: PathBuf,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Run { cases, json, no_checksum } => run(&cases, json, no_checksum),
+        Command::Bench { case, iterations, threads, k, json } => dxjit::bench::bench(&case, iterations, threads, k, json),
+        Command::Disasm { file } => dxjit::text::load(&file).and_then(|b| dxjit::text::disassemble(&b)).map(|t| {
+            print!("{t}");
+            true
+        }),
+        Command::Asm { file, output } => std::fs::read_to_string(&file)
+            .map_err(|e| format!("{}: {e}", file.display()))
+            .and_then(|t| dxjit::text::assemble(&t))
+            .and_then(|b| std::fs::write(&output, b).map_err(|e| format!("{}: {e}", output.display())))
+            .map(|_| true),
+        Command::Info { file } => dxjit::text::load(&file).and_then(|b| dxjit::text::info(&b)).map(|t| {
+            print!("{t}");
+            true
+        }),
+    };
+    match result {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::from(1),
+        Err(e) => {
+            eprintln!("dxjit: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Expands folders into the case files below them, sorted.
+fn case_files(paths: &[PathBuf]) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for p in paths {
+        if p.is_dir() {
+            let mut stack = vec![p.clone()];
+            while let Some(dir) = stack.pop() {
+                let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+                for e in entries.flatten() {
+                    let path = e.path();
+                    if path.is_dir() {
+                        stack.push(path);
+                    } else if path.extension().is_some_and(|x| x == "toml") {
+                        out.push(path);
+                    }
+                }
+            }
+        } else {
+            out.push(p.clone());
+        }
+    }
+    out.sort();
+    out
+}
+
+fn run(paths: &[PathBuf], json: bool, no_checksum: bool) -> Result<bool, String> {
+    let options = CompileOptions { verify_checksum: !no_checksum, ..CompileOptions::default() };
+    let mut reports = Vec::new();
+    for path in case_files(paths) {
+        let report = match parse_case(&path) {
+            Ok(case) => {
+                let outcome = std::panic::catch_unwind(|| dxjit::run::execute(&case, &options))
+                    .unwrap_or_else(|_| Err("internal error: the runner panicked".into()));
+                CaseReport::new(&case, &outcome)
+            }
+            Err(e) => CaseReport::unparsable(&e),
+        };
+        if !json {
+            println!("{}", report_line(&report));
+        }
+        reports.push(report);
+    }
+    let summary = Summary::of(&reports);
+    if json {
+        println!("{}", json_report(&reports));
+    } else {
+        println!("{summary}");
+    }
+    Ok(reports.iter().all(|r| r.passed()))
+}

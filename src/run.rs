@@ -50,7 +50,7 @@ struct Bound {
 fn compile_stage(table: &str, desc: &StageDesc, options: &CompileOptions) -> Result<Shader, String> {
     let bytes = match &desc.code {
         ShaderCode::Bytes(b) => b.clone(),
-        ShaderCode::Asm(text) => crate::shader::assemble(text).map_err(|e| e.to_string())?,
+        ShaderCode::Asm(text) => crate::text::assemble(text)?,
     };
     let shader = compile(&bytes, options).map_err(|e| e.to_string())?;
     let expected = match table {
@@ -255,8 +255,27 @@ fn outputs_of(prog: &Program, regs: &[[u32; 4]], no: usize, count: usize) -> Vec
         .collect()
 }
 
-/// Runs a case and returns what it produced, or why it could not run.
-pub fn execute(case: &Case, options: &CompileOptions) -> Result<Outcome, String> {
+/// A case ready to run: shaders compiled, resources built and bound.
+pub struct Prepared {
+    action: Ready,
+    uav_memory: Vec<Memory>,
+    uav_sizes: BTreeMap<u32, (usize, usize)>,
+    /// Microseconds the backend spent compiling the case's shaders.
+    pub compile_us: f64,
+    /// Invocations one action runs.
+    pub invocations: u64,
+}
+
+/// The action with everything it needs.
+enum Ready {
+    Dispatch { shader: Shader, bound: Bound, groups: [u32; 3] },
+    Vertices { shader: Shader, bound: Bound, inputs: Vec<[u32; 4]>, count: u32, outputs: Vec<[u32; 4]> },
+    Draw { shader: Shader, bound: Bound, draw: dispatch::Draw, images: Vec<(TargetImage, Memory)> },
+    Nothing,
+}
+
+/// Compiles a case's shaders and builds its resources.
+pub fn prepare(case: &Case, options: &CompileOptions) -> Result<Prepared, String> {
     let mut uav_memory = Vec::new();
     let mut uav_views = vec![View::EMPTY; dxjit_runtime::abi::UAV_SLOTS];
     let mut uav_sizes = BTreeMap::new();
@@ -272,43 +291,100 @@ pub fn execute(case: &Case, options: &CompileOptions) -> Result<Outcome, String>
         uav_sizes.insert(u.slot, (uav_memory.len(), size));
         uav_memory.push(m);
     }
-    let mut outcome = Outcome::default();
-    match &case.action {
+    let mut compile_us = 0.0;
+    let (action, invocations) = match &case.action {
         Action::Dispatch { groups } => {
             let desc = case.cs.as_ref().ok_or("a dispatch needs [cs]")?;
             let shader = compile_stage("cs", desc, options)?;
+            compile_us += shader.compile_us();
             let bound = bind_stage(&shader, desc, &uav_views)?;
-            dispatch::dispatch(&shader.kernel(), &bound.bindings, *groups);
+            let per_group: u64 = shader.program.thread_group.iter().map(|d| u64::from(*d)).product();
+            let n = per_group * groups.iter().map(|g| u64::from(*g)).product::<u64>();
+            (Ready::Dispatch { shader, bound, groups: *groups }, n)
         }
         Action::Vertices { count } => {
             let desc = case.vs.as_ref().ok_or("[vertices] needs [vs]")?;
             let shader = compile_stage("vs", desc, options)?;
+            compile_us += shader.compile_us();
             let bound = bind_stage(&shader, desc, &uav_views)?;
-            let k = shader.kernel();
-            let inputs = vertex_inputs(&shader.program, &desc.inputs, *count as usize, k.input_regs)?;
-            let out = dispatch::run_vertices(&k, &bound.bindings, &inputs, *count);
-            outcome.vertices = outputs_of(&shader.program, &out, k.output_regs as usize, *count as usize);
+            let inputs = vertex_inputs(&shader.program, &desc.inputs, *count as usize, shader.kernel().input_regs)?;
+            (Ready::Vertices { shader, bound, inputs, count: *count, outputs: Vec::new() }, u64::from(*count))
         }
-        Action::Draw(draw) => outcome.targets = run_draw(case, draw, options, &uav_views)?,
+        Action::Draw(draw) => {
+            let (shader, bound, d, images, us) = prepare_draw(case, draw, options, &uav_views)?;
+            compile_us += us;
+            let [x0, y0, x1, y1] = d.rect;
+            let n = u64::from(x1.saturating_sub(x0)) * u64::from(y1.saturating_sub(y0));
+            (Ready::Draw { shader, bound, draw: d, images }, n)
+        }
         Action::None => {
             for (table, desc) in case.stages() {
-                compile_stage(table, desc, options)?;
+                compile_us += compile_stage(table, desc, options)?.compile_us();
             }
+            (Ready::Nothing, 0)
         }
-    }
-    for (slot, (i, size)) in uav_sizes {
-        outcome.uavs.insert(slot, uav_memory[i].bytes(size));
-    }
-    Ok(outcome)
+    };
+    Ok(Prepared { action, uav_memory, uav_sizes, compile_us, invocations })
 }
 
-fn run_draw(case: &Case, draw: &DrawDesc, options: &CompileOptions, uavs: &[View]) -> Result<Vec<TargetImage>, String> {
+impl Prepared {
+    /// Performs the case's action once.
+    pub fn act(&mut self) {
+        match &mut self.action {
+            Ready::Dispatch { shader, bound, groups } => dispatch::dispatch(&shader.kernel(), &bound.bindings, *groups),
+            Ready::Vertices { shader, bound, inputs, count, outputs } => {
+                *outputs = dispatch::run_vertices(&shader.kernel(), &bound.bindings, inputs, *count);
+            }
+            Ready::Draw { shader, bound, draw, .. } => dispatch::draw(&shader.kernel(), &bound.bindings, draw),
+            Ready::Nothing => {}
+        }
+    }
+
+    /// What the expectations look at, after [`Prepared::act`].
+    pub fn outcome(&self) -> Outcome {
+        let mut outcome = Outcome::default();
+        for (slot, (i, size)) in &self.uav_sizes {
+            outcome.uavs.insert(*slot, self.uav_memory[*i].bytes(*size));
+        }
+        match &self.action {
+            Ready::Vertices { shader, outputs, count, .. } => {
+                let no = shader.kernel().output_regs as usize;
+                outcome.vertices = outputs_of(&shader.program, outputs, no, *count as usize);
+            }
+            Ready::Draw { images, .. } => {
+                outcome.targets = images
+                    .iter()
+                    .map(|(image, m)| {
+                        let n = image.width as usize * image.height as usize * image.format.bytes_per_texel() as usize;
+                        TargetImage { data: m.bytes(n), ..image.clone() }
+                    })
+                    .collect();
+            }
+            _ => {}
+        }
+        outcome
+    }
+}
+
+/// Runs a case and returns what it produced, or why it could not run.
+pub fn execute(case: &Case, options: &CompileOptions) -> Result<Outcome, String> {
+    let mut prepared = prepare(case, options)?;
+    prepared.act();
+    Ok(prepared.outcome())
+}
+
+/// What a prepared draw holds: the pixel shader, its bindings, the draw and its targets, and compile time.
+type DrawParts = (Shader, Bound, dispatch::Draw, Vec<(TargetImage, Memory)>, f64);
+
+fn prepare_draw(case: &Case, draw: &DrawDesc, options: &CompileOptions, uavs: &[View]) -> Result<DrawParts, String> {
     let desc = case.ps.as_ref().ok_or("a draw needs [ps]")?;
     let ps = compile_stage("ps", desc, options)?;
+    let mut compile_us = ps.compile_us();
     let bound = bind_stage(&ps, desc, uavs)?;
     let vs = match &case.vs {
         Some(vdesc) => {
             let vs = compile_stage("vs", vdesc, options)?;
+            compile_us += vs.compile_us();
             let vb = bind_stage(&vs, vdesc, uavs)?;
             let k = vs.kernel();
             let inputs = vertex_inputs(&vs.program, &vdesc.inputs, 4, k.input_regs)?;
@@ -373,13 +449,5 @@ fn run_draw(case: &Case, draw: &DrawDesc, options: &CompileOptions, uavs: &[View
         });
     }
     let d = dispatch::Draw { rect, pixel_center, inputs, targets };
-    dispatch::draw(&ps.kernel(), &bound.bindings, &d);
-    Ok(images
-        .into_iter()
-        .map(|(mut image, m)| {
-            let n = image.width as usize * image.height as usize * image.format.bytes_per_texel() as usize;
-            image.data = m.bytes(n);
-            image
-        })
-        .collect())
+    Ok((ps, bound, d, images, compile_us))
 }

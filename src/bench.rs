@@ -1,0 +1,54 @@
+//! `dxjit bench`: compile a case once, repeat its action, report medians.
+
+use crate::case::parse_case;
+use crate::run::prepare;
+use crate::CompileOptions;
+use std::path::Path;
+use std::time::Instant;
+
+/// Times a case's action; prints a report (and with `json` a last line
+/// holding one JSON object). Returns whether it ran.
+pub fn bench(path: &Path, iterations: u32, threads: Option<usize>, k: Option<usize>, json: bool) -> Result<bool, String> {
+    let case = parse_case(path).map_err(|e| e.to_string())?;
+    let options = CompileOptions { k, ..CompileOptions::default() };
+    let mut builder = rayon::ThreadPoolBuilder::new();
+    if let Some(t) = threads {
+        builder = builder.num_threads(t);
+    }
+    let pool = builder.build().map_err(|e| e.to_string())?;
+    let threads = pool.current_num_threads();
+    pool.install(|| {
+        let mut prepared = prepare(&case, &options)?;
+        prepared.act();
+        let mut times: Vec<f64> = (0..iterations.max(1))
+            .map(|_| {
+                let t = Instant::now();
+                prepared.act();
+                t.elapsed().as_secs_f64() * 1e3
+            })
+            .collect();
+        times.sort_by(f64::total_cmp);
+        let median = times[times.len() / 2];
+        let rate = prepared.invocations as f64 / (median / 1e3);
+        println!("case: {}", case.name);
+        println!("compile: {:.1} us", prepared.compile_us);
+        println!("threads: {threads}, iterations: {}", times.len());
+        println!("median: {median:.3} ms (min {:.3}, max {:.3})", times[0], times[times.len() - 1]);
+        println!("invocations: {} per action, {:.3e} per second", prepared.invocations, rate);
+        if json {
+            let obj = serde_json::json!({
+                "case": case.name,
+                "compile_us": prepared.compile_us,
+                "median_ms": median,
+                "min_ms": times[0],
+                "max_ms": times[times.len() - 1],
+                "iterations": times.len(),
+                "threads": threads,
+                "invocations": prepared.invocations,
+                "invocations_per_s": rate,
+            });
+            println!("{obj}");
+        }
+        Ok(true)
+    })
+}
