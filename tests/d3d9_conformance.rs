@@ -8,30 +8,53 @@ use dxjit::d3d9;
 
 fn words_of(table: &toml::Value) -> Option<Vec<u32>> {
     if let Some(arr) = table.get("dwords").and_then(|d| d.as_array()) {
-        return arr.iter().map(|v| v.as_integer().map(|i| i as u32)).collect();
+        return arr
+            .iter()
+            .map(|v| v.as_integer().map(|i| i as u32))
+            .collect();
     }
     let hex: String = table.get("hex")?.as_str()?.split_whitespace().collect();
-    let bytes: Option<Vec<u8>> =
-        (0..hex.len() / 2).map(|i| u8::from_str_radix(hex.get(2 * i..2 * i + 2)?, 16).ok()).collect();
-    Some(bytes?.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect())
+    let bytes: Option<Vec<u8>> = (0..hex.len() / 2)
+        .map(|i| u8::from_str_radix(hex.get(2 * i..2 * i + 2)?, 16).ok())
+        .collect();
+    Some(
+        bytes?
+            .chunks_exact(4)
+            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect(),
+    )
 }
 
 fn corpus() -> Option<Vec<(PathBuf, Vec<u32>)>> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/conformance");
     if !root.exists() {
-        println!("note: {} not found; skipping the conformance corpus", root.display());
+        println!(
+            "note: {} not found; skipping the conformance corpus",
+            root.display()
+        );
         return None;
     }
     let mut out = Vec::new();
     for folder in ["wine-d3d9", "vkd3d-hlsl"] {
-        let Ok(dir) = std::fs::read_dir(root.join(folder)) else { continue };
+        let Ok(dir) = std::fs::read_dir(root.join(folder)) else {
+            continue;
+        };
         let mut paths: Vec<PathBuf> = dir.filter_map(|e| e.ok().map(|e| e.path())).collect();
         paths.sort();
-        for path in paths.into_iter().filter(|p| p.extension().is_some_and(|e| e == "toml")) {
-            let Ok(text) = std::fs::read_to_string(&path) else { continue };
-            let Ok(doc) = text.parse::<toml::Table>() else { continue };
+        for path in paths
+            .into_iter()
+            .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+        {
+            let Ok(text) = std::fs::read_to_string(&path) else {
+                continue;
+            };
+            let Ok(doc) = text.parse::<toml::Table>() else {
+                continue;
+            };
             for stage in ["vs", "ps"] {
-                let Some(words) = doc.get(stage).and_then(words_of) else { continue };
+                let Some(words) = doc.get(stage).and_then(words_of) else {
+                    continue;
+                };
                 if words.first().is_some_and(|w| *w >> 17 == 0x7FFF) {
                     out.push((path.clone(), words));
                 }
@@ -47,7 +70,10 @@ fn d3d9_conformance_decode_lower_roundtrip() {
     let mut failures = Vec::new();
     let (mut lowered, mut round_trips) = (0, 0);
     for (path, words) in &shaders {
-        let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
         let shader = match d3d9::decode(words) {
             Ok(s) => s,
             Err(e) => {
@@ -69,7 +95,10 @@ fn d3d9_conformance_decode_lower_roundtrip() {
             Err(e) => failures.push(format!("{name}: assemble: {e}\n{text}")),
         }
     }
-    println!("{} D3D9 shaders: {lowered} lowered, {round_trips} round trips exact", shaders.len());
+    println!(
+        "{} D3D9 shaders: {lowered} lowered, {round_trips} round trips exact",
+        shaders.len()
+    );
     for f in failures.iter().take(20) {
         println!("{f}");
     }

@@ -2,7 +2,9 @@
 //! to a token stream.
 
 use super::error::D3d9Error;
-use super::opcodes::{self, Extra, OpInfo, COMMENT, DCL, DEF, DEFB, DEFI, IF, IFC, BREAK, BREAKC, TEX, TEXCOORD};
+use super::opcodes::{
+    self, Extra, OpInfo, BREAK, BREAKC, COMMENT, DCL, DEF, DEFB, DEFI, IF, IFC, TEX, TEXCOORD,
+};
 use super::syntax::{COMPONENTS, REGISTER_NAMES};
 use super::types::*;
 
@@ -13,7 +15,10 @@ struct Line<'a> {
 
 impl Line<'_> {
     fn err(&self, what: impl Into<String>) -> D3d9Error {
-        D3d9Error::Asm { line: self.no, what: what.into() }
+        D3d9Error::Asm {
+            line: self.no,
+            what: what.into(),
+        }
     }
 }
 
@@ -23,12 +28,19 @@ pub fn assemble(text: &str) -> Result<Vec<u32>, D3d9Error> {
         let l = l.split("//").next().unwrap_or("").trim();
         (!l.is_empty() && !l.starts_with(';')).then_some(Line { no: i + 1, text: l })
     });
-    let first = lines.next().ok_or(D3d9Error::Asm { line: 1, what: "empty text".into() })?;
-    let version = parse_version(first.text).ok_or_else(|| first.err("expected a version such as ps_2_0"))?;
+    let first = lines.next().ok_or(D3d9Error::Asm {
+        line: 1,
+        what: "empty text".into(),
+    })?;
+    let version =
+        parse_version(first.text).ok_or_else(|| first.err("expected a version such as ps_2_0"))?;
     let mut out = vec![version.token()];
     for line in lines {
         if let Some(rest) = line.text.strip_prefix(".comment") {
-            let words: Result<Vec<u32>, _> = rest.split_whitespace().map(|w| parse_int(w).ok_or(())).collect();
+            let words: Result<Vec<u32>, _> = rest
+                .split_whitespace()
+                .map(|w| parse_int(w).ok_or(()))
+                .collect();
             let words = words.map_err(|_| line.err("bad comment word"))?;
             out.push(u32::from(COMMENT) | (words.len() as u32) << 16);
             out.extend(words);
@@ -69,7 +81,11 @@ fn reg_token(reg: Register) -> u32 {
     0x8000_0000 | (reg.num & 0x7FF) | (ty & 7) << 28 | (ty >> 3 & 3) << 11
 }
 
-fn parse_register(line: &Line, text: &str, version: Version) -> Result<(Register, String), D3d9Error> {
+fn parse_register(
+    line: &Line,
+    text: &str,
+    version: Version,
+) -> Result<(Register, String), D3d9Error> {
     let (prefix, ty, fixed) = REGISTER_NAMES
         .iter()
         .find(|(p, _, _)| text.starts_with(p))
@@ -80,7 +96,9 @@ fn parse_register(line: &Line, text: &str, version: Version) -> Result<(Register
     let num = match fixed {
         Some(n) => *n,
         None if digits.is_empty() => 0,
-        None => digits.parse().map_err(|_| line.err("bad register number"))?,
+        None => digits
+            .parse()
+            .map_err(|_| line.err("bad register number"))?,
     };
     let mut ty = *ty;
     if ty == RegType::Const && num >= 2048 {
@@ -89,7 +107,13 @@ fn parse_register(line: &Line, text: &str, version: Version) -> Result<(Register
             n if n >= 4096 => (RegType::Const3, 4096),
             _ => (RegType::Const2, 2048),
         };
-        return Ok((Register { ty: t, num: num - base }, tail));
+        return Ok((
+            Register {
+                ty: t,
+                num: num - base,
+            },
+            tail,
+        ));
     }
     if *prefix == "o" && version.is_vs() && version.major < 3 {
         ty = RegType::Output;
@@ -107,7 +131,11 @@ fn parse_components(line: &Line, text: &str) -> Result<Vec<u8>, D3d9Error> {
                 'a' => 'w',
                 c => c,
             };
-            COMPONENTS.iter().position(|&c| c == ch).map(|p| p as u8).ok_or_else(|| line.err("bad component"))
+            COMPONENTS
+                .iter()
+                .position(|&c| c == ch)
+                .map(|p| p as u8)
+                .ok_or_else(|| line.err("bad component"))
         })
         .collect()
 }
@@ -118,21 +146,26 @@ fn swizzle_bits(line: &Line, text: &str) -> Result<u32, D3d9Error> {
         return Err(line.err("bad swizzle"));
     }
     let last = comps[comps.len() - 1];
-    Ok((0..4).map(|i| u32::from(*comps.get(i).unwrap_or(&last)) << (2 * i)).sum::<u32>() << 16)
+    Ok((0..4)
+        .map(|i| u32::from(*comps.get(i).unwrap_or(&last)) << (2 * i))
+        .sum::<u32>()
+        << 16)
 }
+
+/// A parsed operand: register, relative addressing (`Some(None)` for the
+/// implicit vs_1_x `a0.x`), modifier suffix and component selection.
+type Operand = (Register, Option<Option<u32>>, String, String);
 
 /// Splits `name[rel]_suffix.swizzle` into its pieces; returns the register
 /// token bits and the extra relative token.
-fn parse_operand(
-    line: &Line,
-    text: &str,
-    version: Version,
-) -> Result<(Register, Option<Option<u32>>, String, String), D3d9Error> {
-    let (head, rel_text, after) = match (text.find('['), text.find(']')) {
-        (Some(a), Some(b)) if b > a => (format!("{}{}", &text[..a], &text[b + 1..]), Some(&text[a + 1..b]), ()),
-        _ => (text.to_string(), None, ()),
+fn parse_operand(line: &Line, text: &str, version: Version) -> Result<Operand, D3d9Error> {
+    let (head, rel_text) = match (text.find('['), text.find(']')) {
+        (Some(a), Some(b)) if b > a => (
+            format!("{}{}", &text[..a], &text[b + 1..]),
+            Some(&text[a + 1..b]),
+        ),
+        _ => (text.to_string(), None),
     };
-    let _ = after;
     let (mut reg, tail) = parse_register(line, &head, version)?;
     let mut rel = None;
     if let Some(inner) = rel_text {
@@ -169,7 +202,13 @@ fn push_rel(out: &mut Vec<u32>, token: u32, rel: Option<Option<u32>>) {
     }
 }
 
-fn assemble_dst(line: &Line, text: &str, version: Version, mods: u32, out: &mut Vec<u32>) -> Result<(), D3d9Error> {
+fn assemble_dst(
+    line: &Line,
+    text: &str,
+    version: Version,
+    mods: u32,
+    out: &mut Vec<u32>,
+) -> Result<(), D3d9Error> {
     let (reg, rel, suffix, select) = parse_operand(line, text, version)?;
     if !suffix.is_empty() {
         return Err(line.err(format!("unexpected {suffix} on a destination")));
@@ -177,13 +216,20 @@ fn assemble_dst(line: &Line, text: &str, version: Version, mods: u32, out: &mut 
     let mask = if select.is_empty() {
         0xF
     } else {
-        parse_components(line, &select)?.iter().fold(0u32, |m, c| m | 1 << c)
+        parse_components(line, &select)?
+            .iter()
+            .fold(0u32, |m, c| m | 1 << c)
     };
     push_rel(out, reg_token(reg) | mask << 16 | mods, rel);
     Ok(())
 }
 
-fn assemble_src(line: &Line, text: &str, version: Version, out: &mut Vec<u32>) -> Result<(), D3d9Error> {
+fn assemble_src(
+    line: &Line,
+    text: &str,
+    version: Version,
+    out: &mut Vec<u32>,
+) -> Result<(), D3d9Error> {
     let (neg, comp, not, body) = if let Some(b) = text.strip_prefix("1-") {
         (false, true, false, b)
     } else if let Some(b) = text.strip_prefix('-') {
@@ -199,15 +245,43 @@ fn assemble_src(line: &Line, text: &str, version: Version, out: &mut Vec<u32>) -
         ("", false) if not => SrcMod::Not,
         ("", false) => SrcMod::None,
         ("", true) => SrcMod::Neg,
-        ("_bias", n) => if n { SrcMod::BiasNeg } else { SrcMod::Bias },
-        ("_bx2", n) => if n { SrcMod::SignNeg } else { SrcMod::Sign },
-        ("_x2", n) => if n { SrcMod::X2Neg } else { SrcMod::X2 },
-        ("_abs", n) => if n { SrcMod::AbsNeg } else { SrcMod::Abs },
+        ("_bias", n) => {
+            if n {
+                SrcMod::BiasNeg
+            } else {
+                SrcMod::Bias
+            }
+        }
+        ("_bx2", n) => {
+            if n {
+                SrcMod::SignNeg
+            } else {
+                SrcMod::Sign
+            }
+        }
+        ("_x2", n) => {
+            if n {
+                SrcMod::X2Neg
+            } else {
+                SrcMod::X2
+            }
+        }
+        ("_abs", n) => {
+            if n {
+                SrcMod::AbsNeg
+            } else {
+                SrcMod::Abs
+            }
+        }
         ("_dz" | "_db", false) => SrcMod::Dz,
         ("_dw" | "_da", false) => SrcMod::Dw,
         _ => return Err(line.err(format!("bad source modifier in {text}"))),
     };
-    let sw = if select.is_empty() { 0xE4 << 16 } else { swizzle_bits(line, &select)? };
+    let sw = if select.is_empty() {
+        0xE4 << 16
+    } else {
+        swizzle_bits(line, &select)?
+    };
     push_rel(out, reg_token(reg) | sw | modifier.number() << 24, rel);
     Ok(())
 }
@@ -232,7 +306,10 @@ fn find_op(name: &str, version: Version) -> Option<(&'static OpInfo, u8)> {
                 };
                 (code, cmp(c)?)
             } else {
-                return opcodes::OPCODES.iter().find(|o| o.name == name && o.code != IFC && o.code != BREAKC).map(|o| (o, 0));
+                return opcodes::OPCODES
+                    .iter()
+                    .find(|o| o.name == name && o.code != IFC && o.code != BREAKC)
+                    .map(|o| (o, 0));
             }
         }
     };
@@ -249,7 +326,9 @@ fn assemble_line(line: &Line, version: Version, out: &mut Vec<u32>) -> Result<()
     }
     let mut predicate = None;
     if let Some(rest) = text.strip_prefix('(') {
-        let end = rest.find(')').ok_or_else(|| line.err("unclosed predicate"))?;
+        let end = rest
+            .find(')')
+            .ok_or_else(|| line.err("unclosed predicate"))?;
         predicate = Some(rest[..end].trim());
         text = rest[end + 1..].trim_start();
         flags |= 1 << 28;
@@ -258,14 +337,23 @@ fn assemble_line(line: &Line, version: Version, out: &mut Vec<u32>) -> Result<()
         Some(p) => (&text[..p], text[p..].trim()),
         None => (text, ""),
     };
-    let operands: Vec<&str> = if operands.is_empty() { Vec::new() } else { operands.split(',').map(str::trim).collect() };
+    let operands: Vec<&str> = if operands.is_empty() {
+        Vec::new()
+    } else {
+        operands.split(',').map(str::trim).collect()
+    };
     let mut parts: Vec<&str> = name.split('_').collect();
     let mut dcl_token = None;
     let (info, controls) = if parts[0] == "dcl" {
         let token = match parts.get(1).copied() {
-            Some(p) if p.starts_with("0x") => parse_int(p).ok_or_else(|| line.err("bad dcl token"))?,
+            Some(p) if p.starts_with("0x") => {
+                parse_int(p).ok_or_else(|| line.err("bad dcl token"))?
+            }
             Some(p) if SAMPLER_TYPES.iter().any(|(_, n)| *n == p) => {
-                let ty = SAMPLER_TYPES.iter().find(|(_, n)| *n == p).map_or(0, |(t, _)| *t);
+                let ty = SAMPLER_TYPES
+                    .iter()
+                    .find(|(_, n)| *n == p)
+                    .map_or(0, |(t, _)| *t);
                 0x8000_0000 | ty << 27
             }
             Some(p) if USAGES.iter().any(|u| p.starts_with(u)) => {
@@ -276,13 +364,21 @@ fn assemble_line(line: &Line, version: Version, out: &mut Vec<u32>) -> Result<()
                     .max_by_key(|(_, u)| u.len())
                     .map(|(i, u)| (i as u32, *u))
                     .ok_or_else(|| line.err("bad usage"))?;
-                let index = if p.len() > uname.len() { p[uname.len()..].parse().map_err(|_| line.err("bad usage index"))? } else { 0 };
+                let index = if p.len() > uname.len() {
+                    p[uname.len()..]
+                        .parse()
+                        .map_err(|_| line.err("bad usage index"))?
+                } else {
+                    0
+                };
                 0x8000_0000 | usage | index << 16
             }
             _ => 0x8000_0000,
         };
         let named = parts.get(1).is_some_and(|p| {
-            p.starts_with("0x") || SAMPLER_TYPES.iter().any(|(_, n)| n == p) || USAGES.iter().any(|u| p.starts_with(u))
+            p.starts_with("0x")
+                || SAMPLER_TYPES.iter().any(|(_, n)| n == p)
+                || USAGES.iter().any(|u| p.starts_with(u))
         });
         if named {
             parts.remove(1);
@@ -291,7 +387,11 @@ fn assemble_line(line: &Line, version: Version, out: &mut Vec<u32>) -> Result<()
         (opcodes::info(DCL).ok_or_else(|| line.err("no dcl"))?, 0)
     } else {
         let two = parts.len() > 1 && COMPARISONS.iter().any(|(_, n)| *n == parts[1]);
-        let key = if two { format!("{}_{}", parts[0], parts[1]) } else { parts[0].to_string() };
+        let key = if two {
+            format!("{}_{}", parts[0], parts[1])
+        } else {
+            parts[0].to_string()
+        };
         if two {
             parts.remove(1);
         }
@@ -304,7 +404,9 @@ fn assemble_line(line: &Line, version: Version, out: &mut Vec<u32>) -> Result<()
             "pp" => 2 << 20,
             "centroid" => 4 << 20,
             s if s.starts_with('x') || s.starts_with('d') => {
-                let v: u32 = s[1..].parse().map_err(|_| line.err(format!("bad modifier _{s}")))?;
+                let v: u32 = s[1..]
+                    .parse()
+                    .map_err(|_| line.err(format!("bad modifier _{s}")))?;
                 let n = v.trailing_zeros() as i32;
                 let shift = if s.starts_with('x') { n } else { -n };
                 ((shift as u32) & 0xF) << 24

@@ -115,7 +115,11 @@ pub fn parse(words: &[u32]) -> Option<Ctab> {
             type_info,
         });
     }
-    Some(Ctab { creator, target, constants })
+    Some(Ctab {
+        creator,
+        target,
+        constants,
+    })
 }
 
 #[cfg(test)]
@@ -125,9 +129,10 @@ mod tests {
     #[test]
     fn parses_one_float_constant() {
         let words = [
-            0x42415443, 0x0000001c, 0x00000044, 0xffff0300, 0x00000001, 0x0000001c, 0x00000000, 0x00000000, 0x00000030,
-            0x00000002, 0x00000001, 0x00000034, 0x00000000, 0xabab0075, 0x00030001, 0x00040001, 0x00000001, 0x00000001,
-            0x33646b76, 0x68732d64, 0x72656461, 0x312e3120, 0x67282037, 0x66207469, 0x66323337, 0x29383762, 0xababab00,
+            0x42415443, 0x0000001c, 0x00000044, 0xffff0300, 0x00000001, 0x0000001c, 0x00000000,
+            0x00000000, 0x00000030, 0x00000002, 0x00000001, 0x00000034, 0x00000000, 0xabab0075,
+            0x00030001, 0x00040001, 0x00000001, 0x00000001, 0x33646b76, 0x68732d64, 0x72656461,
+            0x312e3120, 0x67282037, 0x66207469, 0x66323337, 0x29383762, 0xababab00,
         ];
         let ctab = parse(&words).expect("ctab");
         assert_eq!(ctab.constants.len(), 1);

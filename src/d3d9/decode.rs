@@ -17,12 +17,19 @@ struct Reader<'a> {
 
 impl Reader<'_> {
     fn err(&self, offset: usize, what: impl Into<String>) -> D3d9Error {
-        D3d9Error::Decode { offset, index: self.index, what: what.into() }
+        D3d9Error::Decode {
+            offset,
+            index: self.index,
+            what: what.into(),
+        }
     }
 
     fn next(&mut self, limit: usize) -> Result<u32, D3d9Error> {
         if self.pos >= limit {
-            return Err(self.err(self.pos, "instruction runs past its length or the end of the stream"));
+            return Err(self.err(
+                self.pos,
+                "instruction runs past its length or the end of the stream",
+            ));
         }
         let t = self.tokens[self.pos];
         self.pos += 1;
@@ -33,7 +40,10 @@ impl Reader<'_> {
 /// The register of a parameter token.
 pub fn register_of(token: u32) -> Option<Register> {
     let ty = (token >> 28) & 7 | ((token >> 11) & 3) << 3;
-    Some(Register { ty: RegType::from_number(ty)?, num: token & 0x7FF })
+    Some(Register {
+        ty: RegType::from_number(ty)?,
+        num: token & 0x7FF,
+    })
 }
 
 fn swizzle_of(token: u32) -> [u8; 4] {
@@ -43,13 +53,21 @@ fn swizzle_of(token: u32) -> [u8; 4] {
 
 /// Decodes a whole token stream (version token first, end token last).
 pub fn decode(tokens: &[u32]) -> Result<Shader, D3d9Error> {
-    let mut r = Reader { tokens, pos: 0, index: 0, start: 0 };
+    let mut r = Reader {
+        tokens,
+        pos: 0,
+        index: 0,
+        start: 0,
+    };
     let version_token = r.next(tokens.len())?;
-    let version = parse_version(version_token).ok_or_else(|| r.err(0, format!("bad version token {version_token:#010x}")))?;
+    let version = parse_version(version_token)
+        .ok_or_else(|| r.err(0, format!("bad version token {version_token:#010x}")))?;
     let mut items = Vec::new();
     loop {
         r.start = r.pos;
-        let token = r.next(tokens.len()).map_err(|_| r.err(r.pos, "missing end token"))?;
+        let token = r
+            .next(tokens.len())
+            .map_err(|_| r.err(r.pos, "missing end token"))?;
         let opcode = (token & 0xFFFF) as u16;
         if opcode == END {
             break;
@@ -57,9 +75,15 @@ pub fn decode(tokens: &[u32]) -> Result<Shader, D3d9Error> {
         if opcode == COMMENT {
             let len = ((token >> 16) & 0x7FFF) as usize;
             let end = r.pos + len;
-            let words = tokens.get(r.pos..end).ok_or_else(|| r.err(r.start, "comment runs past the end"))?.to_vec();
+            let words = tokens
+                .get(r.pos..end)
+                .ok_or_else(|| r.err(r.start, "comment runs past the end"))?
+                .to_vec();
             r.pos = end;
-            items.push(Item::Comment(Comment { offset: r.start, words }));
+            items.push(Item::Comment(Comment {
+                offset: r.start,
+                words,
+            }));
             r.index += 1;
             continue;
         }
@@ -73,7 +97,11 @@ pub fn decode(tokens: &[u32]) -> Result<Shader, D3d9Error> {
         Item::Comment(c) => ctab::parse(&c.words),
         Item::Inst(_) => None,
     });
-    Ok(Shader { version, items, ctab })
+    Ok(Shader {
+        version,
+        items,
+        ctab,
+    })
 }
 
 fn parse_version(token: u32) -> Option<Version> {
@@ -94,9 +122,14 @@ fn parse_version(token: u32) -> Option<Version> {
     ok.then_some(Version { kind, major, minor })
 }
 
-fn decode_instruction(r: &mut Reader, token: u32, version: Version) -> Result<Instruction, D3d9Error> {
+fn decode_instruction(
+    r: &mut Reader,
+    token: u32,
+    version: Version,
+) -> Result<Instruction, D3d9Error> {
     let opcode = (token & 0xFFFF) as u16;
-    let info = opcodes::info(opcode).ok_or_else(|| r.err(r.start, format!("unknown opcode {opcode:#x}")))?;
+    let info = opcodes::info(opcode)
+        .ok_or_else(|| r.err(r.start, format!("unknown opcode {opcode:#x}")))?;
     let controls = ((token >> 16) & 0xFF) as u8;
     let sm2 = version.major >= 2;
     let predicated = sm2 && token & (1 << 28) != 0;
@@ -144,7 +177,14 @@ fn decode_instruction(r: &mut Reader, token: u32, version: Version) -> Result<In
         inst.predicate = Some(decode_src(r, limit, version)?);
     }
     if sm2 && r.pos != limit {
-        return Err(r.err(r.start, format!("length field says {} tokens, operands use {}", limit - r.start - 1, r.pos - r.start - 1)));
+        return Err(r.err(
+            r.start,
+            format!(
+                "length field says {} tokens, operands use {}",
+                limit - r.start - 1,
+                r.pos - r.start - 1
+            ),
+        ));
     }
     Ok(inst)
 }
@@ -156,7 +196,12 @@ fn param_register(r: &Reader, token: u32, at: usize) -> Result<Register, D3d9Err
     register_of(token).ok_or_else(|| r.err(at, format!("unknown register type in {token:#010x}")))
 }
 
-fn decode_relative(r: &mut Reader, token: u32, limit: usize, version: Version) -> Result<Relative, D3d9Error> {
+fn decode_relative(
+    r: &mut Reader,
+    token: u32,
+    limit: usize,
+    version: Version,
+) -> Result<Relative, D3d9Error> {
     if token & REL_BIT == 0 {
         return Ok(Relative::None);
     }
@@ -166,11 +211,17 @@ fn decode_relative(r: &mut Reader, token: u32, limit: usize, version: Version) -
     let at = r.pos;
     let t = r.next(limit)?;
     let reg = param_register(r, t, at)?;
-    let modifier = SrcMod::from_number((t >> 24) & 0xF).ok_or_else(|| r.err(at, "bad modifier on address token"))?;
+    let modifier = SrcMod::from_number((t >> 24) & 0xF)
+        .ok_or_else(|| r.err(at, "bad modifier on address token"))?;
     if t & REL_BIT != 0 {
         return Err(r.err(at, "nested relative addressing"));
     }
-    Ok(Relative::Token(Box::new(SrcParam { reg, swizzle: swizzle_of(t), modifier, rel: Relative::None })))
+    Ok(Relative::Token(Box::new(SrcParam {
+        reg,
+        swizzle: swizzle_of(t),
+        modifier,
+        rel: Relative::None,
+    })))
 }
 
 fn decode_dst(r: &mut Reader, limit: usize, version: Version) -> Result<DstParam, D3d9Error> {
@@ -180,16 +231,28 @@ fn decode_dst(r: &mut Reader, limit: usize, version: Version) -> Result<DstParam
     let shift = ((t >> 24) & 0xF) as i8;
     let shift = if shift >= 8 { shift - 16 } else { shift };
     let rel = decode_relative(r, t, limit, version)?;
-    Ok(DstParam { reg, mask: ((t >> 16) & 0xF) as u8, modifiers: ((t >> 20) & 0xF) as u8, shift, rel })
+    Ok(DstParam {
+        reg,
+        mask: ((t >> 16) & 0xF) as u8,
+        modifiers: ((t >> 20) & 0xF) as u8,
+        shift,
+        rel,
+    })
 }
 
 fn decode_src(r: &mut Reader, limit: usize, version: Version) -> Result<SrcParam, D3d9Error> {
     let at = r.pos;
     let t = r.next(limit)?;
     let reg = param_register(r, t, at)?;
-    let modifier = SrcMod::from_number((t >> 24) & 0xF).ok_or_else(|| r.err(at, format!("bad source modifier in {t:#010x}")))?;
+    let modifier = SrcMod::from_number((t >> 24) & 0xF)
+        .ok_or_else(|| r.err(at, format!("bad source modifier in {t:#010x}")))?;
     let rel = decode_relative(r, t, limit, version)?;
-    Ok(SrcParam { reg, swizzle: swizzle_of(t), modifier, rel })
+    Ok(SrcParam {
+        reg,
+        swizzle: swizzle_of(t),
+        modifier,
+        rel,
+    })
 }
 
 #[cfg(test)]
@@ -199,16 +262,23 @@ mod tests {
     #[test]
     fn decodes_ps_1_1_cnd() {
         let words = [
-            0xffff0101, 0x00000051, 0xa00f0000, 0x3f800000, 0x00000000, 0x00000000, 0x00000000, 0x00000040, 0xb00f0000,
-            0x00000001, 0x800f0000, 0xb0e40000, 0x00000008, 0x800f0001, 0x80e40000, 0xa0e40000, 0x00000001, 0x80080000,
-            0x80ff0001, 0x00000050, 0x800f0000, 0x80ff0000, 0xa0e40001, 0xa0e40002, 0x0000ffff,
+            0xffff0101, 0x00000051, 0xa00f0000, 0x3f800000, 0x00000000, 0x00000000, 0x00000000,
+            0x00000040, 0xb00f0000, 0x00000001, 0x800f0000, 0xb0e40000, 0x00000008, 0x800f0001,
+            0x80e40000, 0xa0e40000, 0x00000001, 0x80080000, 0x80ff0001, 0x00000050, 0x800f0000,
+            0x80ff0000, 0xa0e40001, 0xa0e40002, 0x0000ffff,
         ];
         let s = decode(&words).expect("decodes");
         assert_eq!(s.version.name(), "ps_1_1");
         let insts: Vec<_> = s.instructions().collect();
         assert_eq!(insts.len(), 6);
-        assert_eq!(insts[0].payload, Payload::Literal(vec![0x3f800000, 0, 0, 0]));
-        assert_eq!(insts[1].dst.as_ref().map(|d| d.reg.ty), Some(RegType::AddrOrTexture));
+        assert_eq!(
+            insts[0].payload,
+            Payload::Literal(vec![0x3f800000, 0, 0, 0])
+        );
+        assert_eq!(
+            insts[1].dst.as_ref().map(|d| d.reg.ty),
+            Some(RegType::AddrOrTexture)
+        );
         assert_eq!(insts[5].src.len(), 3);
         assert_eq!(insts[5].src[0].swizzle, [3, 3, 3, 3]);
     }
@@ -223,7 +293,9 @@ mod tests {
 
     #[test]
     fn reads_relative_tokens() {
-        let words = [0xfffe0200, 0x03000001, 0x800f0000, 0xa0e42003, 0xb0000000, 0x0000ffff];
+        let words = [
+            0xfffe0200, 0x03000001, 0x800f0000, 0xa0e42003, 0xb0000000, 0x0000ffff,
+        ];
         let s = decode(&words).expect("decodes");
         let inst = s.instructions().next().expect("one");
         match &inst.src[0].rel {

@@ -17,7 +17,14 @@ pub fn disassemble(shader: &Shader) -> String {
             Item::Comment(c) => {
                 if let Some(ctab) = super::ctab::parse(&c.words) {
                     for k in &ctab.constants {
-                        let _ = writeln!(out, "// {} {}{} {}", k.name, k.set.prefix(), k.index, k.count);
+                        let _ = writeln!(
+                            out,
+                            "// {} {}{} {}",
+                            k.name,
+                            k.set.prefix(),
+                            k.index,
+                            k.count
+                        );
                     }
                 }
                 let words: Vec<String> = c.words.iter().map(|w| format!("{w:#010x}")).collect();
@@ -35,12 +42,21 @@ fn relative_text(rel: &Relative, version: Version) -> String {
     match rel {
         Relative::None => String::new(),
         Relative::ImplicitA0 => "[a0.x]".into(),
-        Relative::Token(p) => format!("[{}{}]", register_name(p.reg, version), swizzle_text(p.swizzle)),
+        Relative::Token(p) => format!(
+            "[{}{}]",
+            register_name(p.reg, version),
+            swizzle_text(p.swizzle)
+        ),
     }
 }
 
 fn dst_text(d: &DstParam, version: Version) -> String {
-    format!("{}{}{}", register_name(d.reg, version), relative_text(&d.rel, version), mask_text(d.mask))
+    format!(
+        "{}{}{}",
+        register_name(d.reg, version),
+        relative_text(&d.rel, version),
+        mask_text(d.mask)
+    )
 }
 
 /// The text of a source parameter.
@@ -62,13 +78,21 @@ fn src_text(s: &SrcParam, version: Version) -> String {
         SrcMod::Not => ("!", ""),
     };
     let name = register_name(s.reg, version);
-    format!("{prefix}{name}{}{suffix}{}", relative_text(&s.rel, version), swizzle_text(s.swizzle))
+    format!(
+        "{prefix}{name}{}{suffix}{}",
+        relative_text(&s.rel, version),
+        swizzle_text(s.swizzle)
+    )
 }
 
 fn float_text(w: u32) -> String {
     let f = f32::from_bits(w);
     let text = format!("{f}");
-    if f.is_finite() && text.parse::<f32>().map(f32::to_bits) == Ok(w) { text } else { format!("{w:#010x}") }
+    if f.is_finite() && text.parse::<f32>().map(f32::to_bits) == Ok(w) {
+        text
+    } else {
+        format!("{w:#010x}")
+    }
 }
 
 fn dcl_text(token: u32, d: &DstParam, version: Version) -> String {
@@ -89,7 +113,11 @@ fn dcl_text(token: u32, d: &DstParam, version: Version) -> String {
         return "dcl".into();
     }
     let name = USAGES.get(usage as usize).copied().unwrap_or("position");
-    if index == 0 { format!("dcl_{name}") } else { format!("dcl_{name}{index}") }
+    if index == 0 {
+        format!("dcl_{name}")
+    } else {
+        format!("dcl_{name}{index}")
+    }
 }
 
 /// The `_x2_sat_pp`-style suffix of a destination.
@@ -100,7 +128,11 @@ fn dst_suffix(d: &DstParam) -> String {
     } else if d.shift < 0 {
         let _ = write!(s, "_d{}", 1u32 << -i32::from(d.shift));
     }
-    for (bit, name) in [(MOD_SAT, "_sat"), (MOD_PP, "_pp"), (MOD_CENTROID, "_centroid")] {
+    for (bit, name) in [
+        (MOD_SAT, "_sat"),
+        (MOD_PP, "_pp"),
+        (MOD_CENTROID, "_centroid"),
+    ] {
         if d.modifiers & bit != 0 {
             s.push_str(name);
         }

@@ -20,3 +20,6 @@ mod syntax;
 
 pub use asm::assemble;
 pub use disasm::disassemble;
+mod info;
+
+pub use info::info;

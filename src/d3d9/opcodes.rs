@@ -24,8 +24,8 @@ pub struct OpInfo {
     pub dst: bool,
     /// Source parameters in shader model 2.0 and later (and vs_1_x).
     pub src: u8,
-    /// Source parameters in ps_1_0 .. ps_1_3, where they differ.
-    pub src_ps13: Option<u8>,
+    /// Source parameters in ps_1_0 .. ps_1_3 and in ps_1_4, where they differ.
+    pub src_ps1: Option<[u8; 2]>,
     /// Source parameters in shader model 3.0, where they differ.
     pub src_sm3: Option<u8>,
     /// Literal or declaration words.
@@ -33,7 +33,15 @@ pub struct OpInfo {
 }
 
 const fn op(code: u16, name: &'static str, dst: bool, src: u8) -> OpInfo {
-    OpInfo { code, name, dst, src, src_ps13: None, src_sm3: None, extra: Extra::None }
+    OpInfo {
+        code,
+        name,
+        dst,
+        src,
+        src_ps1: None,
+        src_sm3: None,
+        extra: Extra::None,
+    }
 }
 
 /// `nop`.
@@ -238,13 +246,19 @@ pub const OPCODES: &[OpInfo] = &[
     op(RET, "ret", false, 0),
     op(ENDLOOP, "endloop", false, 0),
     op(LABEL, "label", false, 1),
-    OpInfo { extra: Extra::Dcl, ..op(DCL, "dcl", true, 0) },
+    OpInfo {
+        extra: Extra::Dcl,
+        ..op(DCL, "dcl", true, 0)
+    },
     op(POW, "pow", true, 2),
     op(CRS, "crs", true, 2),
     op(SGN, "sgn", true, 3),
     op(ABS, "abs", true, 1),
     op(NRM, "nrm", true, 1),
-    OpInfo { src_sm3: Some(1), ..op(SINCOS, "sincos", true, 3) },
+    OpInfo {
+        src_sm3: Some(1),
+        ..op(SINCOS, "sincos", true, 3)
+    },
     op(REP, "rep", false, 1),
     op(ENDREP, "endrep", false, 0),
     op(IF, "if", false, 1),
@@ -254,11 +268,23 @@ pub const OPCODES: &[OpInfo] = &[
     op(BREAK, "break", false, 0),
     op(BREAKC, "break", false, 2),
     op(MOVA, "mova", true, 1),
-    OpInfo { extra: Extra::Literal(1), ..op(DEFB, "defb", true, 0) },
-    OpInfo { extra: Extra::Literal(4), ..op(DEFI, "defi", true, 0) },
-    OpInfo { src_ps13: Some(0), ..op(TEXCOORD, "texcrd", true, 1) },
+    OpInfo {
+        extra: Extra::Literal(1),
+        ..op(DEFB, "defb", true, 0)
+    },
+    OpInfo {
+        extra: Extra::Literal(4),
+        ..op(DEFI, "defi", true, 0)
+    },
+    OpInfo {
+        src_ps1: Some([0, 1]),
+        ..op(TEXCOORD, "texcrd", true, 1)
+    },
     op(TEXKILL, "texkill", true, 0),
-    OpInfo { src_ps13: Some(0), ..op(TEX, "texld", true, 2) },
+    OpInfo {
+        src_ps1: Some([0, 1]),
+        ..op(TEX, "texld", true, 2)
+    },
     op(TEXBEM, "texbem", true, 1),
     op(TEXBEML, "texbeml", true, 1),
     op(TEXREG2AR, "texreg2ar", true, 1),
@@ -272,7 +298,10 @@ pub const OPCODES: &[OpInfo] = &[
     op(EXPP, "expp", true, 1),
     op(LOGP, "logp", true, 1),
     op(CND, "cnd", true, 3),
-    OpInfo { extra: Extra::Literal(4), ..op(DEF, "def", true, 0) },
+    OpInfo {
+        extra: Extra::Literal(4),
+        ..op(DEF, "def", true, 0)
+    },
     op(TEXREG2RGB, "texreg2rgb", true, 1),
     op(TEXDP3TEX, "texdp3tex", true, 1),
     op(TEXM3X2DEPTH, "texm3x2depth", true, 1),
@@ -298,9 +327,9 @@ pub fn info(code: u16) -> Option<&'static OpInfo> {
 
 /// The number of source parameters an opcode has in a version.
 pub fn source_count(info: &OpInfo, version: Version) -> u8 {
-    if version.is_ps() && !version.at_least(1, 4) {
-        if let Some(n) = info.src_ps13 {
-            return n;
+    if version.is_ps() && version.major == 1 {
+        if let Some(n) = info.src_ps1 {
+            return n[usize::from(version.at_least(1, 4))];
         }
     }
     if version.major >= 3 {
@@ -314,7 +343,12 @@ pub fn source_count(info: &OpInfo, version: Version) -> u8 {
 /// The assembler name of an instruction in a version (without modifiers).
 pub fn mnemonic(info: &OpInfo, controls: u8, version: Version) -> String {
     let ps13 = version.is_ps() && !version.at_least(1, 4);
-    let cmp = || super::types::COMPARISONS.iter().find(|(c, _)| *c == controls).map_or("??", |(_, n)| n);
+    let cmp = || {
+        super::types::COMPARISONS
+            .iter()
+            .find(|(c, _)| *c == controls)
+            .map_or("??", |(_, n)| n)
+    };
     match info.code {
         TEX if ps13 => "tex".into(),
         TEX if controls & 1 != 0 => "texldp".into(),

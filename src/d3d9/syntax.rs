@@ -42,7 +42,9 @@ pub fn register_name(reg: Register, version: Version) -> String {
         RegType::Const4 => format!("c{}", n + 6144),
         RegType::AddrOrTexture if version.is_vs() => format!("a{n}"),
         RegType::AddrOrTexture => format!("t{n}"),
-        RegType::RastOut => ["oPos", "oFog", "oPts"].get(n as usize).map_or(format!("oRast{n}"), |s| s.to_string()),
+        RegType::RastOut => ["oPos", "oFog", "oPts"]
+            .get(n as usize)
+            .map_or(format!("oRast{n}"), |s| s.to_string()),
         RegType::AttrOut => format!("oD{n}"),
         RegType::Output if version.is_vs() && version.major < 3 => format!("oT{n}"),
         RegType::Output => format!("o{n}"),
@@ -53,7 +55,9 @@ pub fn register_name(reg: Register, version: Version) -> String {
         RegType::ConstBool => format!("b{n}"),
         RegType::Loop => "aL".into(),
         RegType::TempFloat16 => format!("h{n}"),
-        RegType::Misc => ["vPos", "vFace"].get(n as usize).map_or(format!("vMisc{n}"), |s| s.to_string()),
+        RegType::Misc => ["vPos", "vFace"]
+            .get(n as usize)
+            .map_or(format!("vMisc{n}"), |s| s.to_string()),
         RegType::Label => format!("l{n}"),
         RegType::Predicate => format!("p{n}"),
     }
@@ -71,7 +75,10 @@ pub fn swizzle_text(s: [u8; 4]) -> String {
     while len > 1 && s[len - 1] == s[len - 2] {
         len -= 1;
     }
-    let letters: String = s[..len].iter().map(|&c| COMPONENTS[c as usize & 3]).collect();
+    let letters: String = s[..len]
+        .iter()
+        .map(|&c| COMPONENTS[c as usize & 3])
+        .collect();
     format!(".{letters}")
 }
 
@@ -80,6 +87,9 @@ pub fn mask_text(mask: u8) -> String {
     if mask == 0xF {
         return String::new();
     }
-    let letters: String = (0..4).filter(|c| mask & (1 << c) != 0).map(|c| COMPONENTS[c]).collect();
+    let letters: String = (0..4)
+        .filter(|c| mask & (1 << c) != 0)
+        .map(|c| COMPONENTS[c])
+        .collect();
     format!(".{letters}")
 }

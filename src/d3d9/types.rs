@@ -45,7 +45,11 @@ impl Version {
 
     /// The version token.
     pub fn token(&self) -> u32 {
-        let high = if self.is_ps() { 0xFFFF_0000 } else { 0xFFFE_0000 };
+        let high = if self.is_ps() {
+            0xFFFF_0000
+        } else {
+            0xFFFE_0000
+        };
         high | u32::from(self.major) << 8 | u32::from(self.minor)
     }
 
@@ -112,8 +116,26 @@ impl RegType {
     pub fn from_number(n: u32) -> Option<Self> {
         use RegType::*;
         const ALL: [RegType; 20] = [
-            Temp, Input, Const, AddrOrTexture, RastOut, AttrOut, Output, ConstInt, ColorOut, DepthOut, Sampler, Const2, Const3,
-            Const4, ConstBool, Loop, TempFloat16, Misc, Label, Predicate,
+            Temp,
+            Input,
+            Const,
+            AddrOrTexture,
+            RastOut,
+            AttrOut,
+            Output,
+            ConstInt,
+            ColorOut,
+            DepthOut,
+            Sampler,
+            Const2,
+            Const3,
+            Const4,
+            ConstBool,
+            Loop,
+            TempFloat16,
+            Misc,
+            Label,
+            Predicate,
         ];
         ALL.get(n as usize).copied()
     }
@@ -181,7 +203,9 @@ impl SrcMod {
     /// The modifier for its number.
     pub fn from_number(n: u32) -> Option<Self> {
         use SrcMod::*;
-        const ALL: [SrcMod; 14] = [None, Neg, Bias, BiasNeg, Sign, SignNeg, Comp, X2, X2Neg, Dz, Dw, Abs, AbsNeg, Not];
+        const ALL: [SrcMod; 14] = [
+            None, Neg, Bias, BiasNeg, Sign, SignNeg, Comp, X2, X2Neg, Dz, Dw, Abs, AbsNeg, Not,
+        ];
         ALL.get(n as usize).copied()
     }
 
@@ -298,7 +322,14 @@ impl Shader {
 }
 
 /// Comparison controls of `ifc`, `breakc` and `setp`.
-pub const COMPARISONS: [(u8, &str); 6] = [(1, "gt"), (2, "eq"), (3, "ge"), (4, "lt"), (5, "ne"), (6, "le")];
+pub const COMPARISONS: [(u8, &str); 6] = [
+    (1, "gt"),
+    (2, "eq"),
+    (3, "ge"),
+    (4, "lt"),
+    (5, "ne"),
+    (6, "le"),
+];
 
 /// Declaration usages (`D3DDECLUSAGE`) by number.
 pub const USAGES: [&str; 14] = [

@@ -12,18 +12,29 @@ impl Lowerer<'_> {
     }
 
     fn mul_op(&self) -> AluOp {
-        if self.options.legacy_mul { AluOp::MulLegacy } else { AluOp::Mul }
+        if self.options.legacy_mul {
+            AluOp::MulLegacy
+        } else {
+            AluOp::Mul
+        }
     }
 
     fn mad_op(&self) -> AluOp {
-        if self.options.legacy_mul { AluOp::MadLegacy } else { AluOp::Mad }
+        if self.options.legacy_mul {
+            AluOp::MadLegacy
+        } else {
+            AluOp::Mad
+        }
     }
 
     /// The scalar a D3D9 scalar operation reads: the replicated component
     /// (the w position when the swizzle is not a replicate).
     fn scalar_of(s: Src) -> Src {
         let c = s.swizzle[3];
-        Src { swizzle: [c; 4], ..s }
+        Src {
+            swizzle: [c; 4],
+            ..s
+        }
     }
 
     /// Writes `value` (a full temp) through the instruction's destination.
@@ -55,10 +66,14 @@ impl Lowerer<'_> {
             FRC => simple(AluOp::Frc),
             RCP => Some((AluOp::Rcp, vec![Self::scalar_of(s[0].clone())])),
             RSQ => Some((AluOp::Rsq, vec![Self::scalar_of(s[0].clone()).absolute()])),
-            LOG | LOGP if !(inst.opcode == LOGP && self.version.is_vs() && self.version.major < 2) => {
+            LOG | LOGP
+                if !(inst.opcode == LOGP && self.version.is_vs() && self.version.major < 2) =>
+            {
                 Some((AluOp::Log, vec![Self::scalar_of(s[0].clone()).absolute()]))
             }
-            EXP | EXPP if !(inst.opcode == EXPP && self.version.is_vs() && self.version.major < 2) => {
+            EXP | EXPP
+                if !(inst.opcode == EXPP && self.version.is_vs() && self.version.major < 2) =>
+            {
                 Some((AluOp::Exp, vec![Self::scalar_of(s[0].clone())]))
             }
             DSX => simple(AluOp::DerivRtxFine),
@@ -77,25 +92,48 @@ impl Lowerer<'_> {
                 let legacy = self.options.legacy_mul;
                 let (a, b) = (s[0].clone(), s[1].clone());
                 self.write(inst, |l, dst| {
-                    l.emit(Inst::Dot { n, legacy, dst, a, b });
+                    l.emit(Inst::Dot {
+                        n,
+                        legacy,
+                        dst,
+                        a,
+                        b,
+                    });
                     Ok(())
                 })
             }
             SLT | SGE | CMP | CND | SETP => self.compare(inst, &s),
             LRP => {
                 let t = self.tmp();
-                self.alu(AluOp::Add, Dst::temp(t, 0xF), vec![s[1].clone(), s[2].clone().negated()]);
+                self.alu(
+                    AluOp::Add,
+                    Dst::temp(t, 0xF),
+                    vec![s[1].clone(), s[2].clone().negated()],
+                );
                 let op = self.mad_op();
-                self.alu(op, Dst::temp(t, 0xF), vec![s[0].clone(), Src::temp(t), s[2].clone()]);
+                self.alu(
+                    op,
+                    Dst::temp(t, 0xF),
+                    vec![s[0].clone(), Src::temp(t), s[2].clone()],
+                );
                 self.write_temp(inst, t)
             }
             M4X4 | M4X3 | M3X4 | M3X3 | M3X2 => self.matrix(inst, &s),
             DP2ADD => {
                 let t = self.tmp();
                 let legacy = self.options.legacy_mul;
-                self.emit(Inst::Dot { n: 2, legacy, dst: Dst::temp(t, 0xF), a: s[0].clone(), b: s[1].clone() });
+                self.emit(Inst::Dot {
+                    n: 2,
+                    legacy,
+                    dst: Dst::temp(t, 0xF),
+                    a: s[0].clone(),
+                    b: s[1].clone(),
+                });
                 let c = s[2].clone();
-                let c = Src { swizzle: [c.swizzle[0]; 4], ..c };
+                let c = Src {
+                    swizzle: [c.swizzle[0]; 4],
+                    ..c
+                };
                 self.alu(AluOp::Add, Dst::temp(t, 0xF), vec![Src::temp(t), c]);
                 self.write_temp(inst, t)
             }
@@ -103,7 +141,11 @@ impl Lowerer<'_> {
                 let t = self.tmp();
                 let a = Self::scalar_of(s[0].clone()).absolute();
                 self.alu(AluOp::Log, Dst::temp(t, 0xF), vec![a]);
-                self.alu(AluOp::Mul, Dst::temp(t, 0xF), vec![Src::temp(t), Self::scalar_of(s[1].clone())]);
+                self.alu(
+                    AluOp::Mul,
+                    Dst::temp(t, 0xF),
+                    vec![Src::temp(t), Self::scalar_of(s[1].clone())],
+                );
                 self.alu(AluOp::Exp, Dst::temp(t, 0xF), vec![Src::temp(t)]);
                 self.write_temp(inst, t)
             }
@@ -112,16 +154,37 @@ impl Lowerer<'_> {
                 let (a, b) = (s[0].clone(), s[1].clone());
                 let mul = self.mul_op();
                 let mad = self.mad_op();
-                self.alu(mul, Dst::temp(t, 0xF), vec![a.clone().swizzled([2, 0, 1, 3]), b.clone().swizzled([1, 2, 0, 3])]);
+                self.alu(
+                    mul,
+                    Dst::temp(t, 0xF),
+                    vec![
+                        a.clone().swizzled([2, 0, 1, 3]),
+                        b.clone().swizzled([1, 2, 0, 3]),
+                    ],
+                );
                 let prod = Src::temp(t).negated();
-                self.alu(mad, Dst::temp(t, 0xF), vec![a.swizzled([1, 2, 0, 3]), b.swizzled([2, 0, 1, 3]), prod]);
+                self.alu(
+                    mad,
+                    Dst::temp(t, 0xF),
+                    vec![a.swizzled([1, 2, 0, 3]), b.swizzled([2, 0, 1, 3]), prod],
+                );
                 self.write_temp(inst, t)
             }
             NRM => {
                 let t = self.tmp();
-                self.emit(Inst::Dot { n: 3, legacy: false, dst: Dst::temp(t, 0xF), a: s[0].clone(), b: s[0].clone() });
+                self.emit(Inst::Dot {
+                    n: 3,
+                    legacy: false,
+                    dst: Dst::temp(t, 0xF),
+                    a: s[0].clone(),
+                    b: s[0].clone(),
+                });
                 self.alu(AluOp::Rsq, Dst::temp(t, 0xF), vec![Src::temp(t)]);
-                self.alu(AluOp::Mul, Dst::temp(t, 0xF), vec![s[0].clone(), Src::temp(t)]);
+                self.alu(
+                    AluOp::Mul,
+                    Dst::temp(t, 0xF),
+                    vec![s[0].clone(), Src::temp(t)],
+                );
                 self.write_temp(inst, t)
             }
             SINCOS => {
@@ -133,9 +196,21 @@ impl Lowerer<'_> {
             }
             SGN => {
                 let (pos, neg) = (self.tmp(), self.tmp());
-                self.alu(AluOp::Lt, Dst::temp(pos, 0xF), vec![Src::splat(0), s[0].clone()]);
-                self.alu(AluOp::Lt, Dst::temp(neg, 0xF), vec![s[0].clone(), Src::splat(0)]);
-                self.alu(AluOp::IAdd, Dst::temp(neg, 0xF), vec![Src::temp(neg), Src::temp(pos).negated()]);
+                self.alu(
+                    AluOp::Lt,
+                    Dst::temp(pos, 0xF),
+                    vec![Src::splat(0), s[0].clone()],
+                );
+                self.alu(
+                    AluOp::Lt,
+                    Dst::temp(neg, 0xF),
+                    vec![s[0].clone(), Src::splat(0)],
+                );
+                self.alu(
+                    AluOp::IAdd,
+                    Dst::temp(neg, 0xF),
+                    vec![Src::temp(neg), Src::temp(pos).negated()],
+                );
                 self.alu(AluOp::IToF, Dst::temp(neg, 0xF), vec![Src::temp(neg)]);
                 self.write_temp(inst, neg)
             }
@@ -156,14 +231,22 @@ impl Lowerer<'_> {
     }
 
     fn writes_a0(&self, inst: &Instruction) -> bool {
-        self.version.is_vs() && inst.dst.as_ref().is_some_and(|d| d.reg.ty == RegType::AddrOrTexture)
+        self.version.is_vs()
+            && inst
+                .dst
+                .as_ref()
+                .is_some_and(|d| d.reg.ty == RegType::AddrOrTexture)
     }
 
     /// `mova` rounds to nearest; vs_1_1 `mov a0` rounds down.
     fn address_move(&mut self, inst: &Instruction, value: Src) -> Result<(), D3d9Error> {
         let t = self.tmp();
         if inst.opcode == MOVA {
-            self.alu(AluOp::Add, Dst::temp(t, 0xF), vec![value, Src::splat_f32(0.5)]);
+            self.alu(
+                AluOp::Add,
+                Dst::temp(t, 0xF),
+                vec![value, Src::splat_f32(0.5)],
+            );
             self.alu(AluOp::RoundNi, Dst::temp(t, 0xF), vec![Src::temp(t)]);
         } else {
             self.alu(AluOp::RoundNi, Dst::temp(t, 0xF), vec![value]);
@@ -177,17 +260,33 @@ impl Lowerer<'_> {
         let full = Dst::temp(t, 0xF);
         match inst.opcode {
             SLT | SGE => {
-                let op = if inst.opcode == SLT { AluOp::Lt } else { AluOp::Ge };
+                let op = if inst.opcode == SLT {
+                    AluOp::Lt
+                } else {
+                    AluOp::Ge
+                };
                 self.alu(op, full.clone(), vec![s[0].clone(), s[1].clone()]);
                 self.alu(AluOp::And, full, vec![Src::temp(t), Src::splat(ONE)]);
             }
             CMP => {
                 self.alu(AluOp::Ge, full.clone(), vec![s[0].clone(), Src::splat(0)]);
-                self.alu(AluOp::Movc, full, vec![Src::temp(t), s[1].clone(), s[2].clone()]);
+                self.alu(
+                    AluOp::Movc,
+                    full,
+                    vec![Src::temp(t), s[1].clone(), s[2].clone()],
+                );
             }
             CND => {
-                self.alu(AluOp::Lt, full.clone(), vec![Src::splat_f32(0.5), s[0].clone()]);
-                self.alu(AluOp::Movc, full, vec![Src::temp(t), s[1].clone(), s[2].clone()]);
+                self.alu(
+                    AluOp::Lt,
+                    full.clone(),
+                    vec![Src::splat_f32(0.5), s[0].clone()],
+                );
+                self.alu(
+                    AluOp::Movc,
+                    full,
+                    vec![Src::temp(t), s[1].clone(), s[2].clone()],
+                );
             }
             _ => {
                 let cond = self.comparison(inst.controls, s[0].clone(), s[1].clone())?;
@@ -225,10 +324,19 @@ impl Lowerer<'_> {
         let legacy = self.options.legacy_mul;
         let p = &inst.src[1];
         for row in 0..rows {
-            let reg = Register { num: p.reg.num + row, ..p.reg };
+            let reg = Register {
+                num: p.reg.num + row,
+                ..p.reg
+            };
             let m = self.base(reg, &p.rel)?.swizzled(p.swizzle);
             let m = self.modify(m, p.modifier)?;
-            self.emit(Inst::Dot { n, legacy, dst: Dst::temp(t, 1 << row), a: s[0].clone(), b: m });
+            self.emit(Inst::Dot {
+                n,
+                legacy,
+                dst: Dst::temp(t, 1 << row),
+                a: s[0].clone(),
+                b: m,
+            });
         }
         self.write_temp(inst, t)
     }
@@ -236,15 +344,43 @@ impl Lowerer<'_> {
     fn lit(&mut self, inst: &Instruction, s: Src) -> Result<(), D3d9Error> {
         let (t, m) = (self.tmp(), self.tmp());
         let one = |l: &mut Self, d: Dst| l.alu(AluOp::Mov, d, vec![Src::splat_f32(1.0)]);
-        self.alu(AluOp::Max, Dst::temp(m, 1), vec![s.clone().scalar(3), Src::splat_f32(-128.0)]);
-        self.alu(AluOp::Min, Dst::temp(m, 1), vec![Src::temp(m).scalar(0), Src::splat_f32(128.0)]);
+        self.alu(
+            AluOp::Max,
+            Dst::temp(m, 1),
+            vec![s.clone().scalar(3), Src::splat_f32(-128.0)],
+        );
+        self.alu(
+            AluOp::Min,
+            Dst::temp(m, 1),
+            vec![Src::temp(m).scalar(0), Src::splat_f32(128.0)],
+        );
         self.alu(AluOp::Log, Dst::temp(t, 4), vec![s.clone().scalar(1)]);
-        self.alu(AluOp::Mul, Dst::temp(t, 4), vec![Src::temp(t), Src::temp(m).scalar(0)]);
+        self.alu(
+            AluOp::Mul,
+            Dst::temp(t, 4),
+            vec![Src::temp(t), Src::temp(m).scalar(0)],
+        );
         self.alu(AluOp::Exp, Dst::temp(t, 4), vec![Src::temp(t)]);
-        self.alu(AluOp::Lt, Dst::temp(m, 6), vec![Src::splat(0), s.clone().swizzled([0, 0, 1, 1])]);
-        self.alu(AluOp::And, Dst::temp(m, 4), vec![Src::temp(m).scalar(1), Src::temp(m).scalar(2)]);
-        self.alu(AluOp::And, Dst::temp(t, 4), vec![Src::temp(t), Src::temp(m)]);
-        self.alu(AluOp::Max, Dst::temp(t, 2), vec![s.scalar(0), Src::splat(0)]);
+        self.alu(
+            AluOp::Lt,
+            Dst::temp(m, 6),
+            vec![Src::splat(0), s.clone().swizzled([0, 0, 1, 1])],
+        );
+        self.alu(
+            AluOp::And,
+            Dst::temp(m, 4),
+            vec![Src::temp(m).scalar(1), Src::temp(m).scalar(2)],
+        );
+        self.alu(
+            AluOp::And,
+            Dst::temp(t, 4),
+            vec![Src::temp(t), Src::temp(m)],
+        );
+        self.alu(
+            AluOp::Max,
+            Dst::temp(t, 2),
+            vec![s.scalar(0), Src::splat(0)],
+        );
         one(self, Dst::temp(t, 9));
         self.write_temp(inst, t)
     }
@@ -264,8 +400,16 @@ impl Lowerer<'_> {
     fn logp_vs1(&mut self, inst: &Instruction, s: Src) -> Result<(), D3d9Error> {
         let (t, e) = (self.tmp(), self.tmp());
         self.alu(AluOp::Log, Dst::temp(t, 4), vec![s.clone()]);
-        self.alu(AluOp::RoundNi, Dst::temp(t, 1), vec![Src::temp(t).scalar(2)]);
-        self.alu(AluOp::Exp, Dst::temp(e, 1), vec![Src::temp(t).scalar(0).negated()]);
+        self.alu(
+            AluOp::RoundNi,
+            Dst::temp(t, 1),
+            vec![Src::temp(t).scalar(2)],
+        );
+        self.alu(
+            AluOp::Exp,
+            Dst::temp(e, 1),
+            vec![Src::temp(t).scalar(0).negated()],
+        );
         self.alu(AluOp::Mul, Dst::temp(t, 2), vec![s, Src::temp(e).scalar(0)]);
         self.alu(AluOp::Mov, Dst::temp(t, 8), vec![Src::splat_f32(1.0)]);
         self.write_temp(inst, t)

@@ -7,7 +7,10 @@ impl Lowerer<'_> {
     /// A boolean/predicate condition: the value to test and whether nonzero means taken.
     fn condition(&mut self, p: &SrcParam) -> Result<(Src, bool), D3d9Error> {
         if p.modifier == SrcMod::Not {
-            let plain = SrcParam { modifier: SrcMod::None, ..p.clone() };
+            let plain = SrcParam {
+                modifier: SrcMod::None,
+                ..p.clone()
+            };
             return Ok((self.src(&plain)?, false));
         }
         Ok((self.src(p)?, true))
@@ -37,8 +40,15 @@ impl Lowerer<'_> {
     fn loop_head(&mut self, counter: u32) {
         self.emit(Inst::Loop);
         let t = self.tmp();
-        self.alu(AluOp::IGe, Dst::temp(t, 1), vec![Src::splat(0), Src::temp(counter).scalar(0)]);
-        self.emit(Inst::BreakC { cond: Src::temp(t).scalar(0), nz: true });
+        self.alu(
+            AluOp::IGe,
+            Dst::temp(t, 1),
+            vec![Src::splat(0), Src::temp(counter).scalar(0)],
+        );
+        self.emit(Inst::BreakC {
+            cond: Src::temp(t).scalar(0),
+            nz: true,
+        });
     }
 
     fn loop_tail(&mut self, with_al: bool) -> Result<(), D3d9Error> {
@@ -49,9 +59,17 @@ impl Lowerer<'_> {
         let counter = LOOP_BASE + 2 * self.loop_depth;
         if with_al {
             let al = counter + 1;
-            self.alu(AluOp::IAdd, Dst::temp(al, 1), vec![Src::temp(al), Src::temp(counter).scalar(1)]);
+            self.alu(
+                AluOp::IAdd,
+                Dst::temp(al, 1),
+                vec![Src::temp(al), Src::temp(counter).scalar(1)],
+            );
         }
-        self.alu(AluOp::IAdd, Dst::temp(counter, 1), vec![Src::temp(counter), Src::splat(u32::MAX)]);
+        self.alu(
+            AluOp::IAdd,
+            Dst::temp(counter, 1),
+            vec![Src::temp(counter), Src::splat(u32::MAX)],
+        );
         self.emit(Inst::EndLoop);
         Ok(())
     }
@@ -83,14 +101,22 @@ impl Lowerer<'_> {
                 let (counter, al) = self.loop_temps()?;
                 self.alu(AluOp::Mov, Dst::temp(counter, 1), vec![count.scalar(0)]);
                 if self.loop_depth > 1 {
-                    self.alu(AluOp::Mov, Dst::temp(al, 1), vec![Src::temp(outer).scalar(0)]);
+                    self.alu(
+                        AluOp::Mov,
+                        Dst::temp(al, 1),
+                        vec![Src::temp(outer).scalar(0)],
+                    );
                 }
                 self.loop_head(counter);
             }
             LOOP => {
                 let i = self.src(self.operand(inst, 1)?)?;
                 let (counter, al) = self.loop_temps()?;
-                self.alu(AluOp::Mov, Dst::temp(counter, 3), vec![i.clone().swizzled([0, 2, 2, 2])]);
+                self.alu(
+                    AluOp::Mov,
+                    Dst::temp(counter, 3),
+                    vec![i.clone().swizzled([0, 2, 2, 2])],
+                );
                 self.alu(AluOp::Mov, Dst::temp(al, 1), vec![i.scalar(1)]);
                 self.loop_head(counter);
             }
@@ -104,7 +130,11 @@ impl Lowerer<'_> {
                 let a = self.src(self.operand(inst, 0)?)?;
                 let b = self.src(self.operand(inst, 1)?)?;
                 let cond = self.comparison(inst.controls, a.scalar(0), b.scalar(0))?;
-                self.emit(if inst.opcode == IFC { Inst::If { cond, nz: true } } else { Inst::BreakC { cond, nz: true } });
+                self.emit(if inst.opcode == IFC {
+                    Inst::If { cond, nz: true }
+                } else {
+                    Inst::BreakC { cond, nz: true }
+                });
             }
             BREAKP => {
                 let (cond, nz) = self.condition(self.operand(inst, 0)?)?;
@@ -120,21 +150,32 @@ impl Lowerer<'_> {
     }
 
     fn texkill(&mut self, inst: &Instruction) -> Result<(), D3d9Error> {
-        let d = inst.dst.as_ref().ok_or_else(|| self.err("texkill without operand"))?;
-        let value = if self.ps1() && !self.version.at_least(1, 4) && d.reg.ty == RegType::AddrOrTexture {
-            self.input(RegType::AddrOrTexture, d.reg.num)?
-        } else {
-            self.base(d.reg, &d.rel)?
-        };
+        let d = inst
+            .dst
+            .as_ref()
+            .ok_or_else(|| self.err("texkill without operand"))?;
+        let value =
+            if self.ps1() && !self.version.at_least(1, 4) && d.reg.ty == RegType::AddrOrTexture {
+                self.input(RegType::AddrOrTexture, d.reg.num)?
+            } else {
+                self.base(d.reg, &d.rel)?
+            };
         let mask = if self.ps1() { 7 } else { d.mask };
         let t = self.tmp();
         self.alu(AluOp::Lt, Dst::temp(t, 0xF), vec![value, Src::splat(0)]);
         let any = self.tmp();
         self.alu(AluOp::Mov, Dst::temp(any, 1), vec![Src::splat(0)]);
         for c in (0..4u8).filter(|c| mask & (1 << c) != 0) {
-            self.alu(AluOp::Or, Dst::temp(any, 1), vec![Src::temp(any), Src::temp(t).scalar(c)]);
+            self.alu(
+                AluOp::Or,
+                Dst::temp(any, 1),
+                vec![Src::temp(any), Src::temp(t).scalar(c)],
+            );
         }
-        self.emit(Inst::Discard { cond: Src::reg(File::Temp, any).scalar(0), nz: true });
+        self.emit(Inst::Discard {
+            cond: Src::reg(File::Temp, any).scalar(0),
+            nz: true,
+        });
         Ok(())
     }
 }

@@ -13,23 +13,34 @@ impl Lowerer<'_> {
             _ => Dim::Texture2D,
         };
         if !self.prog.srvs.iter().any(|r| r.slot == slot) {
-            self.prog.srvs.push(ResourceDecl { slot, kind: ResourceKind::Typed(dim) });
+            self.prog.srvs.push(ResourceDecl {
+                slot,
+                kind: ResourceKind::Typed(dim),
+            });
         }
     }
 
     fn usage_name(usage: u32) -> String {
-        USAGES.get(usage as usize).map_or(String::new(), |u| u.to_uppercase())
+        USAGES
+            .get(usage as usize)
+            .map_or(String::new(), |u| u.to_uppercase())
     }
 
     /// The IR input file register of `v#` / `t#` (registering it), as a source.
     pub(super) fn input(&mut self, ty: RegType, num: u32) -> Result<Src, D3d9Error> {
         let ps = self.version.is_ps();
         let (reg, name, semantic, index) = match ty {
-            RegType::Input if ps && self.version.major < 3 => (num, format!("v{num}"), "COLOR".to_string(), num),
-            RegType::AddrOrTexture if ps => (10 + num, format!("t{num}"), "TEXCOORD".to_string(), num),
+            RegType::Input if ps && self.version.major < 3 => {
+                (num, format!("v{num}"), "COLOR".to_string(), num)
+            }
+            RegType::AddrOrTexture if ps => {
+                (10 + num, format!("t{num}"), "TEXCOORD".to_string(), num)
+            }
             RegType::Input => {
                 let d = self.decls.get(&(ty, num)).and_then(|d| d.first()).copied();
-                let (sem, idx) = d.map_or((String::new(), 0), |d| (Self::usage_name(d.usage), d.usage_index));
+                let (sem, idx) = d.map_or((String::new(), 0), |d| {
+                    (Self::usage_name(d.usage), d.usage_index)
+                });
                 (num, format!("v{num}"), sem, idx)
             }
             _ => return Err(self.err("not an input register")),
@@ -38,9 +49,20 @@ impl Lowerer<'_> {
             return Err(self.err(format!("input register {name} out of range")));
         }
         let decl = self.decls.get(&(ty, num)).and_then(|d| d.first()).copied();
-        let interpolation = if decl.is_some_and(|d| d.centroid) { Interpolation::Centroid } else { Interpolation::Linear };
+        let interpolation = if decl.is_some_and(|d| d.centroid) {
+            Interpolation::Centroid
+        } else {
+            Interpolation::Linear
+        };
         let mask = decl.map_or(0xF, |d| if d.mask == 0 { 0xF } else { d.mask });
-        self.inputs.entry(reg).or_insert(IoReg { reg, name, mask, semantic, semantic_index: index, interpolation });
+        self.inputs.entry(reg).or_insert(IoReg {
+            reg,
+            name,
+            mask,
+            semantic,
+            semantic_index: index,
+            interpolation,
+        });
         Ok(Src::reg(File::Input, reg))
     }
 
@@ -51,7 +73,11 @@ impl Lowerer<'_> {
             1 => {
                 let t = self.tmp();
                 let face = Src::reg(File::SysVal(SysVal::FrontFace), 0);
-                self.alu(AluOp::Movc, Dst::temp(t, 0xF), vec![face, Src::splat_f32(1.0), Src::splat_f32(-1.0)]);
+                self.alu(
+                    AluOp::Movc,
+                    Dst::temp(t, 0xF),
+                    vec![face, Src::splat_f32(1.0), Src::splat_f32(-1.0)],
+                );
                 Ok(Src::temp(t))
             }
             _ => Err(self.err(format!("unknown misc register {num}"))),
@@ -69,15 +95,27 @@ impl Lowerer<'_> {
                 _ => return Err(self.err("unknown rasteriser output")),
             },
             RegType::AttrOut if n < 2 => (1 + n, format!("oD{n}"), "COLOR".to_string(), n),
-            RegType::Output if self.version.major < 3 && n < 8 => (3 + n, format!("oT{n}"), "TEXCOORD".to_string(), n),
+            RegType::Output if self.version.major < 3 && n < 8 => {
+                (3 + n, format!("oT{n}"), "TEXCOORD".to_string(), n)
+            }
             RegType::Output if n < 16 => {
-                let decls = self.decls.get(&(RegType::Output, n)).cloned().unwrap_or_default();
+                let decls = self
+                    .decls
+                    .get(&(RegType::Output, n))
+                    .cloned()
+                    .unwrap_or_default();
                 if decls.is_empty() {
                     self.add_output(n, format!("o{n}"), String::new(), 0, mask);
                 }
                 for d in decls {
                     let mask = if d.mask == 0 { 0xF } else { d.mask };
-                    self.add_output(n, format!("o{n}"), Self::usage_name(d.usage), d.usage_index, mask);
+                    self.add_output(
+                        n,
+                        format!("o{n}"),
+                        Self::usage_name(d.usage),
+                        d.usage_index,
+                        mask,
+                    );
                 }
                 return Ok(n);
             }
@@ -92,7 +130,14 @@ impl Lowerer<'_> {
         Ok(ir_reg)
     }
 
-    fn add_output(&mut self, reg: u32, name: String, semantic: String, semantic_index: u32, mask: u8) {
+    fn add_output(
+        &mut self,
+        reg: u32,
+        name: String,
+        semantic: String,
+        semantic_index: u32,
+        mask: u8,
+    ) {
         let key = (reg, format!("{semantic}{semantic_index}"));
         let e = self.outputs.entry(key).or_insert(IoReg {
             reg,
@@ -109,7 +154,8 @@ impl Lowerer<'_> {
     pub(super) fn prologue(&mut self) -> Result<(), D3d9Error> {
         let declared: Vec<(RegType, u32)> = self.decls.keys().copied().collect();
         for (ty, num) in declared {
-            let is_input = ty == RegType::Input || (ty == RegType::AddrOrTexture && self.version.is_ps());
+            let is_input =
+                ty == RegType::Input || (ty == RegType::AddrOrTexture && self.version.is_ps());
             if is_input {
                 self.input(ty, num)?;
             }
@@ -117,7 +163,11 @@ impl Lowerer<'_> {
         if self.ps1() && !self.version.at_least(1, 4) {
             let mut used = [false; 8];
             for inst in self.shader.instructions() {
-                let regs = inst.dst.iter().map(|d| d.reg).chain(inst.src.iter().map(|s| s.reg));
+                let regs = inst
+                    .dst
+                    .iter()
+                    .map(|d| d.reg)
+                    .chain(inst.src.iter().map(|s| s.reg));
                 for r in regs.filter(|r| r.ty == RegType::AddrOrTexture && r.num < 8) {
                     used[r.num as usize] = true;
                 }
@@ -134,9 +184,19 @@ impl Lowerer<'_> {
     /// ps_1_x: the colour result is `r0`.
     pub(super) fn epilogue(&mut self) -> Result<(), D3d9Error> {
         if self.ps1() {
-            let out = self.output(Register { ty: RegType::ColorOut, num: 0 }, 0xF)?;
+            let out = self.output(
+                Register {
+                    ty: RegType::ColorOut,
+                    num: 0,
+                },
+                0xF,
+            )?;
             self.use_temp(0);
-            self.alu(AluOp::Mov, Dst::reg(File::Output, out, 0xF), vec![Src::temp(0)]);
+            self.alu(
+                AluOp::Mov,
+                Dst::reg(File::Output, out, 0xF),
+                vec![Src::temp(0)],
+            );
         }
         Ok(())
     }

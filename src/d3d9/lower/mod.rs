@@ -23,10 +23,10 @@ mod tex;
 use std::collections::BTreeMap;
 
 use super::error::D3d9Error;
+use super::opcodes;
 use super::opcodes::*;
 use super::types::*;
 use crate::ir::{self, Dst, Inst, Program, Src, Stage, XYZW};
-use super::opcodes;
 
 /// Lowering options.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -104,7 +104,11 @@ struct Lowerer<'a> {
 
 impl<'a> Lowerer<'a> {
     fn new(shader: &'a Shader, options: Options) -> Self {
-        let stage = if shader.version.is_ps() { Stage::Pixel } else { Stage::Vertex };
+        let stage = if shader.version.is_ps() {
+            Stage::Pixel
+        } else {
+            Stage::Vertex
+        };
         Lowerer {
             shader,
             version: shader.version,
@@ -130,7 +134,11 @@ impl<'a> Lowerer<'a> {
     }
 
     fn err(&self, what: impl Into<String>) -> D3d9Error {
-        D3d9Error::Lower { offset: self.offset, index: self.index, what: what.into() }
+        D3d9Error::Lower {
+            offset: self.offset,
+            index: self.index,
+            what: what.into(),
+        }
     }
 
     fn emit(&mut self, inst: Inst) {
@@ -195,7 +203,10 @@ impl<'a> Lowerer<'a> {
                     mask: dst.mask,
                     centroid: dst.modifiers & MOD_CENTROID != 0,
                 };
-                self.decls.entry((dst.reg.ty, dst.reg.num)).or_default().push(decl);
+                self.decls
+                    .entry((dst.reg.ty, dst.reg.num))
+                    .or_default()
+                    .push(decl);
                 if dst.reg.ty == RegType::Sampler {
                     self.declare_sampler(dst.reg.num, (token >> 27) & 0xF);
                 }
@@ -211,7 +222,9 @@ impl<'a> Lowerer<'a> {
                     *r = *w;
                 }
                 let num = self.const_row(dst.reg)?;
-                self.prog.const_overrides.retain(|(s, r, _)| !(*s == slot && *r == num));
+                self.prog
+                    .const_overrides
+                    .retain(|(s, r, _)| !(*s == slot && *r == num));
                 self.prog.const_overrides.push((slot, num, row));
             }
             _ => {}
@@ -232,11 +245,13 @@ impl<'a> Lowerer<'a> {
     fn instruction(&mut self, inst: &Instruction) -> Result<(), D3d9Error> {
         match inst.opcode {
             NOP | DCL | DEF | DEFI | DEFB | PHASE => Ok(()),
-            CALL | CALLNZ | LOOP | RET | ENDLOOP | LABEL | REP | ENDREP | IF | IFC | ELSE | ENDIF | BREAK | BREAKC
-            | BREAKP | TEXKILL => self.flow(inst),
-            TEXCOORD | TEX | TEXBEM | TEXBEML | TEXREG2AR | TEXREG2GB | TEXREG2RGB | TEXM3X2PAD | TEXM3X2TEX
-            | TEXM3X3PAD | TEXM3X3TEX | TEXM3X3SPEC | TEXM3X3VSPEC | TEXDP3TEX | TEXM3X2DEPTH | TEXDP3 | TEXM3X3
-            | TEXDEPTH | BEM | TEXLDD | TEXLDL => self.texture(inst),
+            CALL | CALLNZ | LOOP | RET | ENDLOOP | LABEL | REP | ENDREP | IF | IFC | ELSE
+            | ENDIF | BREAK | BREAKC | BREAKP | TEXKILL => self.flow(inst),
+            TEXCOORD | TEX | TEXBEM | TEXBEML | TEXREG2AR | TEXREG2GB | TEXREG2RGB | TEXM3X2PAD
+            | TEXM3X2TEX | TEXM3X3PAD | TEXM3X3TEX | TEXM3X3SPEC | TEXM3X3VSPEC | TEXDP3TEX
+            | TEXM3X2DEPTH | TEXDP3 | TEXM3X3 | TEXDEPTH | BEM | TEXLDD | TEXLDL => {
+                self.texture(inst)
+            }
             _ => self.arith(inst),
         }
     }
@@ -252,7 +267,8 @@ impl<'a> Lowerer<'a> {
         match self.label {
             None => self.prog.main.extend(body),
             Some(l) => {
-                if let Some((_, existing)) = self.prog.subroutines.iter_mut().find(|(x, _)| *x == l) {
+                if let Some((_, existing)) = self.prog.subroutines.iter_mut().find(|(x, _)| *x == l)
+                {
                     existing.extend(body);
                 } else {
                     self.prog.subroutines.push((l, body));
@@ -265,12 +281,28 @@ impl<'a> Lowerer<'a> {
         self.prog.temps = self.max_temp;
         self.prog.inputs = std::mem::take(&mut self.inputs).into_values().collect();
         self.prog.outputs = std::mem::take(&mut self.outputs).into_values().collect();
-        let max_rows = if self.version.is_vs() { 256 } else if self.version.major >= 3 { 224 } else { 32 };
+        let max_rows = if self.version.is_vs() {
+            256
+        } else if self.version.major >= 3 {
+            224
+        } else {
+            32
+        };
         let mut cbs = Vec::new();
-        let float_rows = if self.relative_consts { max_rows.max(self.rows[0]) } else { self.rows[0] };
-        for (slot, rows) in [float_rows, self.rows[1], self.rows[2]].into_iter().enumerate() {
+        let float_rows = if self.relative_consts {
+            max_rows.max(self.rows[0])
+        } else {
+            self.rows[0]
+        };
+        for (slot, rows) in [float_rows, self.rows[1], self.rows[2]]
+            .into_iter()
+            .enumerate()
+        {
             if rows > 0 {
-                cbs.push(ir::CbDecl { slot: slot as u32, rows });
+                cbs.push(ir::CbDecl {
+                    slot: slot as u32,
+                    rows,
+                });
             }
         }
         if let Some(rows) = self.bump_rows() {
@@ -281,7 +313,10 @@ impl<'a> Lowerer<'a> {
     }
 
     fn bump_rows(&self) -> Option<u32> {
-        let uses = self.shader.instructions().any(|i| matches!(i.opcode, TEXBEM | TEXBEML | BEM));
+        let uses = self
+            .shader
+            .instructions()
+            .any(|i| matches!(i.opcode, TEXBEM | TEXBEML | BEM));
         uses.then_some(16)
     }
 }

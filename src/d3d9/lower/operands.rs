@@ -21,7 +21,9 @@ impl Lowerer<'_> {
                 let t = match (p.reg.ty, self.version.kind) {
                     (RegType::AddrOrTexture, ShaderKind::Vertex) => ADDR,
                     (RegType::Loop, _) => self.al_temp(),
-                    _ => return Err(self.err("relative addressing through an unsupported register")),
+                    _ => {
+                        return Err(self.err("relative addressing through an unsupported register"))
+                    }
                 };
                 self.use_temp(t);
                 Some(Box::new(Src::temp(t).scalar(p.swizzle[0])))
@@ -35,11 +37,16 @@ impl Lowerer<'_> {
             if slot == 0 {
                 self.relative_consts = true;
             }
-            self.rows[s] = self.rows[s].max(row + 1).max(if slot == 0 { 0 } else { 16 });
+            self.rows[s] = self.rows[s]
+                .max(row + 1)
+                .max(if slot == 0 { 0 } else { 16 });
         } else {
             self.rows[s] = self.rows[s].max(row + 1);
         }
-        Src { index: Index { base: row, rel }, ..Src::reg(File::Const(slot), row) }
+        Src {
+            index: Index { base: row, rel },
+            ..Src::reg(File::Const(slot), row)
+        }
     }
 
     /// The register a source names, unswizzled and unmodified.
@@ -56,7 +63,14 @@ impl Lowerer<'_> {
                 s.index.rel = rel;
                 if self.ps1() {
                     let t = self.tmp();
-                    self.emit(Inst::Alu { op: AluOp::Mov, dst: Dst { saturate: true, ..Dst::temp(t, 0xF) }, src: vec![s] });
+                    self.emit(Inst::Alu {
+                        op: AluOp::Mov,
+                        dst: Dst {
+                            saturate: true,
+                            ..Dst::temp(t, 0xF)
+                        },
+                        src: vec![s],
+                    });
                     return Ok(Src::temp(t));
                 }
                 s
@@ -78,7 +92,11 @@ impl Lowerer<'_> {
                 if self.ps1() {
                     let t = self.tmp();
                     self.alu(AluOp::Max, Dst::temp(t, 0xF), vec![c, Src::splat_f32(-1.0)]);
-                    self.alu(AluOp::Min, Dst::temp(t, 0xF), vec![Src::temp(t), Src::splat_f32(1.0)]);
+                    self.alu(
+                        AluOp::Min,
+                        Dst::temp(t, 0xF),
+                        vec![Src::temp(t), Src::splat_f32(1.0)],
+                    );
                     return Ok(Src::temp(t));
                 }
                 c
@@ -95,9 +113,16 @@ impl Lowerer<'_> {
                 self.use_temp(PRED);
                 Src::temp(PRED)
             }
-            RegType::Output | RegType::RastOut | RegType::AttrOut | RegType::ColorOut | RegType::DepthOut => {
+            RegType::Output
+            | RegType::RastOut
+            | RegType::AttrOut
+            | RegType::ColorOut
+            | RegType::DepthOut => {
                 let out = self.output(reg, 0)?;
-                Src { index: Index { base: out, rel }, ..Src::reg(File::Output, out) }
+                Src {
+                    index: Index { base: out, rel },
+                    ..Src::reg(File::Output, out)
+                }
             }
             _ => return Err(self.err(format!("register {reg:?} cannot be read"))),
         };
@@ -121,12 +146,24 @@ impl Lowerer<'_> {
             SrcMod::Bias | SrcMod::BiasNeg => {
                 let t = self.tmp();
                 self.alu(AluOp::Add, full(t), vec![s, Src::splat_f32(-0.5)]);
-                if m == SrcMod::BiasNeg { Src::temp(t).negated() } else { Src::temp(t) }
+                if m == SrcMod::BiasNeg {
+                    Src::temp(t).negated()
+                } else {
+                    Src::temp(t)
+                }
             }
             SrcMod::Sign | SrcMod::SignNeg => {
                 let t = self.tmp();
-                self.alu(AluOp::Mad, full(t), vec![s, Src::splat_f32(2.0), Src::splat_f32(-1.0)]);
-                if m == SrcMod::SignNeg { Src::temp(t).negated() } else { Src::temp(t) }
+                self.alu(
+                    AluOp::Mad,
+                    full(t),
+                    vec![s, Src::splat_f32(2.0), Src::splat_f32(-1.0)],
+                );
+                if m == SrcMod::SignNeg {
+                    Src::temp(t).negated()
+                } else {
+                    Src::temp(t)
+                }
             }
             SrcMod::Comp => {
                 let t = self.tmp();
@@ -136,7 +173,11 @@ impl Lowerer<'_> {
             SrcMod::X2 | SrcMod::X2Neg => {
                 let t = self.tmp();
                 self.alu(AluOp::Add, full(t), vec![s.clone(), s]);
-                if m == SrcMod::X2Neg { Src::temp(t).negated() } else { Src::temp(t) }
+                if m == SrcMod::X2Neg {
+                    Src::temp(t).negated()
+                } else {
+                    Src::temp(t)
+                }
             }
             SrcMod::Dz | SrcMod::Dw => {
                 let t = self.tmp();
@@ -159,18 +200,27 @@ impl Lowerer<'_> {
         let (file, index) = match d.reg.ty {
             RegType::Temp if n < 32 => (File::Temp, n),
             RegType::AddrOrTexture if self.version.is_vs() => (File::Temp, ADDR),
-            RegType::AddrOrTexture if self.ps1() && !self.version.at_least(1, 4) && n < 8 => (File::Temp, TEX_BASE + n),
-            RegType::Predicate => (File::Temp, PRED),
-            RegType::RastOut | RegType::AttrOut | RegType::Output | RegType::ColorOut | RegType::DepthOut => {
-                (File::Output, self.output(d.reg, d.mask)?)
+            RegType::AddrOrTexture if self.ps1() && !self.version.at_least(1, 4) && n < 8 => {
+                (File::Temp, TEX_BASE + n)
             }
+            RegType::Predicate => (File::Temp, PRED),
+            RegType::RastOut
+            | RegType::AttrOut
+            | RegType::Output
+            | RegType::ColorOut
+            | RegType::DepthOut => (File::Output, self.output(d.reg, d.mask)?),
             _ => return Err(self.err(format!("register {:?} cannot be written", d.reg))),
         };
         if file == File::Temp {
             self.use_temp(index);
         }
         let rel = self.relative(&d.rel)?;
-        Ok(Dst { file, index: Index { base: index, rel }, mask: d.mask, saturate })
+        Ok(Dst {
+            file,
+            index: Index { base: index, rel },
+            mask: d.mask,
+            saturate,
+        })
     }
 
     /// Writes an instruction's result: `f` computes into the destination it is
@@ -180,7 +230,10 @@ impl Lowerer<'_> {
         inst: &Instruction,
         f: impl FnOnce(&mut Self, Dst) -> Result<(), D3d9Error>,
     ) -> Result<(), D3d9Error> {
-        let d = inst.dst.as_ref().ok_or_else(|| self.err("missing destination"))?;
+        let d = inst
+            .dst
+            .as_ref()
+            .ok_or_else(|| self.err("missing destination"))?;
         let mut target = self.dst(d)?;
         if d.shift == 0 && inst.predicate.is_none() && !self.redirect {
             return f(self, target);
@@ -190,10 +243,21 @@ impl Lowerer<'_> {
         f(self, sd.clone())?;
         if d.shift != 0 {
             let scale = 2f32.powi(i32::from(d.shift));
-            self.alu(AluOp::Mul, sd.clone(), vec![Src::temp(s), Src::splat_f32(scale)]);
+            self.alu(
+                AluOp::Mul,
+                sd.clone(),
+                vec![Src::temp(s), Src::splat_f32(scale)],
+            );
         }
         if target.saturate {
-            self.emit(Inst::Alu { op: AluOp::Mov, dst: Dst { saturate: true, ..sd }, src: vec![Src::temp(s)] });
+            self.emit(Inst::Alu {
+                op: AluOp::Mov,
+                dst: Dst {
+                    saturate: true,
+                    ..sd
+                },
+                src: vec![Src::temp(s)],
+            });
             target.saturate = false;
         }
         if self.redirect {
@@ -211,8 +275,15 @@ impl Lowerer<'_> {
         let pred = Src::temp(PRED).swizzled(p.swizzle);
         let nz = p.modifier != SrcMod::Not;
         if target.file == File::Temp {
-            let old = Src { index: target.index.clone(), ..Src::reg(File::Temp, 0) };
-            let (a, b) = if nz { (Src::temp(s), old) } else { (old, Src::temp(s)) };
+            let old = Src {
+                index: target.index.clone(),
+                ..Src::reg(File::Temp, 0)
+            };
+            let (a, b) = if nz {
+                (Src::temp(s), old)
+            } else {
+                (old, Src::temp(s))
+            };
             self.alu(AluOp::Movc, target, vec![pred, a, b]);
             return;
         }
@@ -220,8 +291,18 @@ impl Lowerer<'_> {
             if target.mask & (1 << c) == 0 {
                 continue;
             }
-            self.emit(Inst::If { cond: pred.clone().scalar(c), nz });
-            self.alu(AluOp::Mov, Dst { mask: 1 << c, ..target.clone() }, vec![Src::temp(s)]);
+            self.emit(Inst::If {
+                cond: pred.clone().scalar(c),
+                nz,
+            });
+            self.alu(
+                AluOp::Mov,
+                Dst {
+                    mask: 1 << c,
+                    ..target.clone()
+                },
+                vec![Src::temp(s)],
+            );
             self.emit(Inst::EndIf);
         }
     }

@@ -6,11 +6,18 @@ use crate::ir::{AluOp, File, Lod};
 
 impl Lowerer<'_> {
     fn stage(&self, inst: &Instruction) -> Result<u32, D3d9Error> {
-        inst.dst.as_ref().map(|d| d.reg.num).ok_or_else(|| self.err("missing destination"))
+        inst.dst
+            .as_ref()
+            .map(|d| d.reg.num)
+            .ok_or_else(|| self.err("missing destination"))
     }
 
     fn operand_src(&mut self, inst: &Instruction, i: usize) -> Result<Src, D3d9Error> {
-        let p = inst.src.get(i).ok_or_else(|| self.err("missing operand"))?.clone();
+        let p = inst
+            .src
+            .get(i)
+            .ok_or_else(|| self.err("missing operand"))?
+            .clone();
         self.src(&p)
     }
 
@@ -19,12 +26,28 @@ impl Lowerer<'_> {
         self.input(RegType::AddrOrTexture, n)
     }
 
-    fn sample(&mut self, inst: &Instruction, stage: u32, coord: Src, lod: Lod, swizzle: [u8; 4]) -> Result<(), D3d9Error> {
+    fn sample(
+        &mut self,
+        inst: &Instruction,
+        stage: u32,
+        coord: Src,
+        lod: Lod,
+        swizzle: [u8; 4],
+    ) -> Result<(), D3d9Error> {
         if !self.prog.srvs.iter().any(|r| r.slot == stage) {
             self.declare_sampler(stage, 2);
         }
         self.write(inst, |l, dst| {
-            l.emit(Inst::Sample { dst, res: stage, sampler: stage, coord, lod, offset: [0; 3], swizzle, compare: None });
+            l.emit(Inst::Sample {
+                dst,
+                res: stage,
+                sampler: stage,
+                coord,
+                lod,
+                offset: [0; 3],
+                swizzle,
+                compare: None,
+            });
             Ok(())
         })
     }
@@ -41,8 +64,16 @@ impl Lowerer<'_> {
         let t = self.tmp();
         let mat = Src::reg(File::Const(3), m);
         self.alu(AluOp::Mov, Dst::temp(t, 0xF), vec![coord]);
-        self.alu(AluOp::Mad, Dst::temp(t, 3), vec![mat.clone(), bump.clone().scalar(0), Src::temp(t)]);
-        self.alu(AluOp::Mad, Dst::temp(t, 3), vec![mat.swizzled([2, 3, 2, 3]), bump.scalar(1), Src::temp(t)]);
+        self.alu(
+            AluOp::Mad,
+            Dst::temp(t, 3),
+            vec![mat.clone(), bump.clone().scalar(0), Src::temp(t)],
+        );
+        self.alu(
+            AluOp::Mad,
+            Dst::temp(t, 3),
+            vec![mat.swizzled([2, 3, 2, 3]), bump.scalar(1), Src::temp(t)],
+        );
         t
     }
 
@@ -52,17 +83,37 @@ impl Lowerer<'_> {
         let tc = self.texcoord(m)?;
         let n = self.operand_src(inst, 0)?;
         self.use_temp(TEXM.max(TEXM_EYE));
-        self.emit(Inst::Dot { n: 3, legacy: false, dst: Dst::temp(TEXM, 1 << c), a: tc.clone(), b: n });
+        self.emit(Inst::Dot {
+            n: 3,
+            legacy: false,
+            dst: Dst::temp(TEXM, 1 << c),
+            a: tc.clone(),
+            b: n,
+        });
         self.alu(AluOp::Mov, Dst::temp(TEXM_EYE, 1 << c), vec![tc.scalar(3)]);
         Ok(())
     }
 
     fn write_depth(&mut self, num: Src, den: Src) -> Result<(), D3d9Error> {
         let t = self.tmp();
-        let out = self.output(Register { ty: RegType::DepthOut, num: 0 }, 1)?;
+        let out = self.output(
+            Register {
+                ty: RegType::DepthOut,
+                num: 0,
+            },
+            1,
+        )?;
         self.alu(AluOp::Div, Dst::temp(t, 1), vec![num, den.clone()]);
-        self.alu(AluOp::Eq, Dst::temp(t, 2), vec![den.scalar(0), Src::splat(0)]);
-        self.alu(AluOp::Movc, Dst::reg(File::Output, out, 1), vec![Src::temp(t).scalar(1), Src::splat_f32(1.0), Src::temp(t)]);
+        self.alu(
+            AluOp::Eq,
+            Dst::temp(t, 2),
+            vec![den.scalar(0), Src::splat(0)],
+        );
+        self.alu(
+            AluOp::Movc,
+            Dst::reg(File::Output, out, 1),
+            vec![Src::temp(t).scalar(1), Src::splat_f32(1.0), Src::temp(t)],
+        );
         Ok(())
     }
 
@@ -73,7 +124,14 @@ impl Lowerer<'_> {
             TEXCOORD if old_ps => {
                 let tc = self.texcoord(self.stage(inst)?)?;
                 let t = self.tmp();
-                self.emit(Inst::Alu { op: AluOp::Mov, dst: Dst { saturate: true, ..Dst::temp(t, 7) }, src: vec![tc] });
+                self.emit(Inst::Alu {
+                    op: AluOp::Mov,
+                    dst: Dst {
+                        saturate: true,
+                        ..Dst::temp(t, 7)
+                    },
+                    src: vec![tc],
+                });
                 self.alu(AluOp::Mov, Dst::temp(t, 8), vec![Src::splat_f32(1.0)]);
                 self.write_value(inst, Src::temp(t))
             }
@@ -115,8 +173,16 @@ impl Lowerer<'_> {
                     self.declare_sampler(m, 2);
                 }
                 let lum = Src::reg(File::Const(3), 8 + m);
-                self.alu(AluOp::Mad, Dst::temp(coord, 1), vec![n.scalar(2), lum.clone().scalar(0), lum.scalar(1)]);
-                self.alu(AluOp::Mul, Dst::temp(r, 7), vec![Src::temp(r), Src::temp(coord).scalar(0)]);
+                self.alu(
+                    AluOp::Mad,
+                    Dst::temp(coord, 1),
+                    vec![n.scalar(2), lum.clone().scalar(0), lum.scalar(1)],
+                );
+                self.alu(
+                    AluOp::Mul,
+                    Dst::temp(r, 7),
+                    vec![Src::temp(r), Src::temp(coord).scalar(0)],
+                );
                 self.write_value(inst, Src::temp(r))
             }
             BEM => {
@@ -137,7 +203,11 @@ impl Lowerer<'_> {
                 self.sample(inst, m, n.swizzled(sw), Lod::Implicit, XYZW)
             }
             TEXM3X2PAD | TEXM3X3PAD => {
-                let c = if inst.opcode == TEXM3X2PAD { 0 } else { (self.pad_count % 2) as u8 };
+                let c = if inst.opcode == TEXM3X2PAD {
+                    0
+                } else {
+                    (self.pad_count % 2) as u8
+                };
                 self.pad_count += 1;
                 self.texm_row(inst, c)
             }
@@ -148,7 +218,13 @@ impl Lowerer<'_> {
                     return self.write_depth(Src::temp(TEXM).scalar(0), Src::temp(TEXM).scalar(1));
                 }
                 let m = self.stage(inst)?;
-                self.sample(inst, m, Src::temp(TEXM).swizzled([0, 1, 1, 1]), Lod::Implicit, XYZW)
+                self.sample(
+                    inst,
+                    m,
+                    Src::temp(TEXM).swizzled([0, 1, 1, 1]),
+                    Lod::Implicit,
+                    XYZW,
+                )
             }
             TEXM3X3TEX | TEXM3X3 | TEXM3X3SPEC | TEXM3X3VSPEC => {
                 self.pad_count = 0;
@@ -160,7 +236,13 @@ impl Lowerer<'_> {
                 let tc = self.texcoord(m)?;
                 let n = self.operand_src(inst, 0)?;
                 let t = self.tmp();
-                self.emit(Inst::Dot { n: 3, legacy: false, dst: Dst::temp(t, 0xF), a: tc, b: n });
+                self.emit(Inst::Dot {
+                    n: 3,
+                    legacy: false,
+                    dst: Dst::temp(t, 0xF),
+                    a: tc,
+                    b: n,
+                });
                 if inst.opcode == TEXDP3 {
                     return self.write_value(inst, Src::temp(t));
                 }
@@ -168,7 +250,10 @@ impl Lowerer<'_> {
                 self.sample(inst, m, Src::temp(t), Lod::Implicit, XYZW)
             }
             TEXDEPTH => {
-                let d = inst.dst.as_ref().ok_or_else(|| self.err("missing destination"))?;
+                let d = inst
+                    .dst
+                    .as_ref()
+                    .ok_or_else(|| self.err("missing destination"))?;
                 let r = self.base(d.reg, &Relative::None)?;
                 self.write_depth(r.clone().scalar(0), r.scalar(1))
             }
@@ -188,13 +273,41 @@ impl Lowerer<'_> {
             }
             TEXM3X3TEX => self.sample(inst, m, normal, Lod::Implicit, XYZW),
             _ => {
-                let eye = if inst.opcode == TEXM3X3SPEC { self.operand_src(inst, 1)? } else { Src::temp(TEXM_EYE) };
+                let eye = if inst.opcode == TEXM3X3SPEC {
+                    self.operand_src(inst, 1)?
+                } else {
+                    Src::temp(TEXM_EYE)
+                };
                 let (t, r) = (self.tmp(), self.tmp());
-                self.emit(Inst::Dot { n: 3, legacy: false, dst: Dst::temp(t, 1), a: normal.clone(), b: eye.clone() });
-                self.emit(Inst::Dot { n: 3, legacy: false, dst: Dst::temp(t, 2), a: normal.clone(), b: normal.clone() });
-                self.alu(AluOp::Div, Dst::temp(t, 1), vec![Src::temp(t).scalar(0), Src::temp(t).scalar(1)]);
-                self.alu(AluOp::Add, Dst::temp(t, 1), vec![Src::temp(t), Src::temp(t)]);
-                self.alu(AluOp::Mad, Dst::temp(r, 0xF), vec![normal, Src::temp(t).scalar(0), eye.negated()]);
+                self.emit(Inst::Dot {
+                    n: 3,
+                    legacy: false,
+                    dst: Dst::temp(t, 1),
+                    a: normal.clone(),
+                    b: eye.clone(),
+                });
+                self.emit(Inst::Dot {
+                    n: 3,
+                    legacy: false,
+                    dst: Dst::temp(t, 2),
+                    a: normal.clone(),
+                    b: normal.clone(),
+                });
+                self.alu(
+                    AluOp::Div,
+                    Dst::temp(t, 1),
+                    vec![Src::temp(t).scalar(0), Src::temp(t).scalar(1)],
+                );
+                self.alu(
+                    AluOp::Add,
+                    Dst::temp(t, 1),
+                    vec![Src::temp(t), Src::temp(t)],
+                );
+                self.alu(
+                    AluOp::Mad,
+                    Dst::temp(r, 0xF),
+                    vec![normal, Src::temp(t).scalar(0), eye.negated()],
+                );
                 self.sample(inst, m, Src::temp(r), Lod::Implicit, XYZW)
             }
         }
@@ -202,7 +315,11 @@ impl Lowerer<'_> {
 
     fn texld(&mut self, inst: &Instruction) -> Result<(), D3d9Error> {
         let coord = self.operand_src(inst, 0)?;
-        let sp = inst.src.get(1).ok_or_else(|| self.err("missing sampler"))?.clone();
+        let sp = inst
+            .src
+            .get(1)
+            .ok_or_else(|| self.err("missing sampler"))?
+            .clone();
         if sp.reg.ty != RegType::Sampler {
             return Err(self.err("texture lookup without a sampler register"));
         }
@@ -216,7 +333,11 @@ impl Lowerer<'_> {
             }
             _ if inst.controls & 1 != 0 => {
                 let t = self.tmp();
-                self.alu(AluOp::Div, Dst::temp(t, 0xF), vec![coord.clone(), coord.scalar(3)]);
+                self.alu(
+                    AluOp::Div,
+                    Dst::temp(t, 0xF),
+                    vec![coord.clone(), coord.scalar(3)],
+                );
                 (Src::temp(t), Lod::Implicit)
             }
             _ if inst.controls & 2 != 0 => (coord.clone(), Lod::Bias(coord.scalar(3))),
