@@ -3,11 +3,11 @@
 
 pub mod d3d9;
 pub mod dxbc;
+pub mod error;
 pub mod ir;
 pub mod jit;
-pub mod sm4;
-pub mod error;
 pub mod shader;
+pub mod sm4;
 
 pub use error::Error;
 pub use shader::{compile, CompileOptions, Family, Shader};

@@ -20,7 +20,11 @@ pub struct CompileOptions {
 
 impl Default for CompileOptions {
     fn default() -> Self {
-        CompileOptions { verify_checksum: true, legacy_mul: d3d9::Options::default().legacy_mul, k: None }
+        CompileOptions {
+            verify_checksum: true,
+            legacy_mul: d3d9::Options::default().legacy_mul,
+            k: None,
+        }
     }
 }
 
@@ -45,7 +49,14 @@ pub struct Shader {
 
 /// Splits bytes into little-endian words.
 pub fn words(bytes: &[u8]) -> Vec<u32> {
-    bytes.chunks(4).map(|c| c.iter().enumerate().fold(0u32, |w, (i, b)| w | (u32::from(*b) << (8 * i)))).collect()
+    bytes
+        .chunks(4)
+        .map(|c| {
+            c.iter()
+                .enumerate()
+                .fold(0u32, |w, (i, b)| w | (u32::from(*b) << (8 * i)))
+        })
+        .collect()
 }
 
 /// Decodes and lowers bytecode into IR.
@@ -54,11 +65,19 @@ pub fn lower(bytes: &[u8], options: &CompileOptions) -> Result<(Family, Program)
         let container = dxbc::Container::parse(bytes, options.verify_checksum)?;
         return Ok((Family::Dxbc, sm4::lower(&container)?));
     }
-    if bytes.len() < 4 || bytes.len() % 4 != 0 {
-        return Err(Error::Unrecognised(format!("{} bytes: not a DXBC container nor whole D3D9 tokens", bytes.len())));
+    if bytes.len() < 4 || !bytes.len().is_multiple_of(4) {
+        return Err(Error::Unrecognised(format!(
+            "{} bytes: not a DXBC container nor whole D3D9 tokens",
+            bytes.len()
+        )));
     }
     let decoded = d3d9::decode(&words(bytes))?;
-    let program = d3d9::lower(&decoded, &d3d9::Options { legacy_mul: options.legacy_mul })?;
+    let program = d3d9::lower(
+        &decoded,
+        &d3d9::Options {
+            legacy_mul: options.legacy_mul,
+        },
+    )?;
     Ok((Family::D3d9, program))
 }
 
@@ -70,7 +89,11 @@ pub fn compile(bytes: &[u8], options: &CompileOptions) -> Result<Shader, Error> 
         None => JitOptions::for_stage(program.stage),
     };
     let compiled = jit::compile(&program, jit_options)?;
-    Ok(Shader { family, program, compiled })
+    Ok(Shader {
+        family,
+        program,
+        compiled,
+    })
 }
 
 impl Shader {

@@ -20,18 +20,32 @@ fn corpus() -> Option<PathBuf> {
     if dir.is_dir() {
         Some(dir)
     } else {
-        println!("note: {} is absent, conformance checks skipped", dir.display());
+        println!(
+            "note: {} is absent, conformance checks skipped",
+            dir.display()
+        );
         None
     }
 }
 
 fn shader_bytes(table: &toml::Value) -> Option<Vec<u8>> {
     if let Some(words) = table.get("dwords").and_then(|d| d.as_array()) {
-        let words: Vec<u32> = words.iter().filter_map(|w| w.as_integer()).map(|w| w as u32).collect();
+        let words: Vec<u32> = words
+            .iter()
+            .filter_map(|w| w.as_integer())
+            .map(|w| w as u32)
+            .collect();
         return Some(words.iter().flat_map(|w| w.to_le_bytes()).collect());
     }
-    let hex: String = table.get("hex")?.as_str()?.chars().filter(|c| !c.is_whitespace()).collect();
-    (0..hex.len() / 2).map(|i| u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).ok()).collect()
+    let hex: String = table
+        .get("hex")?
+        .as_str()?
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .collect();
+    (0..hex.len() / 2)
+        .map(|i| u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).ok())
+        .collect()
 }
 
 fn shaders(root: &Path) -> Vec<Shader> {
@@ -41,13 +55,24 @@ fn shaders(root: &Path) -> Vec<Shader> {
             .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).collect())
             .unwrap_or_default();
         files.sort();
-        for case in files.into_iter().filter(|p| p.extension().is_some_and(|e| e == "toml")) {
-            let Ok(text) = std::fs::read_to_string(&case) else { continue };
-            let Ok(doc) = text.parse::<toml::Table>() else { continue };
+        for case in files
+            .into_iter()
+            .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+        {
+            let Ok(text) = std::fs::read_to_string(&case) else {
+                continue;
+            };
+            let Ok(doc) = text.parse::<toml::Table>() else {
+                continue;
+            };
             for stage in ["vs", "ps", "cs"] {
                 if let Some(bytes) = doc.get(stage).and_then(shader_bytes) {
                     if bytes.starts_with(b"DXBC") {
-                        out.push(Shader { case: case.clone(), stage: stage.to_string(), bytes });
+                        out.push(Shader {
+                            case: case.clone(),
+                            stage: stage.to_string(),
+                            bytes,
+                        });
                     }
                 }
             }
@@ -72,6 +97,10 @@ fn sm4_corpus_parses_and_lowers() {
             failures.push(format!("{} [{}]: {e}", s.case.display(), s.stage));
         }
     }
-    println!("lowered {} of {} SM4/5 shaders", all.len() - failures.len(), all.len());
+    println!(
+        "lowered {} of {} SM4/5 shaders",
+        all.len() - failures.len(),
+        all.len()
+    );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

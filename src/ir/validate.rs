@@ -60,24 +60,20 @@ fn check_nesting(body: &[Inst]) -> Result<(), IrError> {
                 _ => return Err(err(index, "endloop without loop")),
             },
             Inst::Switch { .. } => open.push(Open::Switch),
-            Inst::Case(_) | Inst::Default => {
-                if open.last() != Some(&Open::Switch) {
-                    return Err(err(index, "case outside switch"));
-                }
+            Inst::Case(_) | Inst::Default if open.last() != Some(&Open::Switch) => {
+                return Err(err(index, "case outside switch"));
             }
             Inst::EndSwitch => match open.pop() {
                 Some(Open::Switch) => {}
                 _ => return Err(err(index, "endswitch without switch")),
             },
-            Inst::Break | Inst::BreakC { .. } => {
-                if !open.iter().any(|o| matches!(o, Open::Loop | Open::Switch)) {
-                    return Err(err(index, "break outside loop or switch"));
-                }
+            Inst::Break | Inst::BreakC { .. }
+                if !open.iter().any(|o| matches!(o, Open::Loop | Open::Switch)) =>
+            {
+                return Err(err(index, "break outside loop or switch"));
             }
-            Inst::Continue | Inst::ContinueC { .. } => {
-                if !open.contains(&Open::Loop) {
-                    return Err(err(index, "continue outside loop"));
-                }
+            Inst::Continue | Inst::ContinueC { .. } if !open.contains(&Open::Loop) => {
+                return Err(err(index, "continue outside loop"));
             }
             _ => {}
         }

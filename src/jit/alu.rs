@@ -105,23 +105,23 @@ impl Tr<'_, '_> {
         b: Lanes,
         f: impl Fn(&mut FunctionBuilder, Value, Value) -> Value,
     ) -> Lanes {
-        let a = self.lb().to_f(a);
-        let b = self.lb().to_f(b);
+        let a = self.lb().as_float(a);
+        let b = self.lb().as_float(b);
         let r = self.lb().map2(a, b, f);
-        self.lb().to_i(r)
+        self.lb().as_int(r)
     }
 
     /// Applies `f` to the float view of `a`.
     fn fun(&mut self, a: Lanes, f: impl Fn(&mut FunctionBuilder, Value) -> Value) -> Lanes {
-        let a = self.lb().to_f(a);
+        let a = self.lb().as_float(a);
         let r = self.lb().map1(a, f);
-        self.lb().to_i(r)
+        self.lb().as_int(r)
     }
 
     /// A float comparison as an all-ones / zero mask.
     fn fcmp(&mut self, a: Lanes, b: Lanes, cc: FloatCC) -> Lanes {
-        let a = self.lb().to_f(a);
-        let b = self.lb().to_f(b);
+        let a = self.lb().as_float(a);
+        let b = self.lb().as_float(b);
         self.lb().map2(a, b, |b, x, y| fcmp_mask(b, cc, x, y))
     }
 
@@ -203,12 +203,12 @@ impl Tr<'_, '_> {
             // mad: D3D permits fusing; one rounding, as GPUs do.
             Mad => {
                 let (a, b, c) = (
-                    self.lb().to_f(s[0]),
-                    self.lb().to_f(s[1]),
-                    self.lb().to_f(s[2]),
+                    self.lb().as_float(s[0]),
+                    self.lb().as_float(s[1]),
+                    self.lb().as_float(s[2]),
                 );
                 let r = self.lb().map3(a, b, c, |b, x, y, z| b.ins().fma(x, y, z));
-                self.lb().to_i(r)
+                self.lb().as_int(r)
             }
             MulLegacy => self.fbin(s[0], s[1], mul_legacy),
             MadLegacy => {
@@ -339,20 +339,20 @@ impl Tr<'_, '_> {
             Msad => self.per_lane(&s[..3], |b, v| msad(b, v[0], v[1], v[2])),
             IToF => {
                 let r = self.lb().map1(s[0], |b, x| b.ins().fcvt_from_sint(FVEC, x));
-                self.lb().to_i(r)
+                self.lb().as_int(r)
             }
             UToF => {
                 let r = self.lb().map1(s[0], |b, x| b.ins().fcvt_from_uint(FVEC, x));
-                self.lb().to_i(r)
+                self.lb().as_int(r)
             }
             // ftoi/ftou: round toward zero, saturate, NaN gives 0.
             FToI => {
-                let a = self.lb().to_f(s[0]);
+                let a = self.lb().as_float(s[0]);
                 self.lb()
                     .map1(a, |b, x| b.ins().fcvt_to_sint_sat(super::lanes::VEC, x))
             }
             FToU => {
-                let a = self.lb().to_f(s[0]);
+                let a = self.lb().as_float(s[0]);
                 self.lb()
                     .map1(a, |b, x| b.ins().fcvt_to_uint_sat(super::lanes::VEC, x))
             }

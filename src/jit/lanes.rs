@@ -131,12 +131,12 @@ impl LaneBuilder<'_, '_> {
     }
 
     /// Reinterprets integer vectors as floats.
-    pub fn to_f(&mut self, a: Lanes) -> Lanes {
+    pub fn as_float(&mut self, a: Lanes) -> Lanes {
         self.map1(a, |b, x| b.ins().bitcast(FVEC, le(), x))
     }
 
     /// Reinterprets float vectors as integers.
-    pub fn to_i(&mut self, a: Lanes) -> Lanes {
+    pub fn as_int(&mut self, a: Lanes) -> Lanes {
         self.map1(a, |b, x| b.ins().bitcast(VEC, le(), x))
     }
 

@@ -318,9 +318,9 @@ impl Tr<'_, '_> {
     pub fn saturate(&mut self, v: Lanes) -> Lanes {
         let zero = self.lb().splat(0);
         let one = self.lb().splat(1.0f32.to_bits());
-        let v = self.lb().to_f(v);
-        let zero_f = self.lb().to_f(zero);
-        let one_f = self.lb().to_f(one);
+        let v = self.lb().as_float(v);
+        let zero_f = self.lb().as_float(zero);
+        let one_f = self.lb().as_float(one);
         // max(v, 0) as maxps: NaN picks the second operand (0).
         let v = self.lb().map2(v, zero_f, |b, x, y| {
             let gt = b
@@ -336,7 +336,7 @@ impl Tr<'_, '_> {
             let lt = b.ins().bitcast(FVEC, le(), lt);
             b.ins().bitselect(lt, x, y)
         });
-        self.lb().to_i(v)
+        self.lb().as_int(v)
     }
 
     /// Writes component `c` of a destination (saturating when asked),

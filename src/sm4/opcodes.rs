@@ -39,15 +39,36 @@ pub struct OpInfo {
 }
 
 const fn op(code: u16, name: &'static str, layout: &'static str, ty: Ty) -> OpInfo {
-    OpInfo { code, name, layout, ty, test: false, decl: false }
+    OpInfo {
+        code,
+        name,
+        layout,
+        ty,
+        test: false,
+        decl: false,
+    }
 }
 
 const fn cond(code: u16, name: &'static str, layout: &'static str) -> OpInfo {
-    OpInfo { code, name, layout, ty: Ty::U, test: true, decl: false }
+    OpInfo {
+        code,
+        name,
+        layout,
+        ty: Ty::U,
+        test: true,
+        decl: false,
+    }
 }
 
 const fn dcl(code: u16, name: &'static str, layout: &'static str) -> OpInfo {
-    OpInfo { code, name, layout, ty: Ty::U, test: false, decl: true }
+    OpInfo {
+        code,
+        name,
+        layout,
+        ty: Ty::U,
+        test: false,
+        decl: true,
+    }
 }
 
 use Ty::{D, F, I, U, X};
@@ -273,7 +294,10 @@ pub const OPCODES: &[OpInfo] = &[
 
 /// The row of an opcode number.
 pub fn info(code: u32) -> Option<&'static OpInfo> {
-    OPCODES.binary_search_by_key(&code, |o| u32::from(o.code)).ok().map(|i| &OPCODES[i])
+    OPCODES
+        .binary_search_by_key(&code, |o| u32::from(o.code))
+        .ok()
+        .map(|i| &OPCODES[i])
 }
 
 /// The row of a disassembly name.
