@@ -1,7 +1,7 @@
 //! The one place the case layer converts between texel bytes and the words a
 //! shader reads or writes; everything goes through the runtime's [`Format`].
 
-use dxjit_runtime::format::Format;
+use dxjit_runtime::format::{Format, FormatKind};
 
 /// The four words a shader would read from the texel at the start of `bytes`
 /// (see [`Format::load`]); `None` when `bytes` is shorter than a texel.
@@ -25,6 +25,16 @@ pub(crate) fn texel_size(format: Format) -> u32 {
 /// Components a case writes for one texel of `format`.
 pub(crate) fn components(format: Format) -> usize {
     format.components() as usize
+}
+
+/// True when the format's components are integers.
+pub(crate) fn is_integer(format: Format) -> bool {
+    matches!(format.kind(), FormatKind::Uint | FormatKind::Sint)
+}
+
+/// True when the format's components are signed integers.
+pub(crate) fn is_signed_integer(format: Format) -> bool {
+    format.kind() == FormatKind::Sint
 }
 
 /// The format of a case-file name.
