@@ -1,13 +1,23 @@
 //! dxjit recompiles Direct3D shader bytecode into native x86-64 code with
 //! Cranelift and runs it on the CPU.
+//!
+//! ```no_run
+//! let bytes = std::fs::read("shader.dxbc").unwrap();
+//! let shader = dxjit::compile(&bytes, &dxjit::CompileOptions::default()).unwrap();
+//! println!("{:?} shader, compiled in {:.0} us", shader.stage(), shader.compile_us());
+//! ```
 
+pub mod bench;
+pub mod case;
 pub mod d3d9;
 pub mod dxbc;
 pub mod error;
 pub mod ir;
 pub mod jit;
+pub mod run;
 pub mod shader;
 pub mod sm4;
+pub mod text;
 
 pub use error::Error;
 pub use shader::{compile, CompileOptions, Family, Shader};

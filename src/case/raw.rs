@@ -1,0 +1,178 @@
+//! The TOML shape of a format-1 case file, read with serde before the
+//! rules of the spec are checked. Unknown keys are refused here.
+
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+
+use super::value::Num;
+
+/// The top level of a case file.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawCase {
+    pub format: Option<i64>,
+    pub name: Option<String>,
+    pub source: Option<String>,
+    pub cs: Option<RawStage>,
+    pub vs: Option<RawStage>,
+    pub ps: Option<RawStage>,
+    #[serde(default)]
+    pub uav: Vec<RawUav>,
+    pub dispatch: Option<RawDispatch>,
+    pub draw: Option<RawDraw>,
+    pub vertices: Option<RawVertices>,
+    #[serde(default)]
+    pub expect: Vec<RawExpect>,
+}
+
+/// `[cs]`, `[vs]` or `[ps]`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawStage {
+    pub asm: Option<String>,
+    pub dwords: Option<Vec<u32>>,
+    pub hex: Option<String>,
+    pub file: Option<String>,
+    #[serde(default)]
+    pub cb: Vec<RawCb>,
+    #[serde(default)]
+    pub c: BTreeMap<String, Vec<Num>>,
+    #[serde(default)]
+    pub i: BTreeMap<String, Vec<Num>>,
+    #[serde(default)]
+    pub b: BTreeMap<String, bool>,
+    #[serde(default)]
+    pub srv: Vec<RawSrv>,
+    #[serde(default)]
+    pub sampler: Vec<RawSampler>,
+    #[serde(default)]
+    pub input: Vec<RawInput>,
+}
+
+/// `[[S.cb]]`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawCb {
+    pub slot: u32,
+    #[serde(default)]
+    pub data: Vec<Num>,
+}
+
+/// `[[S.srv]]`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawSrv {
+    pub slot: u32,
+    #[serde(rename = "type")]
+    pub kind: String,
+    pub format: Option<String>,
+    pub stride: Option<u32>,
+    pub size: Option<u32>,
+    pub width: Option<u32>,
+    pub height: Option<u32>,
+    pub depth: Option<u32>,
+    pub array_size: Option<u32>,
+    pub mips: Option<u32>,
+    #[serde(default)]
+    pub data: Vec<Num>,
+    pub fill: Option<Num>,
+}
+
+/// `[[S.sampler]]`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawSampler {
+    pub slot: u32,
+    pub filter: Option<String>,
+    pub mip_filter: Option<String>,
+    pub address: Option<Vec<String>>,
+    pub border: Option<Vec<Num>>,
+    pub compare: Option<String>,
+}
+
+/// `[[vs.input]]`, `[[ps.input]]` and `[[draw.input]]`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawInput {
+    pub reg: Option<String>,
+    pub semantic: Option<String>,
+    pub index: Option<u32>,
+    pub corners: Option<Vec<Vec<Num>>>,
+    pub flat: Option<Vec<Num>>,
+    pub data: Option<Vec<Vec<Num>>>,
+}
+
+/// `[[uav]]`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawUav {
+    pub slot: u32,
+    #[serde(rename = "type")]
+    pub kind: String,
+    pub stride: Option<u32>,
+    pub format: Option<String>,
+    pub dimension: Option<String>,
+    pub size: Option<u32>,
+    pub height: Option<u32>,
+    pub depth: Option<u32>,
+    #[serde(default)]
+    pub data: Vec<Num>,
+    pub fill: Option<Num>,
+}
+
+/// `[dispatch]`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawDispatch {
+    pub groups: [u32; 3],
+}
+
+/// `[draw]`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawDraw {
+    pub targets: Vec<RawTarget>,
+    pub clear: Option<Vec<Num>>,
+    pub rect: Option<[u32; 4]>,
+    pub pixel_center: Option<f64>,
+    #[serde(default)]
+    pub input: Vec<RawInput>,
+}
+
+/// One entry of `draw.targets`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawTarget {
+    pub format: String,
+    pub width: u32,
+    pub height: u32,
+}
+
+/// `[vertices]`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawVertices {
+    pub count: u32,
+}
+
+/// `[[expect]]`, all forms together; the form is decided when lowering.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawExpect {
+    pub rejected: Option<bool>,
+    pub message_contains: Option<String>,
+    pub uav: Option<u32>,
+    pub offset: Option<u32>,
+    pub data: Option<Vec<Num>>,
+    pub target: Option<u32>,
+    pub pixel: Option<[u32; 2]>,
+    pub rect: Option<[u32; 4]>,
+    pub value: Option<Vec<Num>>,
+    pub vertex: Option<u32>,
+    pub reg: Option<String>,
+    pub semantic: Option<String>,
+    pub index: Option<u32>,
+    pub abs: Option<f64>,
+    pub ulp: Option<f64>,
+}
