@@ -8,9 +8,18 @@ use std::time::Instant;
 
 /// Times a case's action; prints a report (and with `json` a last line
 /// holding one JSON object). Returns whether it ran.
-pub fn bench(path: &Path, iterations: u32, threads: Option<usize>, k: Option<usize>, json: bool) -> Result<bool, String> {
+pub fn bench(
+    path: &Path,
+    iterations: u32,
+    threads: Option<usize>,
+    k: Option<usize>,
+    json: bool,
+) -> Result<bool, String> {
     let case = parse_case(path).map_err(|e| e.to_string())?;
-    let options = CompileOptions { k, ..CompileOptions::default() };
+    let options = CompileOptions {
+        k,
+        ..CompileOptions::default()
+    };
     let mut builder = rayon::ThreadPoolBuilder::new();
     if let Some(t) = threads {
         builder = builder.num_threads(t);
@@ -33,8 +42,15 @@ pub fn bench(path: &Path, iterations: u32, threads: Option<usize>, k: Option<usi
         println!("case: {}", case.name);
         println!("compile: {:.1} us", prepared.compile_us);
         println!("threads: {threads}, iterations: {}", times.len());
-        println!("median: {median:.3} ms (min {:.3}, max {:.3})", times[0], times[times.len() - 1]);
-        println!("invocations: {} per action, {:.3e} per second", prepared.invocations, rate);
+        println!(
+            "median: {median:.3} ms (min {:.3}, max {:.3})",
+            times[0],
+            times[times.len() - 1]
+        );
+        println!(
+            "invocations: {} per action, {:.3e} per second",
+            prepared.invocations, rate
+        );
         if json {
             let obj = serde_json::json!({
                 "case": case.name,

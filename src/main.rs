@@ -8,7 +8,11 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(name = "dxjit", version, about = "Recompiles Direct3D shader bytecode to native code and runs it")]
+#[command(
+    name = "dxjit",
+    version,
+    about = "Recompiles Direct3D shader bytecode to native code and runs it"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -67,21 +71,37 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Run { cases, json, no_checksum } => run(&cases, json, no_checksum),
-        Command::Bench { case, iterations, threads, k, json } => dxjit::bench::bench(&case, iterations, threads, k, json),
-        Command::Disasm { file } => dxjit::text::load(&file).and_then(|b| dxjit::text::disassemble(&b)).map(|t| {
-            print!("{t}");
-            true
-        }),
+        Command::Run {
+            cases,
+            json,
+            no_checksum,
+        } => run(&cases, json, no_checksum),
+        Command::Bench {
+            case,
+            iterations,
+            threads,
+            k,
+            json,
+        } => dxjit::bench::bench(&case, iterations, threads, k, json),
+        Command::Disasm { file } => dxjit::text::load(&file)
+            .and_then(|b| dxjit::text::disassemble(&b))
+            .map(|t| {
+                print!("{t}");
+                true
+            }),
         Command::Asm { file, output } => std::fs::read_to_string(&file)
             .map_err(|e| format!("{}: {e}", file.display()))
             .and_then(|t| dxjit::text::assemble(&t))
-            .and_then(|b| std::fs::write(&output, b).map_err(|e| format!("{}: {e}", output.display())))
+            .and_then(|b| {
+                std::fs::write(&output, b).map_err(|e| format!("{}: {e}", output.display()))
+            })
             .map(|_| true),
-        Command::Info { file } => dxjit::text::load(&file).and_then(|b| dxjit::text::info(&b)).map(|t| {
-            print!("{t}");
-            true
-        }),
+        Command::Info { file } => dxjit::text::load(&file)
+            .and_then(|b| dxjit::text::info(&b))
+            .map(|t| {
+                print!("{t}");
+                true
+            }),
     };
     match result {
         Ok(true) => ExitCode::SUCCESS,
@@ -100,7 +120,9 @@ fn case_files(paths: &[PathBuf]) -> Vec<PathBuf> {
         if p.is_dir() {
             let mut stack = vec![p.clone()];
             while let Some(dir) = stack.pop() {
-                let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+                let Ok(entries) = std::fs::read_dir(&dir) else {
+                    continue;
+                };
                 for e in entries.flatten() {
                     let path = e.path();
                     if path.is_dir() {
@@ -119,7 +141,10 @@ fn case_files(paths: &[PathBuf]) -> Vec<PathBuf> {
 }
 
 fn run(paths: &[PathBuf], json: bool, no_checksum: bool) -> Result<bool, String> {
-    let options = CompileOptions { verify_checksum: !no_checksum, ..CompileOptions::default() };
+    let options = CompileOptions {
+        verify_checksum: !no_checksum,
+        ..CompileOptions::default()
+    };
     let mut reports = Vec::new();
     for path in case_files(paths) {
         let report = match parse_case(&path) {

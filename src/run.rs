@@ -2,14 +2,15 @@
 //! performs its action and collects what the expectations look at.
 
 use crate::case::{
-    Action, Case, DrawDesc, InputDesc, InputValues, IoRef, Outcome, SamplerDesc, ShaderCode, SrvDesc, SrvKind, StageDesc,
-    TargetImage, UavDesc, UavDimension, UavKind, VertexOutput, VertexOutputs,
+    Action, Case, DrawDesc, InputDesc, InputValues, IoRef, Outcome, SamplerDesc, ShaderCode,
+    SrvDesc, SrvKind, StageDesc, TargetImage, UavDesc, UavDimension, UavKind, VertexOutput,
+    VertexOutputs,
 };
 use crate::ir::{IoReg, Program, Stage};
 use crate::shader::{compile, CompileOptions, Family, Shader};
 use dxjit_runtime::abi::View;
 use dxjit_runtime::dispatch::{self, Bindings, PixelInput, RenderTarget};
-use dxjit_runtime::format::Format;
+
 use dxjit_runtime::sampler::SamplerState;
 use dxjit_runtime::texture::{Texture, TextureKind};
 use std::collections::BTreeMap;
@@ -35,7 +36,11 @@ impl Memory {
         self.0.as_mut_ptr() as *mut u8
     }
     fn bytes(&self, n: usize) -> Vec<u8> {
-        self.0.iter().flat_map(|w| w.to_le_bytes()).take(n).collect()
+        self.0
+            .iter()
+            .flat_map(|w| w.to_le_bytes())
+            .take(n)
+            .collect()
     }
 }
 
@@ -47,7 +52,11 @@ struct Bound {
 }
 
 /// Compiles one stage's code, checking its stage against the table it sits in.
-fn compile_stage(table: &str, desc: &StageDesc, options: &CompileOptions) -> Result<Shader, String> {
+fn compile_stage(
+    table: &str,
+    desc: &StageDesc,
+    options: &CompileOptions,
+) -> Result<Shader, String> {
     let bytes = match &desc.code {
         ShaderCode::Bytes(b) => b.clone(),
         ShaderCode::Asm(text) => crate::text::assemble(text)?,
@@ -68,8 +77,19 @@ fn uav_bytes(u: &UavDesc) -> (usize, View) {
     match u.kind {
         UavKind::Raw | UavKind::Structured { .. } => {
             let size = u.size.map_or(u.data.len() * 4, |s| s as usize);
-            let stride = if let UavKind::Structured { stride } = u.kind { stride } else { 0 };
-            (size, View { size: size as u32, stride, ..View::EMPTY })
+            let stride = if let UavKind::Structured { stride } = u.kind {
+                stride
+            } else {
+                0
+            };
+            (
+                size,
+                View {
+                    size: size as u32,
+                    stride,
+                    ..View::EMPTY
+                },
+            )
         }
         UavKind::Typed { format, dimension } => {
             let bpt = format.bytes_per_texel();
@@ -111,13 +131,26 @@ fn sampler_state(s: &SamplerDesc) -> SamplerState {
     }
 }
 
-fn srv(desc: &SrvDesc, memory: &mut Vec<Memory>, textures: &mut Vec<Box<Texture>>) -> Result<View, String> {
+fn srv(
+    desc: &SrvDesc,
+    memory: &mut Vec<Memory>,
+    textures: &mut Vec<Box<Texture>>,
+) -> Result<View, String> {
     let kind = match desc.kind {
         SrvKind::Raw | SrvKind::Structured { .. } => {
             let size = desc.size.map_or(desc.data.len() * 4, |s| s as usize);
             let mut m = Memory::from_words(&desc.data, size, desc.fill);
-            let stride = if let SrvKind::Structured { stride } = desc.kind { stride } else { 0 };
-            let view = View { ptr: m.ptr(), size: size as u32, stride, ..View::EMPTY };
+            let stride = if let SrvKind::Structured { stride } = desc.kind {
+                stride
+            } else {
+                0
+            };
+            let view = View {
+                ptr: m.ptr(),
+                size: size as u32,
+                stride,
+                ..View::EMPTY
+            };
             memory.push(m);
             return Ok(view);
         }
@@ -137,13 +170,19 @@ fn srv(desc: &SrvDesc, memory: &mut Vec<Memory>, textures: &mut Vec<Box<Texture>
         TextureKind::Texture3D => (desc.height.max(1), desc.depth.max(1)),
         _ => (desc.height.max(1), 6 * desc.array_size.max(1)),
     };
-    let width = desc.width.unwrap_or(((desc.data.len() as u32 * 4) / bpt / height.max(1) / layers.max(1)).max(1));
+    let width = desc
+        .width
+        .unwrap_or(((desc.data.len() as u32 * 4) / bpt / height.max(1) / layers.max(1)).max(1));
     let mips = desc.mips.max(1);
     let mut words = desc.data.clone();
     let mut need = 0u64;
     for m in 0..mips {
         let (w, h) = ((width >> m).max(1), (height >> m).max(1));
-        let d = if kind == TextureKind::Texture3D { (layers >> m).max(1) } else { 1 };
+        let d = if kind == TextureKind::Texture3D {
+            (layers >> m).max(1)
+        } else {
+            1
+        };
         need += u64::from(w) * u64::from(h) * u64::from(d) * u64::from(bpt);
     }
     if kind != TextureKind::Texture3D {
@@ -153,8 +192,14 @@ fn srv(desc: &SrvDesc, memory: &mut Vec<Memory>, textures: &mut Vec<Box<Texture>
     if words.len() < need_words {
         words.resize(need_words, desc.fill);
     }
-    let data: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).take(need as usize).collect();
-    let texture = Box::new(Texture::new(kind, format, width, height, layers, mips, data).map_err(|e| e.to_string())?);
+    let data: Vec<u8> = words
+        .iter()
+        .flat_map(|w| w.to_le_bytes())
+        .take(need as usize)
+        .collect();
+    let texture = Box::new(
+        Texture::new(kind, format, width, height, layers, mips, data).map_err(|e| e.to_string())?,
+    );
     let view = texture.view();
     textures.push(texture);
     Ok(view)
@@ -165,7 +210,8 @@ fn bind_stage(shader: &Shader, desc: &StageDesc, uavs: &[View]) -> Result<Bound,
     let mut bindings = Bindings::default();
     let mut memory = Vec::new();
     let mut textures = Vec::new();
-    let mut cbs: BTreeMap<u32, Vec<u32>> = desc.cbs.iter().map(|c| (c.slot, c.data.clone())).collect();
+    let mut cbs: BTreeMap<u32, Vec<u32>> =
+        desc.cbs.iter().map(|c| (c.slot, c.data.clone())).collect();
     if shader.family == Family::D3d9 {
         let file = |rows: Vec<(u32, [u32; 4])>| {
             let n = rows.iter().map(|(r, _)| r + 1).max().unwrap_or(0) as usize;
@@ -176,8 +222,24 @@ fn bind_stage(shader: &Shader, desc: &StageDesc, uavs: &[View]) -> Result<Bound,
             words
         };
         cbs.insert(0, file(desc.c.iter().map(|(r, v)| (*r, *v)).collect()));
-        cbs.insert(1, file(desc.i.iter().map(|(r, v)| (*r, v.map(|x| x as u32))).collect()));
-        cbs.insert(2, file(desc.b.iter().map(|(r, v)| (*r, [u32::from(*v), 0, 0, 0])).collect()));
+        cbs.insert(
+            1,
+            file(
+                desc.i
+                    .iter()
+                    .map(|(r, v)| (*r, v.map(|x| x as u32)))
+                    .collect(),
+            ),
+        );
+        cbs.insert(
+            2,
+            file(
+                desc.b
+                    .iter()
+                    .map(|(r, v)| (*r, [u32::from(*v), 0, 0, 0]))
+                    .collect(),
+            ),
+        );
     }
     for (slot, row, words) in &shader.program.const_overrides {
         let cb = cbs.entry(*slot).or_default();
@@ -193,7 +255,11 @@ fn bind_stage(shader: &Shader, desc: &StageDesc, uavs: &[View]) -> Result<Bound,
             return Err(format!("cb{slot} is out of range"));
         }
         let mut m = Memory::from_words(&words, words.len() * 4, 0);
-        bindings.cbs[s] = View { ptr: m.ptr(), size: (words.len() * 4) as u32, ..View::EMPTY };
+        bindings.cbs[s] = View {
+            ptr: m.ptr(),
+            size: (words.len() * 4) as u32,
+            ..View::EMPTY
+        };
         memory.push(m);
     }
     for d in &desc.srvs {
@@ -211,21 +277,33 @@ fn bind_stage(shader: &Shader, desc: &StageDesc, uavs: &[View]) -> Result<Bound,
         bindings.samplers[slot] = sampler_state(s);
     }
     bindings.uavs[..uavs.len()].copy_from_slice(uavs);
-    Ok(Bound { bindings, _memory: memory, _textures: textures })
+    Ok(Bound {
+        bindings,
+        _memory: memory,
+        _textures: textures,
+    })
 }
 
 /// Finds the program register a case names.
 fn find_reg<'a>(regs: &'a [IoReg], which: &IoRef) -> Option<&'a IoReg> {
     regs.iter().find(|r| match which {
         IoRef::Reg(name) => r.name.eq_ignore_ascii_case(name),
-        IoRef::Semantic { name, index } => r.semantic.eq_ignore_ascii_case(name) && r.semantic_index == *index,
+        IoRef::Semantic { name, index } => {
+            r.semantic.eq_ignore_ascii_case(name) && r.semantic_index == *index
+        }
     })
 }
 
-fn vertex_inputs(prog: &Program, inputs: &[InputDesc], count: usize, regs: u32) -> Result<Vec<[u32; 4]>, String> {
+fn vertex_inputs(
+    prog: &Program,
+    inputs: &[InputDesc],
+    count: usize,
+    regs: u32,
+) -> Result<Vec<[u32; 4]>, String> {
     let mut data = vec![[0u32; 4]; count * regs as usize];
     for input in inputs {
-        let reg = find_reg(&prog.inputs, &input.input).ok_or_else(|| format!("the vertex shader has no input {}", input.input))?;
+        let reg = find_reg(&prog.inputs, &input.input)
+            .ok_or_else(|| format!("the vertex shader has no input {}", input.input))?;
         for v in 0..count {
             let value = match &input.values {
                 InputValues::PerVertex(list) => list.get(v).copied().unwrap_or([0; 4]),
@@ -268,9 +346,24 @@ pub struct Prepared {
 
 /// The action with everything it needs.
 enum Ready {
-    Dispatch { shader: Shader, bound: Bound, groups: [u32; 3] },
-    Vertices { shader: Shader, bound: Bound, inputs: Vec<[u32; 4]>, count: u32, outputs: Vec<[u32; 4]> },
-    Draw { shader: Shader, bound: Bound, draw: dispatch::Draw, images: Vec<(TargetImage, Memory)> },
+    Dispatch {
+        shader: Shader,
+        bound: Bound,
+        groups: [u32; 3],
+    },
+    Vertices {
+        shader: Shader,
+        bound: Bound,
+        inputs: Vec<[u32; 4]>,
+        count: u32,
+        outputs: Vec<[u32; 4]>,
+    },
+    Draw {
+        shader: Shader,
+        bound: Bound,
+        draw: dispatch::Draw,
+        images: Vec<(TargetImage, Memory)>,
+    },
     Nothing,
 }
 
@@ -298,24 +391,58 @@ pub fn prepare(case: &Case, options: &CompileOptions) -> Result<Prepared, String
             let shader = compile_stage("cs", desc, options)?;
             compile_us += shader.compile_us();
             let bound = bind_stage(&shader, desc, &uav_views)?;
-            let per_group: u64 = shader.program.thread_group.iter().map(|d| u64::from(*d)).product();
+            let per_group: u64 = shader
+                .program
+                .thread_group
+                .iter()
+                .map(|d| u64::from(*d))
+                .product();
             let n = per_group * groups.iter().map(|g| u64::from(*g)).product::<u64>();
-            (Ready::Dispatch { shader, bound, groups: *groups }, n)
+            (
+                Ready::Dispatch {
+                    shader,
+                    bound,
+                    groups: *groups,
+                },
+                n,
+            )
         }
         Action::Vertices { count } => {
             let desc = case.vs.as_ref().ok_or("[vertices] needs [vs]")?;
             let shader = compile_stage("vs", desc, options)?;
             compile_us += shader.compile_us();
             let bound = bind_stage(&shader, desc, &uav_views)?;
-            let inputs = vertex_inputs(&shader.program, &desc.inputs, *count as usize, shader.kernel().input_regs)?;
-            (Ready::Vertices { shader, bound, inputs, count: *count, outputs: Vec::new() }, u64::from(*count))
+            let inputs = vertex_inputs(
+                &shader.program,
+                &desc.inputs,
+                *count as usize,
+                shader.kernel().input_regs,
+            )?;
+            (
+                Ready::Vertices {
+                    shader,
+                    bound,
+                    inputs,
+                    count: *count,
+                    outputs: Vec::new(),
+                },
+                u64::from(*count),
+            )
         }
         Action::Draw(draw) => {
             let (shader, bound, d, images, us) = prepare_draw(case, draw, options, &uav_views)?;
             compile_us += us;
             let [x0, y0, x1, y1] = d.rect;
             let n = u64::from(x1.saturating_sub(x0)) * u64::from(y1.saturating_sub(y0));
-            (Ready::Draw { shader, bound, draw: d, images }, n)
+            (
+                Ready::Draw {
+                    shader,
+                    bound,
+                    draw: d,
+                    images,
+                },
+                n,
+            )
         }
         Action::None => {
             for (table, desc) in case.stages() {
@@ -324,18 +451,40 @@ pub fn prepare(case: &Case, options: &CompileOptions) -> Result<Prepared, String
             (Ready::Nothing, 0)
         }
     };
-    Ok(Prepared { action, uav_memory, uav_sizes, compile_us, invocations })
+    Ok(Prepared {
+        action,
+        uav_memory,
+        uav_sizes,
+        compile_us,
+        invocations,
+    })
 }
 
 impl Prepared {
     /// Performs the case's action once.
     pub fn act(&mut self) {
         match &mut self.action {
-            Ready::Dispatch { shader, bound, groups } => dispatch::dispatch(&shader.kernel(), &bound.bindings, *groups),
-            Ready::Vertices { shader, bound, inputs, count, outputs } => {
-                *outputs = dispatch::run_vertices(&shader.kernel(), &bound.bindings, inputs, *count);
+            Ready::Dispatch {
+                shader,
+                bound,
+                groups,
+            } => dispatch::dispatch(&shader.kernel(), &bound.bindings, *groups),
+            Ready::Vertices {
+                shader,
+                bound,
+                inputs,
+                count,
+                outputs,
+            } => {
+                *outputs =
+                    dispatch::run_vertices(&shader.kernel(), &bound.bindings, inputs, *count);
             }
-            Ready::Draw { shader, bound, draw, .. } => dispatch::draw(&shader.kernel(), &bound.bindings, draw),
+            Ready::Draw {
+                shader,
+                bound,
+                draw,
+                ..
+            } => dispatch::draw(&shader.kernel(), &bound.bindings, draw),
             Ready::Nothing => {}
         }
     }
@@ -347,7 +496,12 @@ impl Prepared {
             outcome.uavs.insert(*slot, self.uav_memory[*i].bytes(*size));
         }
         match &self.action {
-            Ready::Vertices { shader, outputs, count, .. } => {
+            Ready::Vertices {
+                shader,
+                outputs,
+                count,
+                ..
+            } => {
                 let no = shader.kernel().output_regs as usize;
                 outcome.vertices = outputs_of(&shader.program, outputs, no, *count as usize);
             }
@@ -355,8 +509,13 @@ impl Prepared {
                 outcome.targets = images
                     .iter()
                     .map(|(image, m)| {
-                        let n = image.width as usize * image.height as usize * image.format.bytes_per_texel() as usize;
-                        TargetImage { data: m.bytes(n), ..image.clone() }
+                        let n = image.width as usize
+                            * image.height as usize
+                            * image.format.bytes_per_texel() as usize;
+                        TargetImage {
+                            data: m.bytes(n),
+                            ..image.clone()
+                        }
                     })
                     .collect();
             }
@@ -374,9 +533,20 @@ pub fn execute(case: &Case, options: &CompileOptions) -> Result<Outcome, String>
 }
 
 /// What a prepared draw holds: the pixel shader, its bindings, the draw and its targets, and compile time.
-type DrawParts = (Shader, Bound, dispatch::Draw, Vec<(TargetImage, Memory)>, f64);
+type DrawParts = (
+    Shader,
+    Bound,
+    dispatch::Draw,
+    Vec<(TargetImage, Memory)>,
+    f64,
+);
 
-fn prepare_draw(case: &Case, draw: &DrawDesc, options: &CompileOptions, uavs: &[View]) -> Result<DrawParts, String> {
+fn prepare_draw(
+    case: &Case,
+    draw: &DrawDesc,
+    options: &CompileOptions,
+    uavs: &[View],
+) -> Result<DrawParts, String> {
     let desc = case.ps.as_ref().ok_or("a draw needs [ps]")?;
     let ps = compile_stage("ps", desc, options)?;
     let mut compile_us = ps.compile_us();
@@ -397,23 +567,32 @@ fn prepare_draw(case: &Case, draw: &DrawDesc, options: &CompileOptions, uavs: &[
     if let Some((vs, out, no)) = &vs {
         for input in &ps.program.inputs {
             let Some(o) = vs.program.outputs.iter().find(|o| {
-                o.semantic.eq_ignore_ascii_case(&input.semantic) && o.semantic_index == input.semantic_index && !o.semantic.is_empty()
+                o.semantic.eq_ignore_ascii_case(&input.semantic)
+                    && o.semantic_index == input.semantic_index
+                    && !o.semantic.is_empty()
             }) else {
                 continue;
             };
             let corners = [0, 1, 2, 3].map(|v| out[v * no + o.reg as usize]);
-            inputs.push(PixelInput { reg: input.reg, corners });
+            inputs.push(PixelInput {
+                reg: input.reg,
+                corners,
+            });
         }
     }
     for input in &draw.inputs {
-        let reg = find_reg(&ps.program.inputs, &input.input).ok_or_else(|| format!("the pixel shader has no input {}", input.input))?;
+        let reg = find_reg(&ps.program.inputs, &input.input)
+            .ok_or_else(|| format!("the pixel shader has no input {}", input.input))?;
         let corners = match &input.values {
             InputValues::Corners(c) => *c,
             InputValues::Flat(f) => [*f; 4],
             InputValues::PerVertex(_) => return Err("pixel inputs take corners or flat".into()),
         };
         inputs.retain(|i: &PixelInput| i.reg != reg.reg);
-        inputs.push(PixelInput { reg: reg.reg, corners });
+        inputs.push(PixelInput {
+            reg: reg.reg,
+            corners,
+        });
     }
     let mut images: Vec<(TargetImage, Memory)> = Vec::new();
     for t in &draw.targets {
@@ -421,15 +600,25 @@ fn prepare_draw(case: &Case, draw: &DrawDesc, options: &CompileOptions, uavs: &[
         t.format.store(draw.clear, &mut texel);
         let size = t.width as usize * t.height as usize * texel.len();
         let cleared: Vec<u8> = texel.iter().copied().cycle().take(size).collect();
-        let image = TargetImage { format: t.format, width: t.width, height: t.height, data: Vec::new() };
-        images.push((image, Memory::from_words(&crate::shader::words(&cleared), size, 0)));
+        let image = TargetImage {
+            format: t.format,
+            width: t.width,
+            height: t.height,
+            data: Vec::new(),
+        };
+        images.push((
+            image,
+            Memory::from_words(&crate::shader::words(&cleared), size, 0),
+        ));
     }
     let rect = match (draw.rect, draw.targets.first()) {
         (Some(r), _) => r,
         (None, Some(t)) => [0, 0, t.width, t.height],
         (None, None) => return Err("a draw without targets needs a rect".into()),
     };
-    let pixel_center = draw.pixel_center.unwrap_or(if ps.family == Family::D3d9 { 0.0 } else { 0.5 });
+    let pixel_center =
+        draw.pixel_center
+            .unwrap_or(if ps.family == Family::D3d9 { 0.0 } else { 0.5 });
     let mut targets = Vec::new();
     for (i, (image, m)) in images.iter_mut().enumerate() {
         let reg = ps
@@ -448,6 +637,11 @@ fn prepare_draw(case: &Case, draw: &DrawDesc, options: &CompileOptions, uavs: &[
             output_reg,
         });
     }
-    let d = dispatch::Draw { rect, pixel_center, inputs, targets };
+    let d = dispatch::Draw {
+        rect,
+        pixel_center,
+        inputs,
+        targets,
+    };
     Ok((ps, bound, d, images, compile_us))
 }
