@@ -61,6 +61,11 @@ enum Command {
         #[arg(short, long)]
         output: PathBuf,
     },
+    /// Prints the IR a shader lowers to.
+    Ir {
+        /// Bytecode file, or a case file.
+        file: PathBuf,
+    },
     /// Describes a shader: stage, model, signatures, resources, counts.
     Info {
         /// Bytecode file, or a case file.
@@ -96,6 +101,21 @@ fn main() -> ExitCode {
                 std::fs::write(&output, b).map_err(|e| format!("{}: {e}", output.display()))
             })
             .map(|_| true),
+        Command::Ir { file } => dxjit::text::load(&file)
+            .and_then(|b| {
+                dxjit::shader::lower(
+                    &b,
+                    &CompileOptions {
+                        verify_checksum: false,
+                        ..CompileOptions::default()
+                    },
+                )
+                .map_err(|e| e.to_string())
+            })
+            .map(|(_, p)| {
+                println!("{p:#?}");
+                true
+            }),
         Command::Info { file } => dxjit::text::load(&file)
             .and_then(|b| dxjit::text::info(&b))
             .map(|t| {

@@ -236,3 +236,84 @@ fn barrier_inside_a_loop_exchanges_through_groupshared_memory() {
         assert_eq!(run(&p, [2, 1, 1], k, 8), a, "k = {k}");
     }
 }
+
+#[test]
+fn nested_loops_run_every_inner_iteration() {
+    // for a in 0..3 { for b in 0..2 { u0[6 * tid + 2 * a + b] = 100 * a + b } }
+    let mut p = Program::new(Stage::Compute);
+    p.temps = 3;
+    p.thread_group = [4, 1, 1];
+    p.uavs.push(ResourceDecl {
+        slot: 0,
+        kind: ResourceKind::Raw,
+    });
+    let t = Src::temp;
+    let alu = |op, dst, src| Inst::Alu { op, dst, src };
+    p.main = vec![
+        alu(AluOp::Mov, Dst::temp(0, 1), vec![Src::splat(0)]),
+        Inst::Loop,
+        alu(
+            AluOp::UGe,
+            Dst::temp(2, 1),
+            vec![t(0).scalar(0), Src::splat(3)],
+        ),
+        Inst::BreakC {
+            cond: t(2).scalar(0),
+            nz: true,
+        },
+        alu(AluOp::Mov, Dst::temp(0, 2), vec![Src::splat(0)]),
+        Inst::Loop,
+        alu(
+            AluOp::UGe,
+            Dst::temp(2, 1),
+            vec![t(0).scalar(1), Src::splat(2)],
+        ),
+        Inst::BreakC {
+            cond: t(2).scalar(0),
+            nz: true,
+        },
+        alu(AluOp::IMul, Dst::temp(1, 1), vec![tid(), Src::splat(6)]),
+        alu(
+            AluOp::IMad,
+            Dst::temp(1, 1),
+            vec![t(0).scalar(0), Src::splat(2), t(1).scalar(0)],
+        ),
+        alu(
+            AluOp::IAdd,
+            Dst::temp(1, 1),
+            vec![t(1).scalar(0), t(0).scalar(1)],
+        ),
+        alu(
+            AluOp::IShl,
+            Dst::temp(1, 1),
+            vec![t(1).scalar(0), Src::splat(2)],
+        ),
+        alu(
+            AluOp::IMad,
+            Dst::temp(1, 2),
+            vec![t(0).scalar(0), Src::splat(100), t(0).scalar(1)],
+        ),
+        Inst::StoreRaw {
+            res: Resource::Uav(0),
+            offset: t(1).scalar(0),
+            value: t(1).scalar(1),
+            count: 1,
+        },
+        alu(
+            AluOp::IAdd,
+            Dst::temp(0, 2),
+            vec![t(0).scalar(1), Src::splat(1)],
+        ),
+        Inst::EndLoop,
+        alu(
+            AluOp::IAdd,
+            Dst::temp(0, 1),
+            vec![t(0).scalar(0), Src::splat(1)],
+        ),
+        Inst::EndLoop,
+    ];
+    let want: Vec<u32> = (0..4).flat_map(|_| [0, 1, 100, 101, 200, 201]).collect();
+    for k in [1, 2] {
+        assert_eq!(run(&p, [1, 1, 1], k, 24), want, "k = {k}");
+    }
+}

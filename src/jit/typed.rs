@@ -44,7 +44,31 @@ fn atomic_code(op: AtomicOp) -> i64 {
     }
 }
 
+/// How many address coordinates a dimension has (x; x, y; x, y, z/slice).
+fn coord_count(dim: Option<Dim>) -> usize {
+    match dim {
+        None | Some(Dim::Buffer) | Some(Dim::Texture1D) => 1,
+        Some(Dim::Texture1DArray) | Some(Dim::Texture2D) => 2,
+        Some(_) => 3,
+    }
+}
+
 impl Tr<'_, '_> {
+    /// The address coordinates of `coord` for `res` (x, y, z), with the
+    /// ones its dimension lacks zeroed: they may hold anything.
+    fn coords(&mut self, res: Resource, coord: &Src) -> Result<Vec<Lanes>, JitError> {
+        let dim = match self.kind_of(res) {
+            Some(ResourceKind::Typed(d)) => Some(d),
+            _ => None,
+        };
+        let n = coord_count(dim);
+        let mut c = self.read_n(coord, n, Ty::I)?;
+        while c.len() < 3 {
+            c.push(self.lb().splat(0));
+        }
+        Ok(c)
+    }
+
     fn helper(&self, name: &'static str) -> Result<cranelift_codegen::ir::FuncRef, JitError> {
         self.helpers
             .get(name)
@@ -106,7 +130,8 @@ impl Tr<'_, '_> {
         swizzle: [u8; 4],
         with_mip: bool,
     ) -> Result<(), JitError> {
-        let c = self.read_n(coord, 4, Ty::I)?;
+        let mut c = self.coords(res, coord)?;
+        c.push(self.read(coord, 3, Ty::I)?);
         self.typed_load_lanes(dst, res, &c, swizzle, with_mip)
     }
 
@@ -154,7 +179,7 @@ impl Tr<'_, '_> {
     ) -> Result<(), JitError> {
         let view = self.view_addr(res)?;
         let f = self.helper("dxjit_typed_store")?;
-        let c = self.read_n(coord, 3, Ty::I)?;
+        let c = self.coords(res, coord)?;
         let v = self.read_n(value, 4, Ty::F)?;
         let exec = self.exec();
         let out = self.args_ptr();
@@ -188,7 +213,7 @@ impl Tr<'_, '_> {
     ) -> Result<(), JitError> {
         let view = self.view_addr(res)?;
         let f = self.helper("dxjit_typed_atomic")?;
-        let c = self.read_n(addr, 3, Ty::I)?;
+        let c = self.coords(res, addr)?;
         let v = self.read(value, 0, Ty::I)?;
         let cmp = match compare {
             Some(s) => self.read(s, 0, Ty::I)?,
@@ -407,7 +432,9 @@ impl Tr<'_, '_> {
         offset: [i8; 3],
         swizzle: [u8; 4],
     ) -> Result<(), JitError> {
-        let mut c = self.read_n(coord, 4, Ty::I)?;
+        let res_id = Resource::Srv(res);
+        let mut c = self.coords(res_id, coord)?;
+        c.push(self.read(coord, 3, Ty::I)?);
         for (comp, o) in offset.iter().enumerate() {
             if *o != 0 {
                 let d = self.lb().splat(i32::from(*o) as u32);
