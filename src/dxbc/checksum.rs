@@ -55,7 +55,11 @@ fn compress(state: &mut [u32; 4], block: &[u8]) {
             _ => (c ^ (b | !d), (7 * i) % 16),
         };
         let k = ((i as f64 + 1.0).sin().abs() * 4_294_967_296.0) as u32;
-        let rotated = a.wrapping_add(f).wrapping_add(k).wrapping_add(m[g]).rotate_left(SHIFTS[(i / 16) * 4 + i % 4]);
+        let rotated = a
+            .wrapping_add(f)
+            .wrapping_add(k)
+            .wrapping_add(m[g])
+            .rotate_left(SHIFTS[(i / 16) * 4 + i % 4]);
         a = d;
         d = c;
         c = b;

@@ -68,16 +68,26 @@ pub(crate) fn read_u32(data: &[u8], at: usize, base: usize) -> Result<u32, DxbcE
     data.get(at..at.saturating_add(4))
         .and_then(|b| b.try_into().ok())
         .map(u32::from_le_bytes)
-        .ok_or(DxbcError::Truncated { offset: base + at, need: 4, what: "a word" })
+        .ok_or(DxbcError::Truncated {
+            offset: base + at,
+            need: 4,
+            what: "a word",
+        })
 }
 
 /// Reads a NUL-terminated string of `data` at `at`.
 pub(crate) fn read_cstr(data: &[u8], at: usize, base: usize) -> Result<String, DxbcError> {
-    let tail = data.get(at..).ok_or(DxbcError::Malformed { offset: base + at, what: "string offset past chunk end".into() })?;
+    let tail = data.get(at..).ok_or(DxbcError::Malformed {
+        offset: base + at,
+        what: "string offset past chunk end".into(),
+    })?;
     let end = tail
         .iter()
         .position(|&b| b == 0)
-        .ok_or(DxbcError::Malformed { offset: base + at, what: "unterminated string".into() })?;
+        .ok_or(DxbcError::Malformed {
+            offset: base + at,
+            what: "unterminated string".into(),
+        })?;
     Ok(String::from_utf8_lossy(&tail[..end]).into_owned())
 }
 
@@ -110,15 +120,24 @@ pub struct Container {
 impl Container {
     /// Parses and checks a container (the checksum only when `verify_checksum`).
     pub fn parse(bytes: &[u8], verify_checksum: bool) -> Result<Container, DxbcError> {
-        let magic: [u8; 4] = bytes
-            .get(..4)
-            .and_then(|b| b.try_into().ok())
-            .ok_or(DxbcError::Truncated { offset: 0, need: 32, what: "the header" })?;
+        let magic: [u8; 4] =
+            bytes
+                .get(..4)
+                .and_then(|b| b.try_into().ok())
+                .ok_or(DxbcError::Truncated {
+                    offset: 0,
+                    need: 32,
+                    what: "the header",
+                })?;
         if &magic != b"DXBC" {
             return Err(DxbcError::Magic(magic));
         }
         if bytes.len() < 32 {
-            return Err(DxbcError::Truncated { offset: 0, need: 32, what: "the header" });
+            return Err(DxbcError::Truncated {
+                offset: 0,
+                need: 32,
+                what: "the header",
+            });
         }
         let mut stored = [0u32; 4];
         for (i, w) in stored.iter_mut().enumerate() {
@@ -126,7 +145,10 @@ impl Container {
         }
         let declared = read_u32(bytes, 24, 0)?;
         if declared as usize != bytes.len() {
-            return Err(DxbcError::Size { declared, actual: bytes.len() });
+            return Err(DxbcError::Size {
+                declared,
+                actual: bytes.len(),
+            });
         }
         if verify_checksum {
             let computed = checksum(bytes);
@@ -136,7 +158,11 @@ impl Container {
         }
         let count = read_u32(bytes, 28, 0)? as usize;
         if count > bytes.len() / 4 {
-            return Err(DxbcError::Truncated { offset: 32, need: count * 4, what: "the chunk table" });
+            return Err(DxbcError::Truncated {
+                offset: 32,
+                need: count * 4,
+                what: "the chunk table",
+            });
         }
         let mut container = Container {
             chunks: Vec::new(),
@@ -153,28 +179,45 @@ impl Container {
             let tag: [u8; 4] = bytes
                 .get(offset..offset.saturating_add(4))
                 .and_then(|b| b.try_into().ok())
-                .ok_or(DxbcError::Truncated { offset, need: 8, what: "a chunk header" })?;
+                .ok_or(DxbcError::Truncated {
+                    offset,
+                    need: 8,
+                    what: "a chunk header",
+                })?;
             let size = read_u32(bytes, offset + 4, 0)?;
             let start = offset + 8;
-            let data = bytes.get(start..start.saturating_add(size as usize)).ok_or_else(|| DxbcError::Chunk {
-                offset,
-                index,
-                tag: String::from_utf8_lossy(&tag).into_owned(),
-                size,
-            })?;
-            container.chunks.push(Chunk { tag, offset: start, data: data.to_vec() });
+            let data = bytes
+                .get(start..start.saturating_add(size as usize))
+                .ok_or_else(|| DxbcError::Chunk {
+                    offset,
+                    index,
+                    tag: String::from_utf8_lossy(&tag).into_owned(),
+                    size,
+                })?;
+            container.chunks.push(Chunk {
+                tag,
+                offset: start,
+                data: data.to_vec(),
+            });
         }
         for i in 0..container.chunks.len() {
             let Chunk { tag, offset, data } = &container.chunks[i];
             match tag {
                 b"SHDR" | b"SHEX" => {
-                    let words: Vec<u32> = data.chunks_exact(4).map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]])).collect();
+                    let words: Vec<u32> = data
+                        .chunks_exact(4)
+                        .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
+                        .collect();
                     container.program_offset = *offset;
                     container.program = Some(words);
                 }
                 b"ISGN" | b"ISG1" => container.inputs = signature::parse(tag, data, *offset)?,
-                b"OSGN" | b"OSG5" | b"OSG1" => container.outputs = signature::parse(tag, data, *offset)?,
-                b"PCSG" | b"PSG1" => container.patch_constants = signature::parse(tag, data, *offset)?,
+                b"OSGN" | b"OSG5" | b"OSG1" => {
+                    container.outputs = signature::parse(tag, data, *offset)?
+                }
+                b"PCSG" | b"PSG1" => {
+                    container.patch_constants = signature::parse(tag, data, *offset)?
+                }
                 b"RDEF" => container.rdef = Some(rdef::parse(data, *offset)?),
                 _ => {}
             }
@@ -214,7 +257,10 @@ impl Container {
 
     /// The data of the first chunk with this tag.
     pub fn chunk(&self, tag: &[u8; 4]) -> Option<&[u8]> {
-        self.chunks.iter().find(|c| &c.tag == tag).map(|c| c.data.as_slice())
+        self.chunks
+            .iter()
+            .find(|c| &c.tag == tag)
+            .map(|c| c.data.as_slice())
     }
 }
 
@@ -256,9 +302,15 @@ mod tests {
     fn rejects_bad_checksum_and_size() {
         let mut bytes = build(&[(*b"JUNK", vec![1, 2, 3, 4])]);
         bytes[4] ^= 1;
-        assert!(matches!(Container::parse(&bytes, true), Err(DxbcError::Checksum { .. })));
+        assert!(matches!(
+            Container::parse(&bytes, true),
+            Err(DxbcError::Checksum { .. })
+        ));
         assert!(Container::parse(&bytes, false).is_ok());
         bytes.push(0);
-        assert!(matches!(Container::parse(&bytes, false), Err(DxbcError::Size { .. })));
+        assert!(matches!(
+            Container::parse(&bytes, false),
+            Err(DxbcError::Size { .. })
+        ));
     }
 }

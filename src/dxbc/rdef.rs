@@ -48,7 +48,11 @@ impl Rdef {
     pub fn name_of(&self, prefix: &str, index: u32) -> Option<&str> {
         self.bindings
             .iter()
-            .find(|b| b.prefix() == prefix && (b.bind_point..b.bind_point.saturating_add(b.bind_count.max(1))).contains(&index))
+            .find(|b| {
+                b.prefix() == prefix
+                    && (b.bind_point..b.bind_point.saturating_add(b.bind_count.max(1)))
+                        .contains(&index)
+            })
             .map(|b| b.name.as_str())
     }
 }
@@ -63,7 +67,10 @@ pub fn parse(data: &[u8], base: usize) -> Result<Rdef, DxbcError> {
     let creator_offset = read_u32(data, 24, base)? as usize;
     let sm51 = (version & 0xffff) >= 0x0501;
     let bind_size = if sm51 { 40 } else { 32 };
-    let mut rdef = Rdef { creator: read_cstr(data, creator_offset, base)?, ..Rdef::default() };
+    let mut rdef = Rdef {
+        creator: read_cstr(data, creator_offset, base)?,
+        ..Rdef::default()
+    };
     for i in 0..bind_count {
         let at = bind_offset + i * bind_size;
         rdef.bindings.push(Binding {
@@ -76,7 +83,8 @@ pub fn parse(data: &[u8], base: usize) -> Result<Rdef, DxbcError> {
     }
     for i in 0..cb_count {
         let at = cb_offset + i * 24;
-        rdef.cbuffers.push(read_cstr(data, read_u32(data, at, base)? as usize, base)?);
+        rdef.cbuffers
+            .push(read_cstr(data, read_u32(data, at, base)? as usize, base)?);
     }
     Ok(rdef)
 }

@@ -58,7 +58,11 @@ pub fn parse(tag: &[u8; 4], data: &[u8], base: usize) -> Result<Vec<SignatureEle
             mask: (masks & 0xff) as u8,
             rw_mask: ((masks >> 8) & 0xff) as u8,
             stream,
-            min_precision: if has_precision { read_u32(data, at + 24, base)? } else { 0 },
+            min_precision: if has_precision {
+                read_u32(data, at + 24, base)?
+            } else {
+                0
+            },
         });
     }
     Ok(out)

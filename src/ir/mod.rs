@@ -112,7 +112,14 @@ pub const XYZW: [u8; 4] = [0, 1, 2, 3];
 impl Src {
     /// A register read with the identity swizzle.
     pub fn reg(file: File, index: u32) -> Self {
-        Src { file, index: Index::fixed(index), swizzle: XYZW, neg: false, abs: false, imm: [0; 4] }
+        Src {
+            file,
+            index: Index::fixed(index),
+            swizzle: XYZW,
+            neg: false,
+            abs: false,
+            imm: [0; 4],
+        }
     }
 
     /// A temporary register read with the identity swizzle.
@@ -122,7 +129,14 @@ impl Src {
 
     /// A literal vector of four words.
     pub fn imm(words: [u32; 4]) -> Self {
-        Src { file: File::Imm, index: Index::fixed(0), swizzle: XYZW, neg: false, abs: false, imm: words }
+        Src {
+            file: File::Imm,
+            index: Index::fixed(0),
+            swizzle: XYZW,
+            neg: false,
+            abs: false,
+            imm: words,
+        }
     }
 
     /// A literal with the same word in every component.
@@ -176,7 +190,12 @@ pub struct Dst {
 impl Dst {
     /// A destination register with the given write mask.
     pub fn reg(file: File, index: u32, mask: u8) -> Self {
-        Dst { file, index: Index::fixed(index), mask, saturate: false }
+        Dst {
+            file,
+            index: Index::fixed(index),
+            mask,
+            saturate: false,
+        }
     }
 
     /// A temporary register destination.
@@ -440,37 +459,116 @@ pub enum Inst {
     /// A component-wise operation (see [`AluOp`]).
     Alu { op: AluOp, dst: Dst, src: Vec<Src> },
     /// A dot product of the first `n` components, written to every masked component.
-    Dot { n: u8, legacy: bool, dst: Dst, a: Src, b: Src },
+    Dot {
+        n: u8,
+        legacy: bool,
+        dst: Dst,
+        a: Src,
+        b: Src,
+    },
     /// A double-precision operation (see [`DoubleOp`]).
-    Double { op: DoubleOp, dst: Dst, src: Vec<Src> },
+    Double {
+        op: DoubleOp,
+        dst: Dst,
+        src: Vec<Src>,
+    },
     /// `swapc dst0, dst1, cond, a, b`: dst0 = cond ? b : a, dst1 = cond ? a : b.
-    Swapc { dst: [Dst; 2], cond: Src, a: Src, b: Src },
+    Swapc {
+        dst: [Dst; 2],
+        cond: Src,
+        a: Src,
+        b: Src,
+    },
     /// Raw load: component c reads the word at `offset + 4 * swizzle[c]`.
-    LoadRaw { dst: Dst, res: Resource, offset: Src, swizzle: [u8; 4] },
+    LoadRaw {
+        dst: Dst,
+        res: Resource,
+        offset: Src,
+        swizzle: [u8; 4],
+    },
     /// Raw store of the first `count` components of `value` at `offset`.
-    StoreRaw { res: Resource, offset: Src, value: Src, count: u8 },
+    StoreRaw {
+        res: Resource,
+        offset: Src,
+        value: Src,
+        count: u8,
+    },
     /// Structured load: element `index`, byte `offset` inside it.
-    LoadStructured { dst: Dst, res: Resource, index: Src, offset: Src, swizzle: [u8; 4] },
+    LoadStructured {
+        dst: Dst,
+        res: Resource,
+        index: Src,
+        offset: Src,
+        swizzle: [u8; 4],
+    },
     /// Structured store of the first `count` components.
-    StoreStructured { res: Resource, index: Src, offset: Src, value: Src, count: u8 },
+    StoreStructured {
+        res: Resource,
+        index: Src,
+        offset: Src,
+        value: Src,
+        count: u8,
+    },
     /// Typed load at integer coordinates (buffer element, or texel x, y, z/slice),
     /// with an optional mip level in the coordinate's w for textures.
-    LoadTyped { dst: Dst, res: Resource, coord: Src, swizzle: [u8; 4], with_mip: bool },
+    LoadTyped {
+        dst: Dst,
+        res: Resource,
+        coord: Src,
+        swizzle: [u8; 4],
+        with_mip: bool,
+    },
     /// Typed store at integer coordinates.
-    StoreTyped { res: Resource, coord: Src, value: Src },
+    StoreTyped {
+        res: Resource,
+        coord: Src,
+        value: Src,
+    },
     /// Atomic operation on a 32-bit word: at byte `addr.x` (raw / TGSM), at
     /// element `addr.x` and byte `addr.y` (structured), or at texel coordinates
     /// (typed). `dst`, when present, receives the original value.
-    Atomic { op: AtomicOp, dst: Option<Dst>, res: Resource, addr: Src, value: Src, compare: Option<Src> },
+    Atomic {
+        op: AtomicOp,
+        dst: Option<Dst>,
+        res: Resource,
+        addr: Src,
+        value: Src,
+        compare: Option<Src>,
+    },
     /// `bufinfo`: element count (typed), byte size (raw), or (count, stride) (structured).
-    BufInfo { dst: Dst, res: Resource, swizzle: [u8; 4] },
+    BufInfo {
+        dst: Dst,
+        res: Resource,
+        swizzle: [u8; 4],
+    },
     /// `resinfo`: width, height, depth/array size, mip count of a texture
     /// (as float, `rcpFloat` or uint per `ret`), at the mip level in `mip`.
-    ResInfo { dst: Dst, res: Resource, mip: Src, ret: ResInfoReturn, swizzle: [u8; 4] },
+    ResInfo {
+        dst: Dst,
+        res: Resource,
+        mip: Src,
+        ret: ResInfoReturn,
+        swizzle: [u8; 4],
+    },
     /// A texture lookup through a sampler.
-    Sample { dst: Dst, res: u32, sampler: u32, coord: Src, lod: Lod, offset: [i8; 3], swizzle: [u8; 4], compare: Option<Src> },
+    Sample {
+        dst: Dst,
+        res: u32,
+        sampler: u32,
+        coord: Src,
+        lod: Lod,
+        offset: [i8; 3],
+        swizzle: [u8; 4],
+        compare: Option<Src>,
+    },
     /// A texel fetch (`ld`) from a texture SRV at integer coordinates with a mip level.
-    Fetch { dst: Dst, res: u32, coord: Src, offset: [i8; 3], swizzle: [u8; 4] },
+    Fetch {
+        dst: Dst,
+        res: u32,
+        coord: Src,
+        offset: [i8; 3],
+        swizzle: [u8; 4],
+    },
     /// A memory or execution barrier.
     Sync { group: bool, uav: bool, tgsm: bool },
     /// Begins a conditional block taken by lanes whose `cond.x` is nonzero (`nz`) or zero.
@@ -684,6 +782,9 @@ impl Program {
 
     /// The body of a subroutine.
     pub fn subroutine(&self, label: u32) -> Option<&[Inst]> {
-        self.subroutines.iter().find(|(l, _)| *l == label).map(|(_, b)| b.as_slice())
+        self.subroutines
+            .iter()
+            .find(|(l, _)| *l == label)
+            .map(|(_, b)| b.as_slice())
     }
 }

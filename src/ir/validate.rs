@@ -39,7 +39,10 @@ fn check_nesting(body: &[Inst]) -> Result<(), IrError> {
         Switch,
     }
     let mut open: Vec<Open> = Vec::new();
-    let err = |index: usize, what: &str| IrError::Flow { index, what: what.to_string() };
+    let err = |index: usize, what: &str| IrError::Flow {
+        index,
+        what: what.to_string(),
+    };
     for (index, inst) in body.iter().enumerate() {
         match inst {
             Inst::If { .. } => open.push(Open::If { had_else: false }),
@@ -95,7 +98,9 @@ fn check_calls(program: &Program, body: &[Inst], stack: &mut Vec<u32>) -> Result
         if stack.contains(&label) {
             return Err(IrError::Recursion(label));
         }
-        let callee = program.subroutine(label).ok_or(IrError::MissingLabel(label))?;
+        let callee = program
+            .subroutine(label)
+            .ok_or(IrError::MissingLabel(label))?;
         stack.push(label);
         check_calls(program, callee, stack)?;
         stack.pop();

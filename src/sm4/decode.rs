@@ -40,7 +40,16 @@ impl ProgramType {
 
     /// The program type of a version-token number.
     pub fn from_code(code: u32) -> Option<Self> {
-        [Self::Pixel, Self::Vertex, Self::Geometry, Self::Hull, Self::Domain, Self::Compute].get(code as usize).copied()
+        [
+            Self::Pixel,
+            Self::Vertex,
+            Self::Geometry,
+            Self::Hull,
+            Self::Domain,
+            Self::Compute,
+        ]
+        .get(code as usize)
+        .copied()
     }
 }
 
@@ -90,12 +99,18 @@ pub struct Operand {
 impl Operand {
     /// The modifier of the extended token: 0 none, 1 neg, 2 abs, 3 -abs.
     pub fn modifier(&self) -> u32 {
-        self.ext.iter().find(|e| *e & 0x3f == 1).map_or(0, |e| (e >> 6) & 0xff)
+        self.ext
+            .iter()
+            .find(|e| *e & 0x3f == 1)
+            .map_or(0, |e| (e >> 6) & 0xff)
     }
 
     /// The minimum precision of the extended token (0 = default).
     pub fn min_precision(&self) -> u32 {
-        self.ext.iter().find(|e| *e & 0x3f == 1).map_or(0, |e| (e >> 14) & 7)
+        self.ext
+            .iter()
+            .find(|e| *e & 0x3f == 1)
+            .map_or(0, |e| (e >> 14) & 7)
     }
 
     /// The static part of index `i`.
@@ -146,7 +161,10 @@ impl Instruction {
 
     /// Resource dimension (and stride) of an extended resource-dimension token.
     pub fn resource_dim(&self) -> Option<(u32, u32)> {
-        self.extended.iter().find(|e| *e & 0x3f == 2).map(|e| ((e >> 6) & 0x1f, (e >> 11) & 0xfff))
+        self.extended
+            .iter()
+            .find(|e| *e & 0x3f == 2)
+            .map(|e| ((e >> 6) & 0x1f, (e >> 11) & 0xfff))
     }
 
     /// Return types of an extended resource-return-type token.
@@ -179,7 +197,12 @@ struct Reader<'a> {
 
 impl Reader<'_> {
     fn err(&self, what: impl Into<String>) -> Sm4Error {
-        Sm4Error::Decode { index: self.index, offset: self.pos * 4, opcode: self.name.to_string(), what: what.into() }
+        Sm4Error::Decode {
+            index: self.index,
+            offset: self.pos * 4,
+            opcode: self.name.to_string(),
+            what: what.into(),
+        }
     }
 
     fn next(&mut self, what: &str) -> Result<u32, Sm4Error> {
@@ -224,37 +247,60 @@ impl Reader<'_> {
             let repr = (token >> (22 + 3 * d)) & 7;
             let value = match repr {
                 0 | 3 => u64::from(self.next("an index")?),
-                1 | 4 => (u64::from(self.next("an index")?) << 32) | u64::from(self.next("an index")?),
+                1 | 4 => {
+                    (u64::from(self.next("an index")?) << 32) | u64::from(self.next("an index")?)
+                }
                 2 => 0,
                 _ => return Err(self.err(format!("invalid index representation {repr}"))),
             };
-            let rel = if repr >= 2 { Some(Box::new(self.operand(depth + 1)?)) } else { None };
+            let rel = if repr >= 2 {
+                Some(Box::new(self.operand(depth + 1)?))
+            } else {
+                None
+            };
             indices.push(OpIndex { repr, value, rel });
         }
         let comps = if sel == Sel::One { 1 } else { 4 };
         let imm_words = match ty {
             4 => comps,
-            5 => 2 * comps,
+            5 if comps == 1 => 2,
+            5 => 4,
             _ => 0,
         };
         let mut imm = Vec::new();
         for _ in 0..imm_words {
             imm.push(self.next("an immediate")?);
         }
-        Ok(Operand { token, ty, sel, ext, indices, imm })
+        Ok(Operand {
+            token,
+            ty,
+            sel,
+            ext,
+            indices,
+            imm,
+        })
     }
 }
 
 /// Decodes a program's tokens (version token, length, then instructions).
 pub fn decode(tokens: &[u32]) -> Result<Shader, Sm4Error> {
-    let head = |what: &str| Sm4Error::Decode { index: 0, offset: 0, opcode: String::new(), what: what.to_string() };
+    let head = |what: &str| Sm4Error::Decode {
+        index: 0,
+        offset: 0,
+        opcode: String::new(),
+        what: what.to_string(),
+    };
     let (&version, &length) = match tokens {
         [v, l, ..] => (v, l),
         _ => return Err(head("program shorter than its two header tokens")),
     };
-    let program_type = ProgramType::from_code(version >> 16).ok_or_else(|| head("unknown program type in the version token"))?;
+    let program_type = ProgramType::from_code(version >> 16)
+        .ok_or_else(|| head("unknown program type in the version token"))?;
     if length as usize > tokens.len() || length < 2 {
-        return Err(head(&format!("length token says {length} words, program has {}", tokens.len())));
+        return Err(head(&format!(
+            "length token says {length} words, program has {}",
+            tokens.len()
+        )));
     }
     let end = length as usize;
     let mut instructions = Vec::new();
@@ -269,10 +315,22 @@ pub fn decode(tokens: &[u32]) -> Result<Shader, Sm4Error> {
             opcode: format!("{code}"),
             what: "unknown opcode".into(),
         })?;
-        let mut r = Reader { tokens, pos: pos + 1, end, index, name: info.name };
-        let len = if info.layout == "c" { r.next("the custom data length")? as usize } else { ((token >> 24) & 0x7f) as usize };
+        let mut r = Reader {
+            tokens,
+            pos: pos + 1,
+            end,
+            index,
+            name: info.name,
+        };
+        let len = if info.layout == "c" {
+            r.next("the custom data length")? as usize
+        } else {
+            ((token >> 24) & 0x7f) as usize
+        };
         if len == 0 || pos + len > end {
-            return Err(r.err(format!("instruction length {len} runs past the program end")));
+            return Err(r.err(format!(
+                "instruction length {len} runs past the program end"
+            )));
         }
         r.end = pos + len;
         let mut extended = Vec::new();
@@ -297,10 +355,25 @@ pub fn decode(tokens: &[u32]) -> Result<Shader, Sm4Error> {
             }
         }
         if r.pos != r.end {
-            return Err(r.err(format!("{} unread words: operands disagree with the length field", r.end - r.pos)));
+            return Err(r.err(format!(
+                "{} unread words: operands disagree with the length field",
+                r.end - r.pos
+            )));
         }
-        instructions.push(Instruction { info, token, extended, operands, words, offset: pos });
+        instructions.push(Instruction {
+            info,
+            token,
+            extended,
+            operands,
+            words,
+            offset: pos,
+        });
         pos += len;
     }
-    Ok(Shader { program_type, major: (version >> 4) & 0xf, minor: version & 0xf, instructions })
+    Ok(Shader {
+        program_type,
+        major: (version >> 4) & 0xf,
+        minor: version & 0xf,
+        instructions,
+    })
 }

@@ -6,8 +6,9 @@ use super::decode::{decode, Instruction, OpIndex, Operand, ProgramType, Sel};
 use super::Sm4Error;
 use crate::dxbc::{Container, SignatureElement};
 use crate::ir::{
-    AluOp, AtomicOp, CbDecl, Dim, DoubleOp, Dst, File, Index, IndexableDecl, Inst, Interpolation, IoReg, Lod, Program, ResInfoReturn,
-    Resource, ResourceDecl, ResourceKind, Src, Stage, SysVal, TgsmDecl, XYZW,
+    AluOp, AtomicOp, CbDecl, Dim, DoubleOp, Dst, File, Index, IndexableDecl, Inst, Interpolation,
+    IoReg, Lod, Program, ResInfoReturn, Resource, ResourceDecl, ResourceKind, Src, Stage, SysVal,
+    TgsmDecl, XYZW,
 };
 
 /// Scratch temporaries the lowering may use past the declared ones.
@@ -82,7 +83,8 @@ fn swizzle_of(sel: Sel) -> [u8; 4] {
 }
 
 fn reads(s: &Src, d: &Dst) -> bool {
-    let same = s.file == d.file && (s.index.base == d.index.base || s.index.rel.is_some() || d.index.rel.is_some());
+    let same = s.file == d.file
+        && (s.index.base == d.index.base || s.index.rel.is_some() || d.index.rel.is_some());
     same || s.index.rel.as_deref().is_some_and(|r| reads(r, d))
 }
 
@@ -109,7 +111,12 @@ impl Lowerer {
     }
 
     fn err(&self, what: impl Into<String>) -> Sm4Error {
-        Sm4Error::Lower { index: self.at.0, offset: self.at.1, opcode: self.at.2.to_string(), what: what.into() }
+        Sm4Error::Lower {
+            index: self.at.0,
+            offset: self.at.1,
+            opcode: self.at.2.to_string(),
+            what: what.into(),
+        }
     }
 
     fn scratch(&mut self, n: u32) -> u32 {
@@ -134,7 +141,11 @@ impl Lowerer {
     fn temp_index(&self, op: &Operand) -> Result<Index, Sm4Error> {
         let ix = self.index(op.indices.first())?;
         if ix.base >= self.declared_temps.unwrap_or(0) {
-            return Err(self.err(format!("r{} past dcl_temps {}", ix.base, self.declared_temps.unwrap_or(0))));
+            return Err(self.err(format!(
+                "r{} past dcl_temps {}",
+                ix.base,
+                self.declared_temps.unwrap_or(0)
+            )));
         }
         Ok(ix)
     }
@@ -149,14 +160,23 @@ impl Lowerer {
 
     fn src(&self, op: &Operand) -> Result<Src, Sm4Error> {
         let swizzle = swizzle_of(op.sel);
-        let reg = |file: File, index: Index| Src { file, index, swizzle, neg: false, abs: false, imm: [0; 4] };
+        let reg = |file: File, index: Index| Src {
+            file,
+            index,
+            swizzle,
+            neg: false,
+            abs: false,
+            imm: [0; 4],
+        };
         let s = match op.ty {
             0 => reg(File::Temp, self.temp_index(op)?),
             1 => {
                 let ix = self.index(op.indices.first())?;
                 match self.sysval_inputs.get(&ix.base) {
                     Some(&sv) => reg(File::SysVal(sv), Index::fixed(0)),
-                    None if self.inputs.contains_key(&ix.base) || ix.rel.is_some() => reg(File::Input, ix),
+                    None if self.inputs.contains_key(&ix.base) || ix.rel.is_some() => {
+                        reg(File::Input, ix)
+                    }
                     None => return Err(self.err(format!("v{} is not declared", ix.base))),
                 }
             }
@@ -215,17 +235,35 @@ impl Lowerer {
                 None => return Err(self.err("oDepth is not declared")),
             },
             13 => return Ok(Dst::null()),
-            t => return Err(self.err(format!("operand type {t} is not supported as a destination"))),
+            t => {
+                return Err(self.err(format!(
+                    "operand type {t} is not supported as a destination"
+                )))
+            }
         };
-        Ok(Dst { file, index, mask, saturate })
+        Ok(Dst {
+            file,
+            index,
+            mask,
+            saturate,
+        })
     }
 
     fn resource(&self, op: &Operand) -> Result<Resource, Sm4Error> {
         let slot = self.index(op.indices.first())?.base;
         let (res, known) = match op.ty {
-            7 => (Resource::Srv(slot), self.prog.srvs.iter().any(|r| r.slot == slot)),
-            30 => (Resource::Uav(slot), self.prog.uavs.iter().any(|r| r.slot == slot)),
-            31 => (Resource::Tgsm(slot), self.prog.tgsm.iter().any(|r| r.id == slot)),
+            7 => (
+                Resource::Srv(slot),
+                self.prog.srvs.iter().any(|r| r.slot == slot),
+            ),
+            30 => (
+                Resource::Uav(slot),
+                self.prog.uavs.iter().any(|r| r.slot == slot),
+            ),
+            31 => (
+                Resource::Tgsm(slot),
+                self.prog.tgsm.iter().any(|r| r.id == slot),
+            ),
             t => return Err(self.err(format!("operand type {t} is not a resource"))),
         };
         if !known {
@@ -236,7 +274,14 @@ impl Lowerer {
 
     fn srv(&self, op: &Operand) -> Result<(u32, Option<ResourceKind>), Sm4Error> {
         match self.resource(op)? {
-            Resource::Srv(slot) => Ok((slot, self.prog.srvs.iter().find(|r| r.slot == slot).map(|r| r.kind))),
+            Resource::Srv(slot) => Ok((
+                slot,
+                self.prog
+                    .srvs
+                    .iter()
+                    .find(|r| r.slot == slot)
+                    .map(|r| r.kind),
+            )),
             _ => Err(self.err("expected a t# resource")),
         }
     }
@@ -250,11 +295,17 @@ impl Lowerer {
     }
 
     fn operand<'a>(&self, ins: &'a Instruction, i: usize) -> Result<&'a Operand, Sm4Error> {
-        ins.operands.get(i).ok_or_else(|| self.err(format!("missing operand {i}")))
+        ins.operands
+            .get(i)
+            .ok_or_else(|| self.err(format!("missing operand {i}")))
     }
 
     fn srcs(&self, ins: &Instruction, from: usize) -> Result<Vec<Src>, Sm4Error> {
-        ins.operands.iter().skip(from).map(|o| self.src(o)).collect()
+        ins.operands
+            .iter()
+            .skip(from)
+            .map(|o| self.src(o))
+            .collect()
     }
 
     fn alu(&mut self, op: AluOp, ins: &Instruction) -> Result<(), Sm4Error> {
@@ -279,19 +330,43 @@ impl Lowerer {
         let refs: Vec<&Src> = src1.iter().collect();
         let staged = alias(&d0, &refs);
         if d0.file != File::Null {
-            let target = if staged { Dst::temp(self.scratch(0), d0.mask) } else { d0.clone() };
-            self.emit(Inst::Alu { op: op0, dst: Dst { saturate: d0.saturate && !staged, ..target.clone() }, src: src0 });
+            let target = if staged {
+                Dst::temp(self.scratch(0), d0.mask)
+            } else {
+                d0.clone()
+            };
+            self.emit(Inst::Alu {
+                op: op0,
+                dst: Dst {
+                    saturate: d0.saturate && !staged,
+                    ..target.clone()
+                },
+                src: src0,
+            });
         }
         if d1.file != File::Null {
-            self.emit(Inst::Alu { op: op1, dst: d1, src: src1 });
+            self.emit(Inst::Alu {
+                op: op1,
+                dst: d1,
+                src: src1,
+            });
         }
         if staged {
             let s = Src::temp(self.scratch(0));
-            self.emit(Inst::Alu { op: AluOp::Mov, dst: d0, src: vec![s] });
+            self.emit(Inst::Alu {
+                op: AluOp::Mov,
+                dst: d0,
+                src: vec![s],
+            });
         }
     }
 
-    fn two(&mut self, ins: &Instruction, ops: [AluOp; 2], second_neg: bool) -> Result<(), Sm4Error> {
+    fn two(
+        &mut self,
+        ins: &Instruction,
+        ops: [AluOp; 2],
+        second_neg: bool,
+    ) -> Result<(), Sm4Error> {
         let d0 = self.dst(self.operand(ins, 0)?, ins.saturate())?;
         let d1 = self.dst(self.operand(ins, 1)?, ins.saturate())?;
         let src = self.srcs(ins, 2)?;
@@ -301,7 +376,11 @@ impl Lowerer {
                 *b = b.clone().negated();
             }
         }
-        let (first, second) = if second_neg { (adjusted, src) } else { (src.clone(), src) };
+        let (first, second) = if second_neg {
+            (adjusted, src)
+        } else {
+            (src.clone(), src)
+        };
         self.pair([(ops[0], first), (ops[1], second)], [d0, d1]);
         Ok(())
     }
@@ -310,18 +389,33 @@ impl Lowerer {
         let d0 = self.dst(self.operand(ins, 0)?, ins.saturate())?;
         let d1 = self.dst(self.operand(ins, 1)?, ins.saturate())?;
         let s = self.srcs(ins, 2)?;
-        let [cond, a, b] = <[Src; 3]>::try_from(s).map_err(|_| self.err("swapc needs three sources"))?;
+        let [cond, a, b] =
+            <[Src; 3]>::try_from(s).map_err(|_| self.err("swapc needs three sources"))?;
         let refs = [&cond, &a, &b];
         if alias(&d0, &refs) || alias(&d1, &refs) {
             let (t0, t1) = (self.scratch(0), self.scratch(1));
-            self.emit(Inst::Swapc { dst: [Dst::temp(t0, d0.mask), Dst::temp(t1, d1.mask)], cond, a, b });
+            self.emit(Inst::Swapc {
+                dst: [Dst::temp(t0, d0.mask), Dst::temp(t1, d1.mask)],
+                cond,
+                a,
+                b,
+            });
             for (d, t) in [(d0, t0), (d1, t1)] {
                 if d.file != File::Null {
-                    self.emit(Inst::Alu { op: AluOp::Mov, dst: d, src: vec![Src::temp(t)] });
+                    self.emit(Inst::Alu {
+                        op: AluOp::Mov,
+                        dst: d,
+                        src: vec![Src::temp(t)],
+                    });
                 }
             }
         } else {
-            self.emit(Inst::Swapc { dst: [d0, d1], cond, a, b });
+            self.emit(Inst::Swapc {
+                dst: [d0, d1],
+                cond,
+                a,
+                b,
+            });
         }
         Ok(())
     }
@@ -330,7 +424,13 @@ impl Lowerer {
         let dst = self.dst(self.operand(ins, 0)?, ins.saturate())?;
         let a = self.src(self.operand(ins, 1)?)?;
         let b = self.src(self.operand(ins, 2)?)?;
-        self.emit(Inst::Dot { n, legacy: false, dst, a, b });
+        self.emit(Inst::Dot {
+            n,
+            legacy: false,
+            dst,
+            a,
+            b,
+        });
         Ok(())
     }
 
@@ -347,34 +447,69 @@ impl Lowerer {
     }
 
     fn atomic(&mut self, op: AtomicOp, ins: &Instruction, returns: bool) -> Result<(), Sm4Error> {
-        let (dst, first) = if returns { (Some(self.dst(self.operand(ins, 0)?, false)?), 1) } else { (None, 0) };
+        let (dst, first) = if returns {
+            (Some(self.dst(self.operand(ins, 0)?, false)?), 1)
+        } else {
+            (None, 0)
+        };
         let res = self.resource(self.operand(ins, first)?)?;
         let addr = self.src(self.operand(ins, first + 1)?)?;
         let (compare, value) = if op == AtomicOp::CompareExchange {
-            (Some(self.src(self.operand(ins, first + 2)?)?), self.src(self.operand(ins, first + 3)?)?)
+            (
+                Some(self.src(self.operand(ins, first + 2)?)?),
+                self.src(self.operand(ins, first + 3)?)?,
+            )
         } else {
             (None, self.src(self.operand(ins, first + 2)?)?)
         };
-        self.emit(Inst::Atomic { op, dst, res, addr, value, compare });
+        self.emit(Inst::Atomic {
+            op,
+            dst,
+            res,
+            addr,
+            value,
+            compare,
+        });
         Ok(())
     }
 
-    fn sample(&mut self, ins: &Instruction, lod: Option<usize>, compare: bool) -> Result<(), Sm4Error> {
+    fn sample(
+        &mut self,
+        ins: &Instruction,
+        lod: Option<usize>,
+        compare: bool,
+    ) -> Result<(), Sm4Error> {
         let dst = self.dst(self.operand(ins, 0)?, ins.saturate())?;
         let coord = self.src(self.operand(ins, 1)?)?;
         let rop = self.operand(ins, 2)?;
         let (res, _) = self.srv(rop)?;
         let sampler = self.sampler(self.operand(ins, 3)?)?;
-        let compare = if compare { Some(self.src(self.operand(ins, 4)?)?) } else { None };
+        let compare = if compare {
+            Some(self.src(self.operand(ins, 4)?)?)
+        } else {
+            None
+        };
         let lod = match (ins.info.code, lod) {
             (71, _) => Lod::Level(Src::splat_f32(0.0)),
-            (73, Some(i)) => Lod::Gradient(self.src(self.operand(ins, i)?)?, self.src(self.operand(ins, i + 1)?)?),
+            (73, Some(i)) => Lod::Gradient(
+                self.src(self.operand(ins, i)?)?,
+                self.src(self.operand(ins, i + 1)?)?,
+            ),
             (74, Some(i)) => Lod::Bias(self.src(self.operand(ins, i)?)?),
             (_, Some(i)) => Lod::Level(self.src(self.operand(ins, i)?)?),
             _ => Lod::Implicit,
         };
         let offset = ins.offsets().unwrap_or([0; 3]);
-        self.emit(Inst::Sample { dst, res, sampler, coord, lod, offset, swizzle: swizzle_of(rop.sel), compare });
+        self.emit(Inst::Sample {
+            dst,
+            res,
+            sampler,
+            coord,
+            lod,
+            offset,
+            swizzle: swizzle_of(rop.sel),
+            compare,
+        });
         Ok(())
     }
 
@@ -385,9 +520,21 @@ impl Lowerer {
         let (res, kind) = self.srv(rop)?;
         let swizzle = swizzle_of(rop.sel);
         if kind == Some(ResourceKind::Typed(Dim::Buffer)) {
-            self.emit(Inst::LoadTyped { dst, res: Resource::Srv(res), coord, swizzle, with_mip: false });
+            self.emit(Inst::LoadTyped {
+                dst,
+                res: Resource::Srv(res),
+                coord,
+                swizzle,
+                with_mip: false,
+            });
         } else {
-            self.emit(Inst::Fetch { dst, res, coord, offset: ins.offsets().unwrap_or([0; 3]), swizzle });
+            self.emit(Inst::Fetch {
+                dst,
+                res,
+                coord,
+                offset: ins.offsets().unwrap_or([0; 3]),
+                swizzle,
+            });
         }
         Ok(())
     }
@@ -399,25 +546,54 @@ impl Lowerer {
         match ins.info.code {
             88 => {
                 let dim = self.dim((ins.token >> 11) & 0x1f)?;
-                self.prog.srvs.push(ResourceDecl { slot: slot(), kind: ResourceKind::Typed(dim) });
+                self.prog.srvs.push(ResourceDecl {
+                    slot: slot(),
+                    kind: ResourceKind::Typed(dim),
+                });
             }
-            161 => self.prog.srvs.push(ResourceDecl { slot: slot(), kind: ResourceKind::Raw }),
-            162 => self.prog.srvs.push(ResourceDecl { slot: slot(), kind: ResourceKind::Structured(word(0)) }),
+            161 => self.prog.srvs.push(ResourceDecl {
+                slot: slot(),
+                kind: ResourceKind::Raw,
+            }),
+            162 => self.prog.srvs.push(ResourceDecl {
+                slot: slot(),
+                kind: ResourceKind::Structured(word(0)),
+            }),
             156 => {
                 let dim = self.dim((ins.token >> 11) & 0x1f)?;
-                self.prog.uavs.push(ResourceDecl { slot: slot(), kind: ResourceKind::Typed(dim) });
+                self.prog.uavs.push(ResourceDecl {
+                    slot: slot(),
+                    kind: ResourceKind::Typed(dim),
+                });
             }
-            157 => self.prog.uavs.push(ResourceDecl { slot: slot(), kind: ResourceKind::Raw }),
-            158 => self.prog.uavs.push(ResourceDecl { slot: slot(), kind: ResourceKind::Structured(word(0)) }),
-            159 => self.prog.tgsm.push(TgsmDecl { id: slot(), size: word(0), stride: 0 }),
-            160 => self.prog.tgsm.push(TgsmDecl { id: slot(), size: word(0).saturating_mul(word(1)), stride: word(0) }),
+            157 => self.prog.uavs.push(ResourceDecl {
+                slot: slot(),
+                kind: ResourceKind::Raw,
+            }),
+            158 => self.prog.uavs.push(ResourceDecl {
+                slot: slot(),
+                kind: ResourceKind::Structured(word(0)),
+            }),
+            159 => self.prog.tgsm.push(TgsmDecl {
+                id: slot(),
+                size: word(0),
+                stride: 0,
+            }),
+            160 => self.prog.tgsm.push(TgsmDecl {
+                id: slot(),
+                size: word(0).saturating_mul(word(1)),
+                stride: word(0),
+            }),
             89 => {
                 let rows = op0.and_then(|o| o.index(1)).unwrap_or(0) as u32;
                 self.prog.cbs.push(CbDecl { slot: slot(), rows });
             }
             90 => self.samplers.push(slot()),
             104 => self.declared_temps = Some(word(0)),
-            105 => self.prog.indexables.push(IndexableDecl { id: word(0), count: word(1) }),
+            105 => self.prog.indexables.push(IndexableDecl {
+                id: word(0),
+                count: word(1),
+            }),
             155 => self.prog.thread_group = [word(0), word(1), word(2)],
             95..=100 => self.input(ins)?,
             101..=103 => self.output(ins)?,
@@ -449,7 +625,9 @@ impl Lowerer {
         let reg = self.index(op.indices.first())?.base;
         let name = ins.words.first().copied();
         let sysval = match (ins.info.code, name) {
-            (96 | 97 | 99 | 100, Some(1)) if self.prog.stage == Stage::Pixel => Some(SysVal::Position),
+            (96 | 97 | 99 | 100, Some(1)) if self.prog.stage == Stage::Pixel => {
+                Some(SysVal::Position)
+            }
             (_, Some(6)) => Some(SysVal::VertexId),
             (_, Some(7)) => Some(SysVal::PrimitiveId),
             (_, Some(8)) => Some(SysVal::InstanceId),
@@ -479,7 +657,8 @@ impl Lowerer {
         match op.ty {
             2 => {
                 let reg = self.index(op.indices.first())?.base;
-                self.outputs.entry(reg).or_default().mask |= if let Sel::Mask(m) = op.sel { m } else { 0xf };
+                self.outputs.entry(reg).or_default().mask |=
+                    if let Sel::Mask(m) = op.sel { m } else { 0xf };
             }
             12 | 38 | 39 => self.depth = true,
             t => return Err(self.err(format!("output operand type {t} is not supported"))),
@@ -632,9 +811,17 @@ impl Lowerer {
                 swizzle: swizzle_of(o(2)?.sel),
                 with_mip: false,
             },
-            164 => Inst::StoreTyped { res: self.resource(o(0)?)?, coord: self.src(o(1)?)?, value: self.src(o(2)?)? },
+            164 => Inst::StoreTyped {
+                res: self.resource(o(0)?)?,
+                coord: self.src(o(1)?)?,
+                value: self.src(o(2)?)?,
+            },
             169..=177 | 180..=189 => return self.atomic_arm(ins),
-            121 => Inst::BufInfo { dst: self.dst(o(0)?, false)?, res: self.resource(o(1)?)?, swizzle: swizzle_of(o(1)?.sel) },
+            121 => Inst::BufInfo {
+                dst: self.dst(o(0)?, false)?,
+                res: self.resource(o(1)?)?,
+                swizzle: swizzle_of(o(1)?.sel),
+            },
             61 => Inst::ResInfo {
                 dst: self.dst(o(0)?, ins.saturate())?,
                 mip: self.src(o(1)?)?,
@@ -648,7 +835,11 @@ impl Lowerer {
             },
             190 => {
                 let c = ins.controls();
-                Inst::Sync { group: c & 1 != 0, tgsm: c & 2 != 0, uav: c & 12 != 0 }
+                Inst::Sync {
+                    group: c & 1 != 0,
+                    tgsm: c & 2 != 0,
+                    uav: c & 12 != 0,
+                }
             }
             69 => return self.sample(ins, None, false),
             70 => return self.sample(ins, None, true),
@@ -674,8 +865,16 @@ impl Lowerer {
                 let (cond, nz) = self.cond(ins)?;
                 Inst::ContinueC { cond, nz }
             }
-            76 => Inst::Switch { sel: self.src(o(0)?)? },
-            6 => Inst::Case(o(0)?.imm.first().copied().ok_or_else(|| self.err("case needs a literal"))?),
+            76 => Inst::Switch {
+                sel: self.src(o(0)?)?,
+            },
+            6 => Inst::Case(
+                o(0)?
+                    .imm
+                    .first()
+                    .copied()
+                    .ok_or_else(|| self.err("case needs a literal"))?,
+            ),
             10 => Inst::Default,
             23 => Inst::EndSwitch,
             62 => Inst::Ret,
@@ -687,10 +886,16 @@ impl Lowerer {
                 let (cond, nz) = self.cond(ins)?;
                 Inst::Discard { cond, nz }
             }
-            4 => Inst::Call { label: self.label_of(o(0)?)? },
+            4 => Inst::Call {
+                label: self.label_of(o(0)?)?,
+            },
             5 => {
                 let (cond, nz) = self.cond(ins)?;
-                Inst::CallC { cond, nz, label: self.label_of(o(1)?)? }
+                Inst::CallC {
+                    cond,
+                    nz,
+                    label: self.label_of(o(1)?)?,
+                }
             }
             44 => return self.start_label(self.label_of(o(0)?)?),
             53 => return self.custom_data(ins),
@@ -748,7 +953,11 @@ impl Lowerer {
             if ins.words.len() % 4 != 0 {
                 return Err(self.err("immediate constant buffer size is not a multiple of 4 words"));
             }
-            self.prog.icb = ins.words.chunks_exact(4).map(|c| [c[0], c[1], c[2], c[3]]).collect();
+            self.prog.icb = ins
+                .words
+                .chunks_exact(4)
+                .map(|c| [c[0], c[1], c[2], c[3]])
+                .collect();
         }
         Ok(())
     }
@@ -762,10 +971,22 @@ impl Lowerer {
         self.prog.main = self.main.take().unwrap_or_default();
         self.prog.temps = self.declared_temps.unwrap_or(0) + self.scratch_used.min(SCRATCH);
         let pixel = self.prog.stage == Stage::Pixel;
-        self.prog.inputs = self.inputs.iter().map(|(&reg, io)| io_reg(reg, io, container.inputs(), false, "v")).collect();
-        self.prog.outputs = self.outputs.iter().map(|(&reg, io)| io_reg(reg, io, container.outputs(), pixel, "o")).collect();
+        self.prog.inputs = self
+            .inputs
+            .iter()
+            .map(|(&reg, io)| io_reg(reg, io, container.inputs(), false, "v"))
+            .collect();
+        self.prog.outputs = self
+            .outputs
+            .iter()
+            .map(|(&reg, io)| io_reg(reg, io, container.outputs(), pixel, "o"))
+            .collect();
         if let Some(reg) = self.prog.depth_output {
-            let reg = if self.depth { self.outputs.keys().next_back().map_or(0, |r| r + 1) } else { reg };
+            let reg = if self.depth {
+                self.outputs.keys().next_back().map_or(0, |r| r + 1)
+            } else {
+                reg
+            };
             self.prog.depth_output = Some(reg);
             self.prog.outputs.push(IoReg {
                 reg,
@@ -782,7 +1003,10 @@ impl Lowerer {
 
 /// The IR description of register `reg`, named from the signature element on it.
 fn io_reg(reg: u32, io: &Io, sig: &[SignatureElement], pixel_out: bool, prefix: &str) -> IoReg {
-    let elem = sig.iter().find(|e| e.register == reg && e.mask & io.mask != 0).or_else(|| sig.iter().find(|e| e.register == reg));
+    let elem = sig
+        .iter()
+        .find(|e| e.register == reg && e.mask & io.mask != 0)
+        .or_else(|| sig.iter().find(|e| e.register == reg));
     let (semantic, semantic_index) = match elem {
         Some(e) => (e.semantic.to_uppercase(), e.semantic_index),
         None if pixel_out => ("SV_TARGET".to_string(), reg),

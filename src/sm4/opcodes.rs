@@ -39,15 +39,36 @@ pub struct OpInfo {
 }
 
 const fn op(code: u16, name: &'static str, layout: &'static str, ty: Ty) -> OpInfo {
-    OpInfo { code, name, layout, ty, test: false, decl: false }
+    OpInfo {
+        code,
+        name,
+        layout,
+        ty,
+        test: false,
+        decl: false,
+    }
 }
 
 const fn cond(code: u16, name: &'static str, layout: &'static str) -> OpInfo {
-    OpInfo { code, name, layout, ty: Ty::U, test: true, decl: false }
+    OpInfo {
+        code,
+        name,
+        layout,
+        ty: Ty::U,
+        test: true,
+        decl: false,
+    }
 }
 
 const fn dcl(code: u16, name: &'static str, layout: &'static str) -> OpInfo {
-    OpInfo { code, name, layout, ty: Ty::U, test: false, decl: true }
+    OpInfo {
+        code,
+        name,
+        layout,
+        ty: Ty::U,
+        test: false,
+        decl: true,
+    }
 }
 
 use Ty::{D, F, I, U, X};
@@ -57,7 +78,7 @@ pub const OPCODES: &[OpInfo] = &[
     op(0, "add", "dss", F),
     op(1, "and", "dss", U),
     op(2, "break", "", U),
-    cond(3, "breakc", "s"),
+    cond(3, "breakp", "s"),
     op(4, "call", "s", U),
     cond(5, "callc", "ss"),
     op(6, "case", "s", U),
@@ -117,7 +138,7 @@ pub const OPCODES: &[OpInfo] = &[
     op(60, "or", "dss", U),
     op(61, "resinfo", "dss", U),
     op(62, "ret", "", U),
-    cond(63, "retc", "s"),
+    cond(63, "retp", "s"),
     op(64, "round_ne", "ds", F),
     op(65, "round_ni", "ds", F),
     op(66, "round_pi", "ds", F),
@@ -216,7 +237,7 @@ pub const OPCODES: &[OpInfo] = &[
     dcl(161, "dcl_resource_raw", "s"),
     dcl(162, "dcl_resource_structured", "su"),
     op(163, "ld_uav_typed", "dss", U),
-    op(164, "store_uav_typed", "dss", X),
+    op(164, "store_uav_typed", "dss", U),
     op(165, "ld_raw", "dss", U),
     op(166, "store_raw", "dss", X),
     op(167, "ld_structured", "dsss", U),
@@ -273,7 +294,10 @@ pub const OPCODES: &[OpInfo] = &[
 
 /// The row of an opcode number.
 pub fn info(code: u32) -> Option<&'static OpInfo> {
-    OPCODES.binary_search_by_key(&code, |o| u32::from(o.code)).ok().map(|i| &OPCODES[i])
+    OPCODES
+        .binary_search_by_key(&code, |o| u32::from(o.code))
+        .ok()
+        .map(|i| &OPCODES[i])
 }
 
 /// The row of a disassembly name.
