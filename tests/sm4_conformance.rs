@@ -133,7 +133,12 @@ fn sm4_corpus_disassembly_matches_reference() {
             .and_then(|c| sm4::disassemble(&c));
         let ours = ours.unwrap_or_else(|e| panic!("{}: {e}", s.case.display()));
         total += 1;
-        let ours = ours.trim().to_string();
+        let ours: Vec<&str> = ours
+            .trim()
+            .lines()
+            .map(|l| l.split(" // ").next().unwrap_or(l).trim_end())
+            .collect();
+        let ours = ours.join("\n");
         if ours == expected {
             same += 1;
         }
@@ -141,8 +146,8 @@ fn sm4_corpus_disassembly_matches_reference() {
         let b: Vec<&str> = expected.lines().collect();
         lines_total += b.len();
         lines_same += a.iter().zip(&b).filter(|(x, y)| x == y).count();
-        if let Some((x, y)) = a.iter().zip(&b).find(|(x, y)| x != y) {
-            if first_diffs.len() < 40 {
+        if let Some((x, y)) = a.iter().zip(&b).find(|(x, y)| x != y && !x.contains(".(")) {
+            if first_diffs.len() < 400 {
                 first_diffs.push(format!("{}:\n  ours: {x}\n  ref:  {y}", s.case.display()));
             }
         }

@@ -311,8 +311,7 @@ fn components(s: &str) -> Option<Vec<u8>> {
 pub fn scalar_operand(code: u16, i: usize) -> bool {
     matches!(
         (code, i),
-        (3 | 5 | 8 | 13 | 31 | 63 | 76, 0)
-            | (61 | 165 | 166 | 167 | 168, 1)
+        (61 | 165 | 166 | 167 | 168, 1)
             | (167 | 168, 2)
             | (169..=177, 2)
             | (172, 3)
