@@ -46,7 +46,7 @@ pub fn assemble(text: &str) -> Result<Vec<u8>, String> {
         let tokens = d3d9::assemble(text).map_err(|e| e.to_string())?;
         Ok(tokens.iter().flat_map(|w| w.to_le_bytes()).collect())
     } else {
-        Err(format!("pending {}", text.len()))
+        sm4::assemble(text).map_err(|e| e.to_string())
     }
 }
 
@@ -54,7 +54,7 @@ pub fn assemble(text: &str) -> Result<Vec<u8>, String> {
 pub fn disassemble(bytes: &[u8]) -> Result<String, String> {
     if bytes.starts_with(b"DXBC") {
         let c = dxbc::Container::parse(bytes, false).map_err(|e| e.to_string())?;
-        Err(format!("pending {}", c.chunks.len()))
+        sm4::disassemble(&c).map_err(|e| e.to_string())
     } else {
         let s = d3d9::decode(&words(bytes)).map_err(|e| e.to_string())?;
         Ok(d3d9::disassemble(&s))
@@ -65,7 +65,7 @@ pub fn disassemble(bytes: &[u8]) -> Result<String, String> {
 pub fn info(bytes: &[u8]) -> Result<String, String> {
     if bytes.starts_with(b"DXBC") {
         let c = dxbc::Container::parse(bytes, false).map_err(|e| e.to_string())?;
-        Err(format!("pending {}", c.chunks.len()))
+        sm4::info(&c).map_err(|e| e.to_string())
     } else {
         let s = d3d9::decode(&words(bytes)).map_err(|e| e.to_string())?;
         Ok(d3d9::info(&s))

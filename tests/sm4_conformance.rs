@@ -104,3 +104,82 @@ fn sm4_corpus_parses_and_lowers() {
     );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+fn reference(root: &Path, s: &Shader) -> Option<String> {
+    let folder = s.case.parent()?.file_name()?;
+    let file = root
+        .join("reference-disasm")
+        .join(folder)
+        .join(s.case.with_extension("asm").file_name()?);
+    let text = std::fs::read_to_string(file).ok()?;
+    let marker = format!("; [{}]", s.stage);
+    let start = text.find(&marker)? + marker.len();
+    let body = &text[start..];
+    let end = body.find("\n; [").map_or(body.len(), |e| e + 1);
+    Some(body[..end].trim().to_string())
+}
+
+#[test]
+fn sm4_corpus_disassembly_matches_reference() {
+    let Some(root) = corpus() else { return };
+    let (mut same, mut total, mut lines_same, mut lines_total) = (0, 0, 0, 0);
+    let mut first_diffs = Vec::new();
+    for s in shaders(&root) {
+        let Some(expected) = reference(&root, &s) else {
+            continue;
+        };
+        let ours = Container::parse(&s.bytes, false)
+            .map_err(sm4::Sm4Error::from)
+            .and_then(|c| sm4::disassemble(&c));
+        let ours = ours.unwrap_or_else(|e| panic!("{}: {e}", s.case.display()));
+        total += 1;
+        let ours: Vec<&str> = ours
+            .trim()
+            .lines()
+            .map(|l| l.split(" // ").next().unwrap_or(l).trim_end())
+            .collect();
+        let ours = ours.join("\n");
+        if ours == expected {
+            same += 1;
+        }
+        let a: Vec<&str> = ours.lines().collect();
+        let b: Vec<&str> = expected.lines().collect();
+        lines_total += b.len();
+        lines_same += a.iter().zip(&b).filter(|(x, y)| x == y).count();
+        if let Some((x, y)) = a.iter().zip(&b).find(|(x, y)| x != y && !x.contains(".(")) {
+            if first_diffs.len() < 400 {
+                first_diffs.push(format!("{}:\n  ours: {x}\n  ref:  {y}", s.case.display()));
+            }
+        }
+    }
+    println!("{}", first_diffs.join("\n"));
+    println!("disassembly identical to reference: {same} of {total} shaders; {lines_same} of {lines_total} lines");
+    assert!(total > 0);
+}
+
+#[test]
+fn sm4_corpus_assembler_round_trip() {
+    let Some(root) = corpus() else { return };
+    let (mut ok, mut total, mut fallback) = (0, 0, 0);
+    let mut failures = Vec::new();
+    for s in shaders(&root) {
+        total += 1;
+        let Ok(c) = Container::parse(&s.bytes, false) else {
+            continue;
+        };
+        let text = sm4::disassemble(&c).unwrap_or_else(|e| panic!("{}: {e}", s.case.display()));
+        fallback += text
+            .lines()
+            .filter(|l| l.trim_start().starts_with(".dwords"))
+            .count();
+        let back = sm4::assemble(&text)
+            .and_then(|b| Container::parse(&b, true).map_err(sm4::Sm4Error::from));
+        match back {
+            Ok(b) if b.program() == c.program() => ok += 1,
+            Ok(_) => failures.push(format!("{}: program differs", s.case.display())),
+            Err(e) => failures.push(format!("{}: {e}", s.case.display())),
+        }
+    }
+    println!("round trip exact: {ok} of {total} shaders; {fallback} instructions needed .dwords");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

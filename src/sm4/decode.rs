@@ -263,7 +263,8 @@ impl Reader<'_> {
         let comps = if sel == Sel::One { 1 } else { 4 };
         let imm_words = match ty {
             4 => comps,
-            5 => 2 * comps,
+            5 if comps == 1 => 2,
+            5 => 4,
             _ => 0,
         };
         let mut imm = Vec::new();

@@ -124,6 +124,11 @@ impl Lowerer {
         self.declared_temps.unwrap_or(0) + n
     }
 
+    /// The output register oDepth lands in: the first one past the declared outputs.
+    fn depth_reg(&self) -> u32 {
+        self.outputs.keys().next_back().map_or(0, |r| r + 1)
+    }
+
     fn emit(&mut self, inst: Inst) {
         self.body.push(inst);
     }
@@ -230,10 +235,8 @@ impl Lowerer {
                 (File::Output, ix)
             }
             3 => self.indexable(op)?,
-            12 | 38 | 39 => match self.prog.depth_output {
-                Some(reg) => (File::Output, Index::fixed(reg)),
-                None => return Err(self.err("oDepth is not declared")),
-            },
+            12 | 38 | 39 if self.depth => (File::Output, Index::fixed(self.depth_reg())),
+            12 | 38 | 39 => return Err(self.err("oDepth is not declared")),
             13 => return Ok(Dst::null()),
             t => {
                 return Err(self.err(format!(
@@ -663,9 +666,6 @@ impl Lowerer {
             12 | 38 | 39 => self.depth = true,
             t => return Err(self.err(format!("output operand type {t} is not supported"))),
         }
-        if self.depth && self.prog.depth_output.is_none() {
-            self.prog.depth_output = Some(0);
-        }
         Ok(())
     }
 
@@ -673,11 +673,6 @@ impl Lowerer {
         use AluOp as A;
         if ins.info.decl {
             return self.declaration(ins);
-        }
-        if self.depth && self.prog.depth_output == Some(0) {
-            let reg = self.outputs.keys().next_back().map_or(0, |r| r + 1);
-            self.prog.depth_output = Some(reg);
-            self.depth = false;
         }
         match ins.info.code {
             0 => self.alu(A::Add, ins)?,
@@ -981,12 +976,8 @@ impl Lowerer {
             .iter()
             .map(|(&reg, io)| io_reg(reg, io, container.outputs(), pixel, "o"))
             .collect();
-        if let Some(reg) = self.prog.depth_output {
-            let reg = if self.depth {
-                self.outputs.keys().next_back().map_or(0, |r| r + 1)
-            } else {
-                reg
-            };
+        if self.depth {
+            let reg = self.depth_reg();
             self.prog.depth_output = Some(reg);
             self.prog.outputs.push(IoReg {
                 reg,

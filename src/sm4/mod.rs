@@ -1,11 +1,19 @@
 //! The SM4/SM5 front end: decoder, disassembler, assembler, `info` and
 //! lowering into the IR.
 
+pub mod asm;
 pub mod decode;
+pub mod disasm;
+mod info;
 pub mod lower;
+pub mod names;
 pub mod opcodes;
+mod signatures;
 
+pub use asm::assemble;
 pub use decode::{decode, Instruction, OpIndex, Operand, ProgramType, Sel, Shader};
+pub use disasm::disassemble;
+pub use info::info;
 pub use lower::lower;
 
 use crate::dxbc::DxbcError;
