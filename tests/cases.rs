@@ -6,7 +6,9 @@ use dxjit::CompileOptions;
 use std::path::{Path, PathBuf};
 
 fn case_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
     for e in entries.flatten() {
         let p = e.path();
         if p.is_dir() {
@@ -20,7 +22,10 @@ fn case_files(dir: &Path, out: &mut Vec<PathBuf>) {
 #[test]
 fn every_hand_written_case_passes() {
     let mut files = Vec::new();
-    case_files(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cases"), &mut files);
+    case_files(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cases"),
+        &mut files,
+    );
     files.sort();
     assert!(!files.is_empty(), "no case files under tests/cases");
     let options = CompileOptions::default();
@@ -38,5 +43,11 @@ fn every_hand_written_case_passes() {
             Err(e) => failures.push(format!("{}: {e}", f.display())),
         }
     }
-    assert!(failures.is_empty(), "{} of {} cases failed:\n{}", failures.len(), files.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {} cases failed:\n{}",
+        failures.len(),
+        files.len(),
+        failures.join("\n")
+    );
 }

@@ -7,7 +7,7 @@ use super::state::{Flow, Saved, Tr};
 use super::JitError;
 use crate::ir::{Inst, Src};
 use cranelift_codegen::ir::condcodes::IntCC;
-use cranelift_codegen::ir::{types, InstBuilder, MemFlagsData};
+use cranelift_codegen::ir::{types, Block, InstBuilder, MemFlagsData};
 use dxjit_runtime::abi::{Frame, STATUS_BARRIER};
 use std::mem::offset_of;
 
@@ -41,6 +41,19 @@ impl Tr<'_, '_> {
 
     /// if: lanes whose test fails leave `cond`; a block no lane enters is skipped.
     pub fn emit_if(&mut self, cond: &Src, nz: bool) -> Result<(), JitError> {
+        if self.is_uniform(cond) {
+            // Every active lane agrees: branch on whether any active lane takes it.
+            let taken = self.test(cond, nz)?;
+            let exec = self.exec();
+            let live = self.lb().and(taken, exec);
+            let any = self.lb().any(live);
+            let then = self.b.create_block();
+            let skip = self.b.create_block();
+            self.b.ins().brif(any, then, &[], skip, &[]);
+            self.b.switch_to_block(then);
+            self.flow.push(Flow::UniformIf { skip, merge: None });
+            return Ok(());
+        }
         let taken = self.test(cond, nz)?;
         let m = self.masks;
         let saved = self.lb().use_var(m.cond);
@@ -66,6 +79,14 @@ impl Tr<'_, '_> {
 
     /// else: the lanes of the enclosing `if` that did not take it.
     pub fn emit_else(&mut self) -> Result<(), JitError> {
+        if let Some(Flow::UniformIf { skip, merge }) = self.flow.last_mut() {
+            let skip = *skip;
+            let join = self.b.create_block();
+            *merge = Some(join);
+            self.b.ins().jump(join, &[]);
+            self.b.switch_to_block(skip);
+            return Ok(());
+        }
         let Some(Flow::If {
             saved_cond,
             taken,
@@ -96,6 +117,13 @@ impl Tr<'_, '_> {
 
     /// endif: restores the enclosing `cond`.
     pub fn emit_endif(&mut self) -> Result<(), JitError> {
+        if let Some(Flow::UniformIf { skip, merge }) = self.flow.last() {
+            let next = merge.unwrap_or(*skip);
+            self.flow.pop();
+            self.b.ins().jump(next, &[]);
+            self.b.switch_to_block(next);
+            return Ok(());
+        }
         let Some(Flow::If {
             saved_cond,
             skip,
@@ -115,8 +143,25 @@ impl Tr<'_, '_> {
         Ok(())
     }
 
-    /// loop: runs while any lane has neither broken nor returned.
-    pub fn emit_loop(&mut self) {
+    /// loop: runs while any lane has neither broken nor returned. A loop
+    /// every active lane leaves together runs with its masks untouched.
+    pub fn emit_loop(&mut self, rest: &[Inst]) {
+        if self.call_depth == 0 && self.uniform.loop_is_uniform(rest) {
+            let saved = self.save_masks();
+            let header = self.b.create_block();
+            let latch = self.b.create_block();
+            let exit = self.b.create_block();
+            self.b.ins().jump(header, &[]);
+            self.b.switch_to_block(header);
+            self.flow.push(Flow::Loop {
+                saved,
+                header,
+                latch,
+                exit,
+                uniform: true,
+            });
+            return;
+        }
         let saved = self.save_masks();
         let m = self.masks;
         let exec = self.exec();
@@ -127,6 +172,7 @@ impl Tr<'_, '_> {
         lb.def_var(m.cont, ones);
         lb.def_var(m.sw, ones);
         let header = self.b.create_block();
+        let latch = self.b.create_block();
         let body = self.b.create_block();
         let exit = self.b.create_block();
         self.b.ins().jump(header, &[]);
@@ -139,8 +185,48 @@ impl Tr<'_, '_> {
         self.flow.push(Flow::Loop {
             saved,
             header,
+            latch,
             exit,
+            uniform: false,
         });
+    }
+
+    /// The innermost loop's latch and exit blocks when it is uniform and is
+    /// also the innermost construct a break or continue refers to.
+    fn uniform_loop(&self) -> Option<(Block, Block)> {
+        for f in self.flow.iter().rev() {
+            match f {
+                Flow::Loop {
+                    uniform: true,
+                    latch,
+                    exit,
+                    ..
+                } => return Some((*latch, *exit)),
+                Flow::Loop { .. } | Flow::Switch { .. } => return None,
+                _ => {}
+            }
+        }
+        None
+    }
+
+    /// Jumps to `target` when any active lane (so, by uniformity, all of
+    /// them) passes the test, or unconditionally.
+    fn uniform_jump(&mut self, target: Block, lanes: Option<Lanes>) {
+        match lanes {
+            Some(l) => {
+                let exec = self.exec();
+                let live = self.lb().and(exec, l);
+                let any = self.lb().any(live);
+                let next = self.b.create_block();
+                self.b.ins().brif(any, target, &[], next, &[]);
+                self.b.switch_to_block(next);
+            }
+            None => {
+                self.b.ins().jump(target, &[]);
+                let dead = self.b.create_block();
+                self.b.switch_to_block(dead);
+            }
+        }
     }
 
     /// endloop: lanes that continued rejoin, and the loop goes round.
@@ -148,14 +234,20 @@ impl Tr<'_, '_> {
         let Some(Flow::Loop {
             saved,
             header,
+            latch,
             exit,
+            uniform,
         }) = self.flow.pop()
         else {
             return Err(JitError::Invalid("endloop without loop".into()));
         };
-        let m = self.masks;
-        let ones = self.lb().splat(u32::MAX);
-        self.lb().def_var(m.cont, ones);
+        self.b.ins().jump(latch, &[]);
+        self.b.switch_to_block(latch);
+        if !uniform {
+            let m = self.masks;
+            let ones = self.lb().splat(u32::MAX);
+            self.lb().def_var(m.cont, ones);
+        }
         self.b.ins().jump(header, &[]);
         self.b.switch_to_block(exit);
         self.restore(&saved, false);
@@ -165,6 +257,10 @@ impl Tr<'_, '_> {
 
     /// break / breakc: the lanes leave the innermost loop or switch.
     pub fn emit_break(&mut self, lanes: Option<Lanes>) {
+        if let Some((_, exit)) = self.uniform_loop() {
+            self.uniform_jump(exit, lanes);
+            return;
+        }
         let m = self.masks;
         let exec = self.exec();
         let leaving = match lanes {
@@ -179,6 +275,10 @@ impl Tr<'_, '_> {
 
     /// continue / continuec: the lanes wait for the next iteration.
     pub fn emit_continue(&mut self, lanes: Option<Lanes>) {
+        if let Some((latch, _)) = self.uniform_loop() {
+            self.uniform_jump(latch, lanes);
+            return;
+        }
         let m = self.masks;
         let exec = self.exec();
         let leaving = match lanes {

@@ -12,6 +12,7 @@ mod operand;
 mod state;
 mod translate;
 mod typed;
+mod uniform;
 
 use crate::ir::{Program, Stage};
 use cranelift_codegen::ir::{types, AbiParam, InstBuilder, MemFlagsData};
@@ -209,6 +210,7 @@ pub fn compile(prog: &Program, opts: JitOptions) -> Result<Compiled, JitError> {
         input_regs,
         output_regs,
         spill_vectors: 0,
+        uniform: uniform::Uniformity::of(prog),
     };
     tr.masks = Masks {
         cond: tr.declare(),

@@ -49,11 +49,16 @@ pub enum Flow {
         skip: Block,
         merge: Option<Block>,
     },
-    /// `loop`: its header and exit blocks.
+    /// An `if` every active lane takes together: plain branches.
+    UniformIf { skip: Block, merge: Option<Block> },
+    /// `loop`: its header, latch (continue target) and exit blocks;
+    /// `uniform` when every active lane leaves it together.
     Loop {
         saved: Saved,
         header: Block,
+        latch: Block,
         exit: Block,
+        uniform: bool,
     },
     /// `switch`: the selector and the case values at this level.
     Switch {
@@ -118,6 +123,8 @@ pub struct Tr<'p, 'f> {
     pub output_regs: u32,
     /// Barrier spill slots used.
     pub spill_vectors: u32,
+    /// Which values and branches are uniform across lanes.
+    pub uniform: super::uniform::Uniformity,
 }
 
 /// Instructions a program may expand to after inlining calls.
@@ -191,7 +198,17 @@ impl<'p, 'f> Tr<'p, 'f> {
 
     /// Whether writes must blend with the execution mask.
     pub fn divergent(&self) -> bool {
-        !self.flow.is_empty() || self.killed || self.call_depth > 0
+        self.killed
+            || self.call_depth > 0
+            || self
+                .flow
+                .iter()
+                .any(|f| !matches!(f, Flow::UniformIf { .. } | Flow::Loop { uniform: true, .. }))
+    }
+
+    /// Whether `src.x` is known to be the same in every active lane.
+    pub fn is_uniform(&self, src: &crate::ir::Src) -> bool {
+        self.call_depth == 0 && self.uniform.src(src, 0)
     }
 
     /// Recomputes `exec` from its parts.

@@ -228,7 +228,7 @@ impl Tr<'_, '_> {
             Inst::Else => self.emit_else(),
             Inst::EndIf => self.emit_endif(),
             Inst::Loop => {
-                self.emit_loop();
+                self.emit_loop(rest);
                 Ok(())
             }
             Inst::EndLoop => self.emit_endloop(),

@@ -1,0 +1,155 @@
+//! Uniformity analysis: which temp components hold the same value in every
+//! active lane, and so which branches and loop exits every active lane takes
+//! together. Uniform control flow needs no execution masks: it becomes
+//! plain branches, and the writes inside it need no blending.
+//!
+//! The analysis is flow-insensitive and optimistic: it starts with every
+//! temp component uniform and removes a component when some write to it
+//! reads a non-uniform value or happens under non-uniform control, until
+//! nothing changes.
+
+use crate::ir::{File, Inst, Program, Src, SysVal};
+use std::collections::HashSet;
+
+/// The uniform temp components of `main`.
+#[derive(Debug, Clone, Default)]
+pub struct Uniformity {
+    varying: HashSet<(u32, u8)>,
+}
+
+impl Uniformity {
+    /// Analyses the main function (subroutines always run masked).
+    pub fn of(prog: &Program) -> Uniformity {
+        let mut u = Uniformity::default();
+        loop {
+            let before = u.varying.len();
+            u.pass(&prog.main, false);
+            for (_, body) in &prog.subroutines {
+                u.pass(body, true);
+            }
+            if u.varying.len() == before {
+                return u;
+            }
+        }
+    }
+
+    /// Whether component `comp` (through the swizzle) of `src` is the same in every lane.
+    pub fn src(&self, src: &Src, comp: usize) -> bool {
+        if src.index.rel.as_ref().is_some_and(|r| !self.src(r, 0)) {
+            return false;
+        }
+        let c = src.swizzle[comp] & 3;
+        match src.file {
+            File::Imm | File::Const(_) | File::ImmConst | File::SysVal(SysVal::GroupId) => true,
+            File::Temp => src.index.rel.is_none() && !self.varying.contains(&(src.index.base, c)),
+            _ => false,
+        }
+    }
+
+    /// Whether the whole source (every component) is uniform.
+    fn all(&self, src: &Src) -> bool {
+        (0..4).all(|c| self.src(src, c))
+    }
+
+    /// Marks the components an instruction writes as varying when its
+    /// result is not uniform or divergent control (or `forced`) surrounds it.
+    fn pass(&mut self, body: &[Inst], forced: bool) {
+        let mut stack: Vec<bool> = Vec::new();
+        for (i, inst) in body.iter().enumerate() {
+            let divergent = forced || stack.iter().any(|d| *d);
+            match inst {
+                Inst::If { cond, .. } => stack.push(!self.src(cond, 0)),
+                Inst::Loop => stack.push(!self.loop_is_uniform(&body[i + 1..])),
+                Inst::Switch { .. } => stack.push(true),
+                Inst::EndIf | Inst::EndLoop | Inst::EndSwitch => {
+                    stack.pop();
+                }
+                Inst::Alu { dst, src, .. } => {
+                    for c in 0..4u8 {
+                        if dst.mask & (1 << c) != 0
+                            && (divergent || !src.iter().all(|s| self.src(s, c as usize)))
+                        {
+                            self.vary(dst, c);
+                        }
+                    }
+                }
+                Inst::Dot { dst, a, b, n, .. } => {
+                    let ok = (0..*n as usize).all(|c| self.src(a, c) && self.src(b, c));
+                    self.vary_all(dst, divergent || !ok);
+                }
+                Inst::Double { dst, src, .. } => {
+                    let ok = src.iter().all(|s| self.all(s));
+                    self.vary_all(dst, divergent || !ok);
+                }
+                Inst::Swapc { dst, cond, a, b } => {
+                    let ok = self.all(cond) && self.all(a) && self.all(b);
+                    self.vary_all(&dst[0], divergent || !ok);
+                    self.vary_all(&dst[1], divergent || !ok);
+                }
+                Inst::BufInfo { dst, .. } => self.vary_all(dst, divergent),
+                Inst::LoadRaw { dst, .. }
+                | Inst::LoadStructured { dst, .. }
+                | Inst::LoadTyped { dst, .. }
+                | Inst::ResInfo { dst, .. }
+                | Inst::Sample { dst, .. }
+                | Inst::Fetch { dst, .. } => self.vary_all(dst, true),
+                Inst::Atomic { dst: Some(dst), .. } => self.vary_all(dst, true),
+                _ => {}
+            }
+        }
+    }
+
+    fn vary(&mut self, dst: &crate::ir::Dst, c: u8) {
+        if dst.file == File::Temp {
+            self.varying.insert((dst.index.base, c));
+        }
+    }
+
+    fn vary_all(&mut self, dst: &crate::ir::Dst, when: bool) {
+        if when {
+            for c in 0..4u8 {
+                if dst.mask & (1 << c) != 0 {
+                    self.vary(dst, c);
+                }
+            }
+        }
+    }
+
+    /// Whether a loop (its body follows in `rest`) is left by every active
+    /// lane together: every break or continue of its own is uniform and
+    /// under uniform control, and nothing inside returns, discards or calls.
+    pub fn loop_is_uniform(&self, rest: &[Inst]) -> bool {
+        // Per open construct inside the loop: (is a loop, is divergent).
+        let mut open: Vec<(bool, bool)> = Vec::new();
+        for inst in rest {
+            let own_level = !open.iter().any(|(is_loop, _)| *is_loop);
+            let divergent = open.iter().any(|(_, d)| *d);
+            match inst {
+                Inst::If { cond, .. } => open.push((false, !self.src(cond, 0))),
+                Inst::Switch { .. } => open.push((false, true)),
+                Inst::Loop => open.push((true, false)),
+                Inst::EndIf | Inst::EndSwitch => {
+                    open.pop();
+                }
+                Inst::EndLoop => {
+                    if open.pop().is_none() {
+                        return true;
+                    }
+                }
+                Inst::Ret
+                | Inst::RetC { .. }
+                | Inst::Discard { .. }
+                | Inst::Call { .. }
+                | Inst::CallC { .. } => return false,
+                Inst::Break | Inst::Continue if own_level && divergent => return false,
+                Inst::BreakC { cond, .. } | Inst::ContinueC { cond, .. }
+                    if own_level && (divergent || !self.src(cond, 0)) =>
+                {
+                    return false
+                }
+                _ => {}
+            }
+        }
+        false
+    }
+}
