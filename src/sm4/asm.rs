@@ -209,10 +209,12 @@ fn parse_mnemonic(m: &str) -> Result<Mnemonic, Sm4Error> {
                     .map(|(b, _)| *b)
                     .ok_or_else(|| fail(format!("bad sync flag '{w}'")))?
             }
-            (w, None) if matches!(info.code, 88 | 156) => match names::code(DIMS, &w[1..]) {
-                Some(d) => controls |= d,
-                None => return Err(fail(format!("bad dimension '{w}'"))),
-            },
+            (w, None) if matches!(info.code, 88 | 156) => {
+                match names::code(DIMS, w.trim_start_matches('_')) {
+                    Some(d) => controls |= d,
+                    None => return Err(fail(format!("bad dimension '{w}'"))),
+                }
+            }
             (w, a) => {
                 return Err(fail(format!(
                     "unknown suffix '{w}{}'",
@@ -237,7 +239,11 @@ fn parse_mnemonic(m: &str) -> Result<Mnemonic, Sm4Error> {
 
 /// The next `_word` or `_word(args)` or `(args)` of a mnemonic.
 fn next_suffix(s: &str) -> Result<(&str, Option<&str>, &str), Sm4Error> {
-    let word_end = s[1..].find(['_', '(']).map_or(s.len(), |i| i + 1);
+    let word_end = s
+        .char_indices()
+        .skip(1)
+        .find(|&(_, c)| c == '_' || c == '(')
+        .map_or(s.len(), |(i, _)| i);
     let word_end = if s.starts_with('(') { 0 } else { word_end };
     let word = &s[..word_end];
     let tail = &s[word_end..];

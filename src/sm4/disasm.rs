@@ -257,7 +257,7 @@ fn operand_type(code: u16, i: usize, ty: Ty) -> Ty {
 
 fn custom_data(ins: &Instruction) -> String {
     let class = ins.token >> 11;
-    if class == 3 && ins.words.len() % 4 == 0 {
+    if class == 3 && ins.words.len().is_multiple_of(4) {
         let rows: Vec<String> = ins
             .words
             .chunks_exact(4)

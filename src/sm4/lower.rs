@@ -945,7 +945,7 @@ impl Lowerer {
 
     fn custom_data(&mut self, ins: &Instruction) -> Result<(), Sm4Error> {
         if ins.token >> 11 == 3 {
-            if ins.words.len() % 4 != 0 {
+            if !ins.words.len().is_multiple_of(4) {
                 return Err(self.err("immediate constant buffer size is not a multiple of 4 words"));
             }
             self.prog.icb = ins
