@@ -209,7 +209,7 @@ fn parse_mnemonic(m: &str) -> Result<Mnemonic, Sm4Error> {
                     .map(|(b, _)| *b)
                     .ok_or_else(|| fail(format!("bad sync flag '{w}'")))?
             }
-            (w, None) if matches!(info.code, 88 | 156) => {
+            (w, None) if matches!(info.code, 88 | 156..=158 | 161 | 162) => {
                 match names::code(DIMS, w.trim_start_matches('_')) {
                     Some(d) => controls |= d,
                     None => return Err(fail(format!("bad dimension '{w}'"))),
@@ -278,8 +278,8 @@ fn suffixes_ok(rest: &str, o: &OpInfo) -> bool {
         let Ok((w, _, tail)) = next_suffix(r) else {
             return false;
         };
-        let dim =
-            matches!(o.code, 88 | 156) && names::code(DIMS, w.trim_start_matches('_')).is_some();
+        let dim = matches!(o.code, 88 | 156..=158 | 161 | 162)
+            && names::code(DIMS, w.trim_start_matches('_')).is_some();
         if !(allowed.contains(&w) || dim || w.is_empty()) {
             return false;
         }
@@ -410,6 +410,7 @@ fn operand(text: &str, role: Role, out: &mut Vec<u32>) -> Result<(), Sm4Error> {
         rest = &r[close + 1..];
     }
     let comps = match rest.strip_prefix('.') {
+        Some("(1)") => Some(Vec::new()),
         Some(c) if c.starts_with('(') => {
             let one = c
                 .strip_prefix('(')
@@ -426,6 +427,7 @@ fn operand(text: &str, role: Role, out: &mut Vec<u32>) -> Result<(), Sm4Error> {
     };
     let select = rest.starts_with(".(");
     let sel = match (comps, role) {
+        (Some(c), _) if c.is_empty() => Sel::One,
         (Some(c), Role::Src | Role::Scalar) if select => Sel::Select(c[0]),
         (Some(c), Role::Dst | Role::Decl) => Sel::Mask(c.iter().fold(0, |m, &i| m | 1 << i)),
         (Some(c), Role::Scalar) if c.len() == 1 => Sel::Select(c[0]),
@@ -614,6 +616,12 @@ pub fn assemble_instruction(statement: &str) -> Result<Vec<u32>, Sm4Error> {
         for item in items {
             if let Some(c) = names::code(SAMPLER_MODES, item).filter(|_| info.code == 90) {
                 controls |= c;
+            } else if let Some(k) =
+                names::decl_keywords(info.code).and_then(|k| names::code(k, item))
+            {
+                controls |= k;
+            } else if names::DECL_COUNTS.contains(&info.code) {
+                controls |= number(item)?;
             } else if item == "dynamicIndexed" && info.code == 89 {
                 controls |= 1;
             } else if item != "immediateIndexed" || info.code != 89 {
@@ -622,6 +630,11 @@ pub fn assemble_instruction(statement: &str) -> Result<Vec<u32>, Sm4Error> {
         }
     } else if !handled && info.layout.contains(['d', 's']) {
         return Err(fail(format!("{} needs operands", info.name)));
+    }
+    if controls > 0x1fff {
+        return Err(fail(format!(
+            "control value {controls} does not fit the opcode token"
+        )));
     }
     let len = body.len() as u32 + 1;
     if len > 0x7f {

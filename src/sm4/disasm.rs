@@ -10,8 +10,8 @@ use std::fmt::Write;
 use super::asm::{assemble_instruction, scalar_operand};
 use super::decode::{decode, Instruction, Operand, Sel, Shader};
 use super::names::{
-    self, DIMS, GLOBAL_FLAGS, INTERPOLATIONS, REGISTERS, RETURN_TYPES, SAMPLER_MODES, SYNC_FLAGS,
-    SYSVALS,
+    self, DIMS, GLOBAL_FLAGS, INTERPOLATIONS, REGISTERS, RETURN_TYPES, SAMPLER_MODES,
+    SCALAR_REGISTERS, SYNC_FLAGS, SYSVALS,
 };
 use super::opcodes::Ty;
 use super::Sm4Error;
@@ -190,7 +190,29 @@ pub fn instruction(ins: &Instruction) -> String {
         }
         98 => format!("dcl_input_ps {}{}", interpolation(c), ops(0).join(", ")),
         105 => format!("dcl_indexableTemp x{}[{}], {}", word(0), word(1), word(2)),
-        157 | 158 if c & 0x20 != 0 => format!("{}_glc {}", ins.info.name, plain(ins, &ops(0))),
+        157 | 158 | 161 | 162 if c != 0 => {
+            let mut name = ins.info.name.to_string();
+            if let Some(dim) = names::name(DIMS, c & 0x1f).filter(|_| c & 0x1f != 0) {
+                name = format!("{name}_{dim}");
+            }
+            if c & 0x20 != 0 {
+                name.push_str("_glc");
+            }
+            plain(ins, &ops(0)).replacen(ins.info.name, &name, 1)
+        }
+        code if names::DECL_COUNTS.contains(&code) => format!("{} {c}", ins.info.name),
+        code if names::decl_keywords(code)
+            .and_then(|k| names::name(k, c))
+            .is_some() =>
+        {
+            format!(
+                "{} {}",
+                ins.info.name,
+                names::decl_keywords(code)
+                    .and_then(|k| names::name(k, c))
+                    .unwrap_or_default()
+            )
+        }
         _ if ins.info.decl => plain(ins, &ops(0)),
         _ => {
             let ty = ins.info.ty;
@@ -399,6 +421,7 @@ fn source(op: &Operand, ty: Ty, scalar: bool) -> String {
                             .collect::<String>()
                     )
                 }
+                Sel::One if !SCALAR_REGISTERS.contains(&t) => ".(1)".to_string(),
                 sel => components(sel),
             });
         }
