@@ -239,9 +239,6 @@ impl Reader<'_> {
             ext.push(e);
         }
         let dims = (token >> 20) & 3;
-        if dims == 3 {
-            return Err(self.err("operand with 4 index dimensions"));
-        }
         let mut indices = Vec::new();
         for d in 0..dims {
             let repr = (token >> (22 + 3 * d)) & 7;

@@ -163,6 +163,9 @@ impl Lowerer {
         Ok((File::Indexable(id), self.index(op.indices.get(1))?))
     }
 
+    /// A source operand. Scalar system values (vertex, instance and primitive
+    /// ids, front face) read component x of their IR register, whatever
+    /// component of `v#` they were declared in.
     fn src(&self, op: &Operand) -> Result<Src, Sm4Error> {
         let swizzle = swizzle_of(op.sel);
         let reg = |file: File, index: Index| Src {
@@ -178,7 +181,11 @@ impl Lowerer {
             1 => {
                 let ix = self.index(op.indices.first())?;
                 match self.sysval_inputs.get(&ix.base) {
-                    Some(&sv) => reg(File::SysVal(sv), Index::fixed(0)),
+                    Some(&sv) if sv == SysVal::Position => reg(File::SysVal(sv), Index::fixed(0)),
+                    Some(&sv) => Src {
+                        swizzle: [0; 4],
+                        ..reg(File::SysVal(sv), Index::fixed(0))
+                    },
                     None if self.inputs.contains_key(&ix.base) || ix.rel.is_some() => {
                         reg(File::Input, ix)
                     }
