@@ -132,7 +132,7 @@ fn sm4_corpus_disassembly_matches_reference() {
     let (mut same, mut total, mut lines_same, mut lines_total) = (0, 0, 0, 0);
     let mut first_diffs = Vec::new();
     for s in shaders(&root) {
-        let Some(expected) = reference(&root, &s) else {
+        let Some(expected) = reference(&root, s) else {
             continue;
         };
         let ours = Container::parse(&s.bytes, false)
