@@ -2,8 +2,8 @@
 
 use super::decode::{ProgramType, Sel};
 use super::names::{
-    self, DIMS, GLOBAL_FLAGS, INTERPOLATIONS, REGISTERS, RETURN_TYPES, SAMPLER_MODES,
-    SCALAR_REGISTERS, SYNC_FLAGS, SYSVALS,
+    self, DIMS, GLOBAL_FLAGS, INTERPOLATIONS, MIN_PRECISIONS, REGISTERS, RETURN_TYPES,
+    SAMPLER_MODES, SCALAR_REGISTERS, SYNC_FLAGS, SYSVALS,
 };
 use super::opcodes::{self, OpInfo, OPCODES};
 use super::signatures;
@@ -329,6 +329,16 @@ pub fn scalar_operand(code: u16, i: usize) -> bool {
 /// Encodes one operand's text.
 fn operand(text: &str, role: Role, out: &mut Vec<u32>) -> Result<(), Sm4Error> {
     let mut t = text.trim();
+    let mut flags = 0;
+    while let Some((head, tag)) = t.strip_suffix('}').and_then(|r| r.rsplit_once(" {")) {
+        flags |= match tag {
+            "nonuniform" => 1 << 17,
+            p => names::code(MIN_PRECISIONS, p)
+                .map(|c| c << 14)
+                .ok_or_else(|| fail(format!("unknown operand flag '{p}'")))?,
+        };
+        t = head.trim_end();
+    }
     let mut modifier = 0;
     if let Some(r) = t.strip_prefix('-') {
         modifier |= 1;
@@ -338,8 +348,8 @@ fn operand(text: &str, role: Role, out: &mut Vec<u32>) -> Result<(), Sm4Error> {
         modifier |= 2;
         t = r.trim();
     }
-    let ext = if modifier != 0 {
-        Some(1 | modifier << 6)
+    let ext = if modifier != 0 || flags != 0 {
+        Some(1 | modifier << 6 | flags)
     } else {
         None
     };

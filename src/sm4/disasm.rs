@@ -10,8 +10,8 @@ use std::fmt::Write;
 use super::asm::{assemble_instruction, scalar_operand};
 use super::decode::{decode, Instruction, Operand, Sel, Shader};
 use super::names::{
-    self, DIMS, GLOBAL_FLAGS, INTERPOLATIONS, REGISTERS, RETURN_TYPES, SAMPLER_MODES,
-    SCALAR_REGISTERS, SYNC_FLAGS, SYSVALS,
+    self, DIMS, GLOBAL_FLAGS, INTERPOLATIONS, MIN_PRECISIONS, REGISTERS, RETURN_TYPES,
+    SAMPLER_MODES, SCALAR_REGISTERS, SYNC_FLAGS, SYSVALS,
 };
 use super::opcodes::Ty;
 use super::Sm4Error;
@@ -426,10 +426,19 @@ fn source(op: &Operand, ty: Ty, scalar: bool) -> String {
             });
         }
     }
-    match op.modifier() {
+    let mut s = match op.modifier() {
         1 => format!("-{s}"),
         2 => format!("|{s}|"),
         3 => format!("-|{s}|"),
         _ => s,
+    };
+    if let Some(p) =
+        names::name(MIN_PRECISIONS, op.min_precision()).filter(|_| op.min_precision() != 0)
+    {
+        let _ = write!(s, " {{{p}}}");
     }
+    if op.ext.iter().any(|e| e & 0x3f == 1 && e & (1 << 17) != 0) {
+        s.push_str(" {nonuniform}");
+    }
+    s
 }

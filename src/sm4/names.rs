@@ -209,3 +209,7 @@ pub fn decl_keywords(code: u16) -> Option<&'static [(u32, &'static str)]> {
         .find(|(c, _)| *c == code)
         .map(|(_, k)| *k)
 }
+
+/// Minimum-precision names of the extended operand token.
+pub const MIN_PRECISIONS: &[(u32, &str)] =
+    &[(1, "min16f"), (2, "min2_8f"), (4, "min16i"), (5, "min16u")];
