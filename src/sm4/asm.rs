@@ -180,6 +180,10 @@ fn parse_mnemonic(m: &str) -> Result<Mnemonic, Sm4Error> {
             ("_uint", None) => controls |= 2,
             ("_3", None) => controls |= 3,
             ("_glc", None) => controls |= 0x20,
+            ("_precise", Some(a)) if !info.decl => {
+                let mask = components(a).ok_or_else(|| fail(format!("bad precise mask '{a}'")))?;
+                controls |= mask.iter().fold(0, |m, &c| m | 1 << (8 + c));
+            }
             ("_aoffimmi", Some(a)) => {
                 let v: Vec<u32> = split_top(a)
                     .iter()
@@ -259,6 +263,7 @@ fn next_suffix(s: &str) -> Result<(&str, Option<&str>, &str), Sm4Error> {
 
 fn suffixes_ok(rest: &str, o: &OpInfo) -> bool {
     let allowed = [
+        "_precise",
         "_nz",
         "_z",
         "_sat",

@@ -107,6 +107,14 @@ pub fn mnemonic(ins: &Instruction) -> String {
     if ins.saturate() {
         m.push_str("_sat");
     }
+    let precise = (c >> 8) & 0xf;
+    if precise != 0 && !ins.info.decl {
+        let mask: String = (0..4)
+            .filter(|i| precise & (1 << i) != 0)
+            .map(|i| COMPONENTS[i])
+            .collect();
+        let _ = write!(m, "_precise({mask})");
+    }
     if let Some([u, v, w]) = ins.offsets() {
         let _ = write!(m, "_aoffimmi({u},{v},{w})");
     }
