@@ -91,7 +91,7 @@ pub fn write(elements: &[SignatureElement]) -> Vec<u8> {
             head.extend_from_slice(&w.to_le_bytes());
         }
     }
-    while names.len() % 4 != 0 {
+    while !names.len().is_multiple_of(4) {
         names.push(0xab);
     }
     head.extend_from_slice(&names);

@@ -239,9 +239,6 @@ impl Reader<'_> {
             ext.push(e);
         }
         let dims = (token >> 20) & 3;
-        if dims == 3 {
-            return Err(self.err("operand with 4 index dimensions"));
-        }
         let mut indices = Vec::new();
         for d in 0..dims {
             let repr = (token >> (22 + 3 * d)) & 7;
@@ -328,9 +325,12 @@ pub fn decode(tokens: &[u32]) -> Result<Shader, Sm4Error> {
             ((token >> 24) & 0x7f) as usize
         };
         if len == 0 || pos + len > end {
-            return Err(r.err(format!(
-                "instruction length {len} runs past the program end"
-            )));
+            return Err(Sm4Error::Decode {
+                index,
+                offset: pos * 4,
+                opcode: info.name.to_string(),
+                what: format!("instruction length {len} runs past the program end"),
+            });
         }
         r.end = pos + len;
         let mut extended = Vec::new();
@@ -376,4 +376,106 @@ pub fn decode(tokens: &[u32]) -> Result<Shader, Sm4Error> {
         minor: version & 0xf,
         instructions,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn program(body: &[u32]) -> Vec<u32> {
+        let mut t = vec![0x0000_0050, body.len() as u32 + 2];
+        t.extend_from_slice(body);
+        t
+    }
+
+    #[test]
+    fn decodes_operands_with_modifiers_and_relative_indices() {
+        // mov r0.x, -|cb1[r2.y + 3].zwxy|
+        let s = decode(&program(&[
+            0x0900_0036,
+            0x0010_0012,
+            0,
+            0x8620_84e6,
+            0x0000_00c1,
+            1,
+            3,
+            0x0010_001a,
+            2,
+        ]))
+        .unwrap();
+        let ins = &s.instructions[0];
+        assert_eq!(ins.info.name, "mov");
+        let src = &ins.operands[1];
+        assert_eq!(src.ty, 8);
+        assert_eq!(src.modifier(), 3);
+        assert_eq!(src.sel, Sel::Swizzle([2, 3, 0, 1]));
+        assert_eq!(src.indices[1].value, 3);
+        assert_eq!(
+            src.indices[1].rel.as_ref().map(|r| r.sel),
+            Some(Sel::Select(1))
+        );
+    }
+
+    #[test]
+    fn reports_truncation_unknown_opcodes_and_length_mismatch() {
+        let truncated = decode(&program(&[0x0500_0036, 0x0010_0012, 0])).unwrap_err();
+        assert!(
+            matches!(
+                truncated,
+                Sm4Error::Decode {
+                    index: 0,
+                    offset: 8,
+                    ..
+                }
+            ),
+            "{truncated}"
+        );
+        let unknown = decode(&program(&[0x0100_03ff])).unwrap_err();
+        assert!(unknown.to_string().contains("unknown opcode"), "{unknown}");
+        let extra =
+            decode(&program(&[0x0600_0036, 0x0010_0012, 0, 0x0000_4001, 5, 9])).unwrap_err();
+        assert!(
+            extra.to_string().contains("disagree with the length"),
+            "{extra}"
+        );
+        assert!(decode(&[0x0000_0050]).is_err());
+        assert!(decode(&[0xffff_0300, 2]).is_err());
+    }
+
+    #[test]
+    fn decodes_hull_declarations_and_class_linkage() {
+        // hs_5_0: hs_decls, dcl_input_control_point_count 3, dcl_hs_max_tessfactor 64.0,
+        // dcl_function_body fb0, dcl_function_table ft0 = {fb0}, hs_fork_phase, ret
+        let mut t = program(&[
+            0x0100_0071,
+            0x0100_1893,
+            0x0200_0098,
+            0x4280_0000,
+            0x0200_0090,
+            0,
+            0x0400_0091,
+            0,
+            1,
+            0,
+            0x0100_0073,
+            0x0100_003e,
+        ]);
+        t[0] = 0x0003_0050;
+        let s = decode(&t).unwrap();
+        assert_eq!(s.program_type, ProgramType::Hull);
+        let names: Vec<&str> = s.instructions.iter().map(|i| i.info.name).collect();
+        assert_eq!(
+            names,
+            [
+                "hs_decls",
+                "dcl_input_control_point_count",
+                "dcl_hs_max_tessfactor",
+                "dcl_function_body",
+                "dcl_function_table",
+                "hs_fork_phase",
+                "ret"
+            ]
+        );
+        assert_eq!(s.instructions[4].words, [0, 1, 0]);
+    }
 }

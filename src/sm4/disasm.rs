@@ -10,8 +10,8 @@ use std::fmt::Write;
 use super::asm::{assemble_instruction, scalar_operand};
 use super::decode::{decode, Instruction, Operand, Sel, Shader};
 use super::names::{
-    self, DIMS, GLOBAL_FLAGS, INTERPOLATIONS, REGISTERS, RETURN_TYPES, SAMPLER_MODES, SYNC_FLAGS,
-    SYSVALS,
+    self, DIMS, GLOBAL_FLAGS, INTERPOLATIONS, MIN_PRECISIONS, REGISTERS, RETURN_TYPES,
+    SAMPLER_MODES, SCALAR_REGISTERS, SYNC_FLAGS, SYSVALS,
 };
 use super::opcodes::Ty;
 use super::Sm4Error;
@@ -107,6 +107,14 @@ pub fn mnemonic(ins: &Instruction) -> String {
     if ins.saturate() {
         m.push_str("_sat");
     }
+    let precise = (c >> 8) & 0xf;
+    if precise != 0 && !ins.info.decl {
+        let mask: String = (0..4)
+            .filter(|i| precise & (1 << i) != 0)
+            .map(|i| COMPONENTS[i])
+            .collect();
+        let _ = write!(m, "_precise({mask})");
+    }
     if let Some([u, v, w]) = ins.offsets() {
         let _ = write!(m, "_aoffimmi({u},{v},{w})");
     }
@@ -190,7 +198,29 @@ pub fn instruction(ins: &Instruction) -> String {
         }
         98 => format!("dcl_input_ps {}{}", interpolation(c), ops(0).join(", ")),
         105 => format!("dcl_indexableTemp x{}[{}], {}", word(0), word(1), word(2)),
-        157 | 158 if c & 0x20 != 0 => format!("{}_glc {}", ins.info.name, plain(ins, &ops(0))),
+        157 | 158 | 161 | 162 if c != 0 => {
+            let mut name = ins.info.name.to_string();
+            if let Some(dim) = names::name(DIMS, c & 0x1f).filter(|_| c & 0x1f != 0) {
+                name = format!("{name}_{dim}");
+            }
+            if c & 0x20 != 0 {
+                name.push_str("_glc");
+            }
+            plain(ins, &ops(0)).replacen(ins.info.name, &name, 1)
+        }
+        code if names::DECL_COUNTS.contains(&code) => format!("{} {c}", ins.info.name),
+        code if names::decl_keywords(code)
+            .and_then(|k| names::name(k, c))
+            .is_some() =>
+        {
+            format!(
+                "{} {}",
+                ins.info.name,
+                names::decl_keywords(code)
+                    .and_then(|k| names::name(k, c))
+                    .unwrap_or_default()
+            )
+        }
         _ if ins.info.decl => plain(ins, &ops(0)),
         _ => {
             let ty = ins.info.ty;
@@ -257,7 +287,7 @@ fn operand_type(code: u16, i: usize, ty: Ty) -> Ty {
 
 fn custom_data(ins: &Instruction) -> String {
     let class = ins.token >> 11;
-    if class == 3 && ins.words.len() % 4 == 0 {
+    if class == 3 && ins.words.len().is_multiple_of(4) {
         let rows: Vec<String> = ins
             .words
             .chunks_exact(4)
@@ -399,14 +429,24 @@ fn source(op: &Operand, ty: Ty, scalar: bool) -> String {
                             .collect::<String>()
                     )
                 }
+                Sel::One if !SCALAR_REGISTERS.contains(&t) => ".(1)".to_string(),
                 sel => components(sel),
             });
         }
     }
-    match op.modifier() {
+    let mut s = match op.modifier() {
         1 => format!("-{s}"),
         2 => format!("|{s}|"),
         3 => format!("-|{s}|"),
         _ => s,
+    };
+    if let Some(p) =
+        names::name(MIN_PRECISIONS, op.min_precision()).filter(|_| op.min_precision() != 0)
+    {
+        let _ = write!(s, " {{{p}}}");
     }
+    if op.ext.iter().any(|e| e & 0x3f == 1 && e & (1 << 17) != 0) {
+        s.push_str(" {nonuniform}");
+    }
+    s
 }

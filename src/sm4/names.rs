@@ -147,3 +147,69 @@ pub fn name(table: &[(u32, &'static str)], code: u32) -> Option<&'static str> {
 pub fn code(table: &[(u32, &str)], name: &str) -> Option<u32> {
     table.iter().find(|(_, n)| *n == name).map(|(c, _)| *c)
 }
+
+/// Keywords of declarations whose value is the opcode token's control field
+/// (geometry and tessellation state).
+pub const DECL_KEYWORDS: &[(u16, &[(u32, &str)])] = &[
+    (
+        92,
+        &[
+            (1, "pointlist"),
+            (2, "linelist"),
+            (3, "linestrip"),
+            (4, "trianglelist"),
+            (5, "trianglestrip"),
+            (10, "linelist_adj"),
+            (11, "linestrip_adj"),
+            (12, "trianglelist_adj"),
+            (13, "trianglestrip_adj"),
+        ],
+    ),
+    (
+        93,
+        &[
+            (1, "point"),
+            (2, "line"),
+            (3, "triangle"),
+            (6, "lineadj"),
+            (7, "triangleadj"),
+        ],
+    ),
+    (
+        149,
+        &[(1, "domain_isoline"), (2, "domain_tri"), (3, "domain_quad")],
+    ),
+    (
+        150,
+        &[
+            (1, "partitioning_integer"),
+            (2, "partitioning_pow2"),
+            (3, "partitioning_fractional_odd"),
+            (4, "partitioning_fractional_even"),
+        ],
+    ),
+    (
+        151,
+        &[
+            (1, "output_point"),
+            (2, "output_line"),
+            (3, "output_triangle_cw"),
+            (4, "output_triangle_ccw"),
+        ],
+    ),
+];
+
+/// Declarations whose control field is a count printed as a number.
+pub const DECL_COUNTS: &[u16] = &[147, 148];
+
+/// The keyword table of a declaration opcode, if it has one.
+pub fn decl_keywords(code: u16) -> Option<&'static [(u32, &'static str)]> {
+    DECL_KEYWORDS
+        .iter()
+        .find(|(c, _)| *c == code)
+        .map(|(_, k)| *k)
+}
+
+/// Minimum-precision names of the extended operand token.
+pub const MIN_PRECISIONS: &[(u32, &str)] =
+    &[(1, "min16f"), (2, "min2_8f"), (4, "min16i"), (5, "min16u")];

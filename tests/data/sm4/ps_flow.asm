@@ -47,8 +47,8 @@ switch r0.z
     call l0
     break
 endswitch
-sincos r1.x, r1.y, r1.x
-dp3 r1.z, r2.xyzx, r2.xyzx
+sincos_precise(xy) r1.x, r1.y, r1.x
+dp3 r1.z {min16f}, -r2.xyzx {min16f}, r2.xyzx {nonuniform}
 movc r1.w, r1.z, x0[1].x, l(0)
 swapc r0.x, r0.y, r1.w, r0.x, r0.y
 mov o0.xyzw, r2.xyzw
