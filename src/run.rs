@@ -48,6 +48,8 @@ impl Memory {
 struct Bound {
     bindings: Bindings,
     _memory: Vec<Memory>,
+    /// Boxed: views point into each texture, so it must not move.
+    #[allow(clippy::vec_box)]
     _textures: Vec<Box<Texture>>,
 }
 
@@ -131,6 +133,7 @@ fn sampler_state(s: &SamplerDesc) -> SamplerState {
     }
 }
 
+#[allow(clippy::vec_box)] // views point into each texture, so it must not move
 fn srv(
     desc: &SrvDesc,
     memory: &mut Vec<Memory>,

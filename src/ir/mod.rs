@@ -788,3 +788,110 @@ impl Program {
             .map(|(_, b)| b.as_slice())
     }
 }
+
+impl Inst {
+    /// Every source operand of the instruction, relative indices excluded.
+    pub fn sources(&self) -> Vec<&Src> {
+        match self {
+            Inst::Alu { src, .. } | Inst::Double { src, .. } => src.iter().collect(),
+            Inst::Dot { a, b, .. } => vec![a, b],
+            Inst::Swapc { cond, a, b, .. } => vec![cond, a, b],
+            Inst::LoadRaw { offset, .. } => vec![offset],
+            Inst::StoreRaw { offset, value, .. } => vec![offset, value],
+            Inst::LoadStructured { index, offset, .. } => vec![index, offset],
+            Inst::StoreStructured {
+                index,
+                offset,
+                value,
+                ..
+            } => vec![index, offset, value],
+            Inst::LoadTyped { coord, .. } | Inst::Fetch { coord, .. } => vec![coord],
+            Inst::StoreTyped { coord, value, .. } => vec![coord, value],
+            Inst::Atomic {
+                addr,
+                value,
+                compare,
+                ..
+            } => [Some(addr), Some(value), compare.as_ref()]
+                .into_iter()
+                .flatten()
+                .collect(),
+            Inst::ResInfo { mip, .. } => vec![mip],
+            Inst::Sample {
+                coord,
+                lod,
+                compare,
+                ..
+            } => {
+                let mut v = vec![coord];
+                match lod {
+                    Lod::Bias(s) | Lod::Level(s) => v.push(s),
+                    Lod::Gradient(x, y) => v.extend([x, y]),
+                    Lod::Implicit => {}
+                }
+                v.extend(compare.as_ref());
+                v
+            }
+            Inst::If { cond, .. }
+            | Inst::BreakC { cond, .. }
+            | Inst::ContinueC { cond, .. }
+            | Inst::RetC { cond, .. }
+            | Inst::CallC { cond, .. }
+            | Inst::Discard { cond, .. } => vec![cond],
+            Inst::Switch { sel } => vec![sel],
+            _ => Vec::new(),
+        }
+    }
+
+    /// Every destination operand of the instruction.
+    pub fn destinations(&self) -> Vec<&Dst> {
+        match self {
+            Inst::Alu { dst, .. }
+            | Inst::Dot { dst, .. }
+            | Inst::Double { dst, .. }
+            | Inst::LoadRaw { dst, .. }
+            | Inst::LoadStructured { dst, .. }
+            | Inst::LoadTyped { dst, .. }
+            | Inst::BufInfo { dst, .. }
+            | Inst::ResInfo { dst, .. }
+            | Inst::Sample { dst, .. }
+            | Inst::Fetch { dst, .. } => vec![dst],
+            Inst::Swapc { dst, .. } => dst.iter().collect(),
+            Inst::Atomic { dst, .. } => dst.iter().collect(),
+            _ => Vec::new(),
+        }
+    }
+}
+
+impl Program {
+    /// The temporaries (`r#`) any function of the program names.
+    pub fn referenced_temps(&self) -> std::collections::BTreeSet<u32> {
+        fn visit(src: &Src, out: &mut std::collections::BTreeSet<u32>) {
+            if src.file == File::Temp {
+                out.insert(src.index.base);
+            }
+            if let Some(rel) = &src.index.rel {
+                visit(rel, out);
+            }
+        }
+        let mut out = std::collections::BTreeSet::new();
+        for inst in self
+            .main
+            .iter()
+            .chain(self.subroutines.iter().flat_map(|(_, b)| b.iter()))
+        {
+            for s in inst.sources() {
+                visit(s, &mut out);
+            }
+            for d in inst.destinations() {
+                if d.file == File::Temp {
+                    out.insert(d.index.base);
+                }
+                if let Some(rel) = &d.index.rel {
+                    visit(rel, &mut out);
+                }
+            }
+        }
+        out
+    }
+}

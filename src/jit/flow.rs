@@ -437,13 +437,46 @@ impl Tr<'_, '_> {
         Ok(())
     }
 
-    /// A group barrier: every variable is spilled, the resume point recorded,
+    /// The variables that may hold live state at a barrier: the temps the
+    /// program names, the masks, and the saved masks of open constructs.
+    fn live_vars(&self) -> Vec<super::lanes::LaneVar> {
+        if self.call_depth > 0 {
+            // The caller's open constructs are out of sight: keep everything.
+            return self.all_vars.clone();
+        }
+        let m = self.masks;
+        let mut vars = vec![m.cond, m.brk, m.cont, m.sw, m.ret, m.alive, m.exec];
+        for r in self.prog.referenced_temps() {
+            for c in 0..4 {
+                if let Some(v) = self.temps.get(r as usize * 4 + c) {
+                    vars.push(*v);
+                }
+            }
+        }
+        for f in &self.flow {
+            match f {
+                Flow::If {
+                    saved_cond, taken, ..
+                } => vars.extend([*saved_cond, *taken]),
+                Flow::Loop { saved, .. } | Flow::Switch { saved, .. } => {
+                    vars.extend([saved.cond, saved.brk, saved.cont, saved.sw, saved.ret]);
+                    if let Flow::Switch { sel, .. } = f {
+                        vars.push(*sel);
+                    }
+                }
+                Flow::UniformIf { .. } => {}
+            }
+        }
+        vars
+    }
+
+    /// A group barrier: every live variable is spilled, the resume point recorded,
     /// and the function returns; the next call reloads them and goes on.
     pub fn emit_barrier(&mut self) -> Result<(), JitError> {
         let id = self.resumes.len() as u32 + 1;
         let scratch = self.frame_ptr(offset_of!(Frame, scratch));
         let spill = self.scratch.spill as i32;
-        let vars: Vec<_> = self.all_vars.clone();
+        let vars = self.live_vars();
         let k = self.k;
         let mut slot = 0i32;
         for var in &vars {

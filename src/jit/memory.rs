@@ -209,11 +209,11 @@ impl Tr<'_, '_> {
         let m = self.mem(res)?;
         let zero = self.frame_addr(offset_of!(Frame, zero));
         let mut results = Vec::new();
-        for c in 0..4 {
+        for (c, sc) in swizzle.iter().enumerate() {
             if dst.mask & (1 << c) == 0 {
                 continue;
             }
-            let extra = 4 * u32::from(swizzle[c] & 3);
+            let extra = 4 * u32::from(sc & 3);
             let addrs = self.lane_addrs(&m, addr, extra, zero, None);
             results.push((c, self.gather(&addrs)));
         }

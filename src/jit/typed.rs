@@ -97,11 +97,11 @@ impl Tr<'_, '_> {
         swizzle: [u8; 4],
     ) -> Result<(), JitError> {
         let mut comps = Vec::new();
-        for c in 0..4 {
+        for (c, sc) in swizzle.iter().enumerate() {
             if dst.mask & (1 << c) == 0 {
                 continue;
             }
-            let sc = swizzle[c] as usize & 3;
+            let sc = *sc as usize & 3;
             let mut v = self.lb().splat(0);
             for j in 0..self.k {
                 let mut acc = v.v[j];

@@ -131,11 +131,7 @@ impl Uniformity {
                 Inst::EndIf | Inst::EndSwitch => {
                     open.pop();
                 }
-                Inst::EndLoop => {
-                    if open.pop().is_none() {
-                        return true;
-                    }
-                }
+                Inst::EndLoop if open.pop().is_none() => return true,
                 Inst::Ret
                 | Inst::RetC { .. }
                 | Inst::Discard { .. }
