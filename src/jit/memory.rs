@@ -154,7 +154,7 @@ impl Tr<'_, '_> {
     /// Per-lane addresses of the 32-bit word `extra` bytes past `addr`:
     /// in-bounds (and, with `mask`, active) lanes get the real address,
     /// the others `fallback`.
-    fn lane_addrs(
+    pub fn lane_addrs(
         &mut self,
         m: &Mem,
         addr: Addr,
@@ -182,7 +182,7 @@ impl Tr<'_, '_> {
     }
 
     /// Loads one word per lane from per-lane addresses.
-    fn gather(&mut self, addrs: &[Value]) -> Lanes {
+    pub fn gather(&mut self, addrs: &[Value]) -> Lanes {
         let mut out = self.lb().splat(0);
         for j in 0..self.k {
             let mut acc = out.v[j];
@@ -208,6 +208,20 @@ impl Tr<'_, '_> {
     ) -> Result<(), JitError> {
         let m = self.mem(res)?;
         let zero = self.frame_addr(offset_of!(Frame, zero));
+        if let (Addr::Raw(off), [0, 1, 2, 3], 0b1111) = (addr, swizzle, dst.mask) {
+            let comps = self.load_quad_fast(&m, off, zero, |tr| {
+                let mut out = Vec::with_capacity(4);
+                for c in 0..4u32 {
+                    let addrs = tr.lane_addrs(&m, addr, 4 * c, zero, None);
+                    out.push(tr.gather(&addrs));
+                }
+                Ok([out[0], out[1], out[2], out[3]])
+            })?;
+            for (c, v) in comps.into_iter().enumerate() {
+                self.write(dst, c, v)?;
+            }
+            return Ok(());
+        }
         let mut results = Vec::new();
         for (c, sc) in swizzle.iter().enumerate() {
             if dst.mask & (1 << c) == 0 {
@@ -239,8 +253,27 @@ impl Tr<'_, '_> {
         for c in 0..count.min(4) as usize {
             vals.push(self.read(value, c, Ty::F)?);
         }
+        if let (Addr::Raw(off), [x, y, z, w]) = (addr, vals.as_slice()) {
+            let quad = [*x, *y, *z, *w];
+            return self.store_quad_fast(&m, off, &quad, sink, &exec, |tr| {
+                tr.store_words(&m, addr, &quad, sink, &exec)
+            });
+        }
+        self.store_words(&m, addr, &vals, sink, &exec)
+    }
+
+    /// Stores `vals[c]` at word `c` past each active lane's address, per
+    /// component bounds-checked.
+    fn store_words(
+        &mut self,
+        m: &Mem,
+        addr: Addr,
+        vals: &[Lanes],
+        sink: Value,
+        exec: &Lanes,
+    ) -> Result<(), JitError> {
         for (c, v) in vals.iter().enumerate() {
-            let addrs = self.lane_addrs(&m, addr, 4 * c as u32, sink, Some(&exec));
+            let addrs = self.lane_addrs(m, addr, 4 * c as u32, sink, Some(exec));
             for j in 0..self.k {
                 for l in 0..4 {
                     let w = self.b.ins().extractlane(v.v[j], l as u8);

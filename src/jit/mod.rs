@@ -13,6 +13,7 @@ mod state;
 mod translate;
 mod typed;
 mod uniform;
+mod vector_memory;
 
 use crate::ir::{Program, Stage};
 use cranelift_codegen::ir::{types, AbiParam, InstBuilder, MemFlagsData};
