@@ -99,7 +99,9 @@ impl Tr<'_, '_> {
         let (saved_cond, taken, skip) = (*saved_cond, *taken, *skip);
         let join = self.b.create_block();
         *merge = Some(join);
-        self.b.ins().jump(join, &[]);
+        // The taken side falls into the test for the other side: lanes that
+        // did not take the `if` may exist even when some lanes did.
+        self.b.ins().jump(skip, &[]);
         self.b.switch_to_block(skip);
         let m = self.masks;
         let saved = self.lb().use_var(saved_cond);

@@ -359,7 +359,8 @@ impl Tr<'_, '_> {
         Ok(())
     }
 
-    /// bufinfo: element count (typed), bytes (raw), (count, stride) (structured).
+    /// bufinfo: every component gets the element count (typed), the byte
+    /// size (raw) or the structure count (structured).
     pub fn emit_bufinfo(
         &mut self,
         dst: &Dst,
@@ -376,12 +377,10 @@ impl Tr<'_, '_> {
                 .b
                 .ins()
                 .load(types::I32, flags, view, offset_of!(View, size) as i32);
-            let zero = self.b.ins().iconst(types::I32, 0);
             match kind {
                 Some(ResourceKind::Structured(stride)) => {
                     let n = self.b.ins().udiv_imm_u(size, i64::from(stride.max(1)));
-                    let s = self.b.ins().iconst(types::I32, i64::from(stride));
-                    [n, s, zero, zero]
+                    [n, n, n, n]
                 }
                 Some(ResourceKind::Typed(_)) => {
                     let w =
