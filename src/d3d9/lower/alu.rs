@@ -6,6 +6,9 @@ use crate::ir::AluOp;
 /// 1.0 as bits, for turning comparison masks into 1.0 / 0.0.
 const ONE: u32 = 0x3F80_0000;
 
+/// `lit`'s largest power (D3D9 asm reference: MAXPOWER = 127.9961).
+const MAX_POWER: f32 = 127.9961;
+
 impl Lowerer<'_> {
     fn srcs(&mut self, inst: &Instruction) -> Result<Vec<Src>, D3d9Error> {
         inst.src.iter().map(|p| self.src(p)).collect()
@@ -341,18 +344,19 @@ impl Lowerer<'_> {
         self.write_temp(inst, t)
     }
 
+    /// lit: the power is clamped to ±MAXPOWER (127.9961) before `y^power`.
     fn lit(&mut self, inst: &Instruction, s: Src) -> Result<(), D3d9Error> {
         let (t, m) = (self.tmp(), self.tmp());
         let one = |l: &mut Self, d: Dst| l.alu(AluOp::Mov, d, vec![Src::splat_f32(1.0)]);
         self.alu(
             AluOp::Max,
             Dst::temp(m, 1),
-            vec![s.clone().scalar(3), Src::splat_f32(-128.0)],
+            vec![s.clone().scalar(3), Src::splat_f32(-MAX_POWER)],
         );
         self.alu(
             AluOp::Min,
             Dst::temp(m, 1),
-            vec![Src::temp(m).scalar(0), Src::splat_f32(128.0)],
+            vec![Src::temp(m).scalar(0), Src::splat_f32(MAX_POWER)],
         );
         self.alu(AluOp::Log, Dst::temp(t, 4), vec![s.clone().scalar(1)]);
         self.alu(

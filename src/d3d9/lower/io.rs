@@ -72,7 +72,8 @@ impl Lowerer<'_> {
             0 => Ok(Src::reg(File::SysVal(SysVal::Position), 0)),
             1 => {
                 let t = self.tmp();
-                let face = Src::reg(File::SysVal(SysVal::FrontFace), 0);
+                // vFace is a scalar: every component reads the flag in x.
+                let face = Src::reg(File::SysVal(SysVal::FrontFace), 0).scalar(0);
                 self.alu(
                     AluOp::Movc,
                     Dst::temp(t, 0xF),

@@ -174,6 +174,24 @@ impl<'a> Lowerer<'a> {
             self.prepass(inst)?;
         }
         self.prologue()?;
+        if self.version.is_vs() && self.version.major >= 3 {
+            // Every declared o# is an output, also when only written through o[aL].
+            let declared: Vec<(u32, u8)> = self
+                .decls
+                .iter()
+                .filter(|((ty, _), _)| *ty == RegType::Output)
+                .map(|((_, n), d)| (*n, d.iter().fold(0, |m, d| m | d.mask)))
+                .collect();
+            for (n, mask) in declared {
+                self.output(
+                    Register {
+                        ty: RegType::Output,
+                        num: n,
+                    },
+                    mask,
+                )?;
+            }
+        }
         for (i, inst) in items.iter().enumerate() {
             self.index = i;
             self.offset = inst.offset;

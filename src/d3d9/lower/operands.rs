@@ -61,7 +61,8 @@ impl Lowerer<'_> {
             RegType::Input => {
                 let mut s = self.input(RegType::Input, n)?;
                 s.index.rel = rel;
-                if self.ps1() {
+                // Below ps_3_0, v# are colour registers: clamped to [0, 1].
+                if self.version.is_ps() && self.version.major < 3 {
                     let t = self.tmp();
                     self.emit(Inst::Alu {
                         op: AluOp::Mov,
