@@ -175,7 +175,12 @@ impl Tr<'_, '_> {
             }
         }
         let imm = self.b.func.dfg.immediates.push(bytes.to_vec().into());
-        self.lb().map1(a, |b, x| b.ins().shuffle(x, x, imm))
+        // `shuffle` works on bytes: view the lanes as i8x16 and back.
+        self.lb().map1(a, |b, x| {
+            let v = b.ins().bitcast(types::I8X16, le(), x);
+            let v = b.ins().shuffle(v, v, imm);
+            b.ins().bitcast(super::lanes::VEC, le(), v)
+        })
     }
 
     /// A derivative: lane differences within each 2x2 quad (top-left,

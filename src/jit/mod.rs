@@ -66,6 +66,9 @@ impl JitError {
     }
 }
 
+/// Group-shared memory a thread group may declare (Direct3D 11: 32 KiB).
+pub const MAX_TGSM_BYTES: u64 = 32 * 1024;
+
 /// Backend options.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct JitOptions {
@@ -147,6 +150,16 @@ fn scratch_layout(prog: &Program, lanes: u32) -> ScratchLayout {
 pub fn compile(prog: &Program, opts: JitOptions) -> Result<Compiled, JitError> {
     let started = Instant::now();
     crate::ir::validate(prog).map_err(|e| JitError::Invalid(e.to_string()))?;
+    let tgsm_total: u64 = prog
+        .tgsm
+        .iter()
+        .map(|d| u64::from(d.size).next_multiple_of(16))
+        .sum();
+    if tgsm_total > MAX_TGSM_BYTES {
+        return Err(JitError::Invalid(format!(
+            "{tgsm_total} bytes of group-shared memory declared; Direct3D 11 allows {MAX_TGSM_BYTES}"
+        )));
+    }
     let k = opts.k.clamp(1, MAX_K);
     let lanes = 4 * k as u32;
     let isa = module::isa()?;
