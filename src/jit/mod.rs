@@ -66,6 +66,37 @@ impl JitError {
     }
 }
 
+/// Temporaries a program may use: Direct3D 11's 4096 `r#` + `x#`
+/// registers, plus room for the scratch temps front ends add.
+pub const MAX_TEMPS: u64 = 4096 + 256;
+/// Input or output registers a stage may use (Direct3D: 32, plus the
+/// registers front ends place depth and D3D9 fixed outputs in).
+pub const MAX_IO_REGS: u32 = 64;
+
+/// Rejects programs past Direct3D's register limits, which would otherwise
+/// ask for unbounded frame memory.
+fn check_limits(prog: &Program) -> Result<(), JitError> {
+    let indexable: u64 = prog.indexables.iter().map(|x| u64::from(x.count)).sum();
+    if u64::from(prog.temps) + indexable > MAX_TEMPS {
+        return Err(JitError::Invalid(format!(
+            "{} temporaries and {indexable} indexable registers exceed Direct3D's limit",
+            prog.temps
+        )));
+    }
+    let io = prog
+        .inputs
+        .iter()
+        .chain(&prog.outputs)
+        .map(|r| r.reg)
+        .chain(prog.depth_output);
+    if let Some(r) = io.filter(|r| *r >= MAX_IO_REGS).max() {
+        return Err(JitError::Invalid(format!(
+            "register {r} is past the {MAX_IO_REGS} input/output registers"
+        )));
+    }
+    Ok(())
+}
+
 /// Group-shared memory a thread group may declare (Direct3D 11: 32 KiB).
 pub const MAX_TGSM_BYTES: u64 = 32 * 1024;
 
@@ -150,6 +181,7 @@ fn scratch_layout(prog: &Program, lanes: u32) -> ScratchLayout {
 pub fn compile(prog: &Program, opts: JitOptions) -> Result<Compiled, JitError> {
     let started = Instant::now();
     crate::ir::validate(prog).map_err(|e| JitError::Invalid(e.to_string()))?;
+    check_limits(prog)?;
     let tgsm_total: u64 = prog
         .tgsm
         .iter()
