@@ -1,0 +1,242 @@
+//! Random and mutated bytecode through the whole pipeline (container,
+//! decoder, lowering, JIT) and, when it compiles into a shader that surely
+//! finishes, one small dispatch, vertex run or draw: no panic, no crash, no
+//! hang. The case count honours `PROPTEST_CASES`.
+
+#[path = "../fuzz/src/lib.rs"]
+mod exec;
+
+use exec::{compile_and_run, Reached};
+use proptest::prelude::*;
+use std::sync::OnceLock;
+
+/// Valid programs to mutate: assembled SM4 containers and D3D9 streams.
+fn seeds() -> &'static (Vec<Vec<u8>>, Vec<Vec<u8>>) {
+    static SEEDS: OnceLock<(Vec<Vec<u8>>, Vec<Vec<u8>>)> = OnceLock::new();
+    SEEDS.get_or_init(|| {
+        let dxbc = [
+            include_str!("data/sm4/cs_memory.asm"),
+            include_str!("data/sm4/ps_flow.asm"),
+            include_str!("data/sm4/vs_misc.asm"),
+            "cs_5_0\ndcl_uav_raw u0\ndcl_thread_group 4, 1, 1\n\
+             store_raw u0.xyzw, l(0), l(1, 2, 3, 4)\nret\n",
+        ]
+        .iter()
+        .map(|t| dxjit::text::assemble(t).expect("seed assembles"))
+        .collect();
+        let d3d9 = include_str!("data/d3d9/fixtures.asm")
+            .split("===")
+            .filter(|t| !t.trim().is_empty())
+            .map(|t| dxjit::text::assemble(t).expect("seed assembles"))
+            .collect();
+        (dxbc, d3d9)
+    })
+}
+
+/// One edit of a byte string.
+#[derive(Debug, Clone)]
+enum Edit {
+    /// Flip one bit.
+    Flip(usize, u8),
+    /// Overwrite a 32-bit word.
+    Word(usize, u32),
+    /// Cut the tail off.
+    Truncate(usize),
+    /// Copy a run of another seed over this one.
+    Splice(usize, usize, usize, usize),
+    /// Remove a 32-bit word.
+    Delete(usize),
+    /// Duplicate a 32-bit word.
+    Repeat(usize),
+}
+
+fn edit() -> impl Strategy<Value = Edit> {
+    prop_oneof![
+        4 => (any::<usize>(), 0u8..8).prop_map(|(a, b)| Edit::Flip(a, b)),
+        3 => (any::<usize>(), prop_oneof![any::<u32>(), Just(0), Just(u32::MAX), 0u32..64])
+            .prop_map(|(a, w)| Edit::Word(a, w)),
+        1 => any::<usize>().prop_map(Edit::Truncate),
+        1 => (any::<usize>(), any::<usize>(), any::<usize>(), 1usize..64)
+            .prop_map(|(s, a, b, n)| Edit::Splice(s, a, b, n)),
+        1 => any::<usize>().prop_map(Edit::Delete),
+        1 => any::<usize>().prop_map(Edit::Repeat),
+    ]
+}
+
+fn apply(bytes: &mut Vec<u8>, e: &Edit, pool: &[Vec<u8>]) {
+    if bytes.is_empty() {
+        return;
+    }
+    let n = bytes.len();
+    let word = |a: usize| (a % n.div_ceil(4)) * 4;
+    match *e {
+        Edit::Flip(a, b) => bytes[a % n] ^= 1 << b,
+        Edit::Word(a, w) => {
+            let at = word(a);
+            for (i, b) in w.to_le_bytes().iter().enumerate() {
+                if let Some(x) = bytes.get_mut(at + i) {
+                    *x = *b;
+                }
+            }
+        }
+        Edit::Truncate(a) => bytes.truncate(a % n),
+        Edit::Splice(s, a, b, len) => {
+            let src = &pool[s % pool.len()];
+            let (from, to) = (b % src.len(), a % n);
+            let len = len.min(src.len() - from).min(n - to);
+            bytes[to..to + len].copy_from_slice(&src[from..from + len]);
+        }
+        Edit::Delete(a) => {
+            let at = word(a);
+            bytes.drain(at..(at + 4).min(n));
+        }
+        Edit::Repeat(a) => {
+            let at = word(a);
+            let w: Vec<u8> = bytes[at..(at + 4).min(n)].to_vec();
+            bytes.splice(at..at, w);
+        }
+    }
+}
+
+/// Writes the correct checksum into a container.
+fn fix_checksum(bytes: &mut [u8]) {
+    if bytes.len() >= 20 {
+        let sum = dxjit::dxbc::checksum(bytes);
+        for (i, w) in sum.iter().enumerate() {
+            bytes[4 + 4 * i..8 + 4 * i].copy_from_slice(&w.to_le_bytes());
+        }
+    }
+}
+
+#[test]
+fn seeds_lower_and_run() {
+    let (dxbc, d3d9) = seeds();
+    for s in dxbc.iter().chain(d3d9) {
+        let lowered = dxjit::shader::lower(s, &dxjit::CompileOptions::default());
+        assert!(lowered.is_ok(), "{lowered:?}");
+        compile_and_run(s, true);
+    }
+}
+
+#[test]
+#[ignore = "bug: every SM4 deriv_rt* fails the Cranelift verifier (shuffle on i32x4, expected i8x16)"]
+fn sm4_derivative_compiles() {
+    let text = "ps_5_0\ndcl_input_ps linear v1.x\ndcl_output o0.x\ndcl_temps 1\n\
+                deriv_rtx r0.x, v1.x\nmov o0.x, r0.x\nret\n";
+    let bytes = dxjit::text::assemble(text).expect("assembles");
+    if let Err(e) = dxjit::compile(&bytes, &dxjit::CompileOptions::default()) {
+        panic!("{e}");
+    }
+}
+
+/// A mutated container and whether its checksum was fixed up.
+fn mutated_dxbc() -> impl Strategy<Value = (Vec<u8>, bool)> {
+    (
+        any::<usize>(),
+        prop::collection::vec(edit(), 1..3),
+        any::<bool>(),
+    )
+        .prop_map(|(seed, edits, fix)| {
+            let pool = &seeds().0;
+            let mut bytes = pool[seed % pool.len()].clone();
+            for e in &edits {
+                apply(&mut bytes, e, pool);
+            }
+            if fix {
+                fix_checksum(&mut bytes);
+            }
+            (bytes, fix)
+        })
+}
+
+/// A mutated D3D9 token stream.
+fn mutated_d3d9() -> impl Strategy<Value = Vec<u8>> {
+    (any::<usize>(), prop::collection::vec(edit(), 1..3)).prop_map(|(seed, edits)| {
+        let pool = &seeds().1;
+        let mut bytes = pool[seed % pool.len()].clone();
+        for e in &edits {
+            apply(&mut bytes, e, pool);
+        }
+        bytes
+    })
+}
+
+/// The mutations are not vacuous: many mutants still compile, and some run.
+#[test]
+fn mutants_reach_the_jit_and_run() {
+    use proptest::strategy::ValueTree;
+    use proptest::test_runner::TestRunner;
+    let mut runner = TestRunner::deterministic();
+    let mut reached = [0usize; 3];
+    let mut tally = |r: Reached| reached[r as usize] += 1;
+    for _ in 0..300 {
+        let (bytes, fix) = mutated_dxbc()
+            .new_tree(&mut runner)
+            .expect("input")
+            .current();
+        tally(compile_and_run(&bytes, !fix));
+        let bytes = mutated_d3d9()
+            .new_tree(&mut runner)
+            .expect("input")
+            .current();
+        tally(compile_and_run(&bytes, true));
+    }
+    eprintln!("rejected, compiled only, ran: {reached:?}");
+    assert!(reached[1] + reached[2] >= 15, "{reached:?}");
+    assert!(reached[2] >= 15, "{reached:?}");
+}
+
+#[test]
+#[ignore = "bug: the JIT sums declared TGSM sizes in u32 (src/jit/mod.rs tgsm_size): \
+            overflow panics in debug and wraps in release to a block smaller than g1's offset"]
+fn huge_tgsm_declarations_are_rejected_or_fully_sized() {
+    let text = "cs_5_0\ndcl_tgsm_raw g0, 4294967280\ndcl_tgsm_raw g1, 32\n\
+                dcl_thread_group 1, 1, 1\nstore_raw g1.x, l(0), l(1)\nret\n";
+    let bytes = dxjit::text::assemble(text).expect("assembles");
+    if let Ok(shader) = dxjit::compile(&bytes, &dxjit::CompileOptions::default()) {
+        let size = u64::from(shader.kernel().tgsm_size);
+        assert!(
+            size >= 0xFFFF_FFF0 + 32,
+            "group-shared block of {size} bytes"
+        );
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: 1000,
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    })]
+
+    #[test]
+    fn mutated_dxbc_containers((bytes, fix) in mutated_dxbc()) {
+        compile_and_run(&bytes, !fix);
+    }
+
+    #[test]
+    fn mutated_d3d9_streams(bytes in mutated_d3d9()) {
+        compile_and_run(&bytes, true);
+    }
+
+    #[test]
+    fn random_d3d9_streams(version in prop::sample::select(vec![
+                               0xfffe_0101u32, 0xfffe_0200, 0xfffe_0300, 0xffff_0104,
+                               0xffff_0101, 0xffff_0200, 0xffff_0300]),
+                           body in prop::collection::vec(
+                               prop_oneof![any::<u32>(), 0u32..0x60, 0x8000_0000u32..0x800f_0010], 0..32)) {
+        let mut tokens = vec![version];
+        tokens.extend(body);
+        tokens.push(0xffff);
+        let bytes: Vec<u8> = tokens.iter().flat_map(|w| w.to_le_bytes()).collect();
+        compile_and_run(&bytes, true);
+    }
+
+    #[test]
+    fn random_dxbc_bytes(body in prop::collection::vec(any::<u8>(), 0..200)) {
+        let mut bytes = b"DXBC".to_vec();
+        bytes.extend(body);
+        fix_checksum(&mut bytes);
+        compile_and_run(&bytes, true);
+    }
+}
