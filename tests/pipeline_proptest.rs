@@ -202,6 +202,17 @@ fn huge_tgsm_declarations_are_rejected_or_fully_sized() {
     }
 }
 
+#[test]
+#[ignore = "bug: `dcl_temps 4211015683` (found by fuzzing) makes the JIT create 4 Cranelift \
+            variables per declared temporary (src/jit/mod.rs): memory runs out and the process aborts"]
+fn huge_temp_declarations_do_not_exhaust_memory() {
+    let text =
+        "ps_4_0\ndcl_output o0.xyzw\ndcl_temps 4211015683\nmov o0.xyzw, l(0, 0, 0, 0)\nret\n";
+    let bytes = dxjit::text::assemble(text).expect("assembles");
+    // Returning at all (with an error or a shader) is the pass condition.
+    let _ = dxjit::compile(&bytes, &dxjit::CompileOptions::default());
+}
+
 proptest! {
     #![proptest_config(ProptestConfig {
         cases: 1000,

@@ -42,6 +42,12 @@ fn runnable(p: &Program) -> bool {
 /// in `tests/pipeline_proptest.rs`).
 const TGSM_LIMIT: u64 = 32 * 1024;
 
+/// Temporaries (`r#` plus indexable `x#` registers) a program may declare:
+/// Direct3D's 4,096. Larger declarations are not compiled, to step around a
+/// known bug (the JIT allocates per declared temporary; see
+/// `huge_temp_declarations_do_not_exhaust_memory` in `tests/pipeline_proptest.rs`).
+const TEMPS_LIMIT: u64 = 4096;
+
 /// Compiles `bytes`, then runs the shader when [`runnable`].
 pub fn compile_and_run(bytes: &[u8], verify_checksum: bool) -> Reached {
     let options = CompileOptions {
@@ -51,7 +57,10 @@ pub fn compile_and_run(bytes: &[u8], verify_checksum: bool) -> Reached {
     let Ok((_, program)) = dxjit::shader::lower(bytes, &options) else {
         return Reached::Rejected;
     };
-    if program.tgsm.iter().map(|d| u64::from(d.size)).sum::<u64>() > TGSM_LIMIT {
+    let indexables: u64 = program.indexables.iter().map(|d| u64::from(d.count)).sum();
+    if program.tgsm.iter().map(|d| u64::from(d.size)).sum::<u64>() > TGSM_LIMIT
+        || u64::from(program.temps) + indexables > TEMPS_LIMIT
+    {
         return Reached::Rejected;
     }
     let Ok(shader) = dxjit::compile(bytes, &options) else {
