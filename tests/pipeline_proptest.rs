@@ -6,6 +6,8 @@
 #[path = "../fuzz/src/lib.rs"]
 mod exec;
 
+use dxjit_runtime::dispatch::{self, Bindings, Draw, RenderTarget};
+use dxjit_runtime::format::Format;
 use exec::{compile_and_run, Reached};
 use proptest::prelude::*;
 use std::sync::OnceLock;
@@ -211,6 +213,32 @@ fn huge_temp_declarations_do_not_exhaust_memory() {
     let bytes = dxjit::text::assemble(text).expect("assembles");
     // Returning at all (with an error or a shader) is the pass condition.
     let _ = dxjit::compile(&bytes, &dxjit::CompileOptions::default());
+}
+
+#[test]
+#[ignore = "bug: `dcl_output o4294836224` (found by fuzzing) compiles into a kernel with \
+            4,294,836,225 output registers and `draw` then allocates 274 GB (runtime/src/dispatch.rs) and aborts"]
+fn huge_output_register_does_not_exhaust_memory() {
+    let text = "ps_5_0\ndcl_output o4294836224.xyzw\nret\n";
+    let bytes = dxjit::text::assemble(text).expect("assembles");
+    // Failing to compile is fine; compiling and then aborting in draw is not.
+    if let Ok(shader) = dxjit::compile(&bytes, &dxjit::CompileOptions::default()) {
+        let mut pixels = [0u32; 4];
+        let d = Draw {
+            rect: [0, 0, 1, 1],
+            pixel_center: 0.5,
+            inputs: Vec::new(),
+            targets: vec![RenderTarget {
+                ptr: pixels.as_mut_ptr().cast(),
+                width: 1,
+                height: 1,
+                row_pitch: 16,
+                format: Format::Rgba32Float,
+                output_reg: 0,
+            }],
+        };
+        dispatch::draw(&shader.kernel(), &Bindings::default(), &d);
+    }
 }
 
 proptest! {
