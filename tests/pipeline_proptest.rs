@@ -12,9 +12,12 @@ use exec::{compile_and_run, Reached};
 use proptest::prelude::*;
 use std::sync::OnceLock;
 
+/// Seed programs: assembled SM4 containers, then D3D9 token streams.
+type Seeds = (Vec<Vec<u8>>, Vec<Vec<u8>>);
+
 /// Valid programs to mutate: assembled SM4 containers and D3D9 streams.
-fn seeds() -> &'static (Vec<Vec<u8>>, Vec<Vec<u8>>) {
-    static SEEDS: OnceLock<(Vec<Vec<u8>>, Vec<Vec<u8>>)> = OnceLock::new();
+fn seeds() -> &'static Seeds {
+    static SEEDS: OnceLock<Seeds> = OnceLock::new();
     SEEDS.get_or_init(|| {
         let dxbc = [
             include_str!("data/sm4/cs_memory.asm"),
