@@ -1,0 +1,72 @@
+//! Compile time (`dxjit::compile`: container or token decoding, lowering and
+//! Cranelift) of the three largest DXBC and the three largest D3D9 programs
+//! in the conformance suite, and of the three peer kernels.
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use dxjit::case::{parse_case_str, ShaderCode};
+use dxjit::CompileOptions;
+use std::hint::black_box;
+use std::path::Path;
+
+/// The conformance programs, as bytecode files.
+const PROGRAMS: [(&str, &[u8]); 6] = [
+    (
+        "dxbc_function_return_l310",
+        include_bytes!("data/dxbc_function_return_l310.dxbc"),
+    ),
+    (
+        "dxbc_function_return_l306",
+        include_bytes!("data/dxbc_function_return_l306.dxbc"),
+    ),
+    (
+        "dxbc_function_return_l302",
+        include_bytes!("data/dxbc_function_return_l302.dxbc"),
+    ),
+    (
+        "d3d9_non_const_indexing_l201",
+        include_bytes!("data/d3d9_non_const_indexing_l201.bin"),
+    ),
+    (
+        "d3d9_non_const_indexing_l195",
+        include_bytes!("data/d3d9_non_const_indexing_l195.bin"),
+    ),
+    (
+        "d3d9_non_const_indexing_l228",
+        include_bytes!("data/d3d9_non_const_indexing_l228.bin"),
+    ),
+];
+
+/// The peer kernels' case files.
+const KERNELS: [(&str, &str); 3] = [
+    ("k1_alu", include_str!("data/k1_alu.toml")),
+    ("k2_copy", include_str!("data/k2_copy.toml")),
+    ("k3_reduce", include_str!("data/k3_reduce.toml")),
+];
+
+/// The compute shader's bytecode of a peer kernel case.
+fn kernel_bytes(name: &str, text: &str) -> Vec<u8> {
+    let case = parse_case_str(text, Path::new(name)).expect("case parses");
+    match &case.cs.expect("a compute shader").code {
+        ShaderCode::Bytes(b) => b.clone(),
+        ShaderCode::Asm(t) => dxjit::text::assemble(t).expect("assembles"),
+    }
+}
+
+fn compile(c: &mut Criterion) {
+    let mut g = c.benchmark_group("compile");
+    let options = CompileOptions::default();
+    let kernels: Vec<(&str, Vec<u8>)> = KERNELS
+        .iter()
+        .map(|(name, text)| (*name, kernel_bytes(name, text)))
+        .collect();
+    let programs = PROGRAMS.iter().map(|(n, b)| (*n, b.to_vec()));
+    for (name, bytes) in programs.chain(kernels) {
+        g.bench_function(name, |b| {
+            b.iter(|| dxjit::compile(black_box(&bytes), &options).expect("compiles"))
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, compile);
+criterion_main!(benches);
