@@ -124,7 +124,6 @@ fn seeds_lower_and_run() {
 }
 
 #[test]
-#[ignore = "bug: every SM4 deriv_rt* fails the Cranelift verifier (shuffle on i32x4, expected i8x16)"]
 fn sm4_derivative_compiles() {
     let text = "ps_5_0\ndcl_input_ps linear v1.x\ndcl_output o0.x\ndcl_temps 1\n\
                 deriv_rtx r0.x, v1.x\nmov o0.x, r0.x\nret\n";
@@ -192,8 +191,6 @@ fn mutants_reach_the_jit_and_run() {
 }
 
 #[test]
-#[ignore = "bug: the JIT sums declared TGSM sizes in u32 (src/jit/mod.rs tgsm_size): \
-            overflow panics in debug and wraps in release to a block smaller than g1's offset"]
 fn huge_tgsm_declarations_are_rejected_or_fully_sized() {
     let text = "cs_5_0\ndcl_tgsm_raw g0, 4294967280\ndcl_tgsm_raw g1, 32\n\
                 dcl_thread_group 1, 1, 1\nstore_raw g1.x, l(0), l(1)\nret\n";
@@ -208,8 +205,6 @@ fn huge_tgsm_declarations_are_rejected_or_fully_sized() {
 }
 
 #[test]
-#[ignore = "bug: `dcl_temps 4211015683` (found by fuzzing) makes the JIT create 4 Cranelift \
-            variables per declared temporary (src/jit/mod.rs): memory runs out and the process aborts"]
 fn huge_temp_declarations_do_not_exhaust_memory() {
     let text =
         "ps_4_0\ndcl_output o0.xyzw\ndcl_temps 4211015683\nmov o0.xyzw, l(0, 0, 0, 0)\nret\n";
@@ -219,8 +214,6 @@ fn huge_temp_declarations_do_not_exhaust_memory() {
 }
 
 #[test]
-#[ignore = "bug: `dcl_output o4294836224` (found by fuzzing) compiles into a kernel with \
-            4,294,836,225 output registers and `draw` then allocates 274 GB (runtime/src/dispatch.rs) and aborts"]
 fn huge_output_register_does_not_exhaust_memory() {
     let text = "ps_5_0\ndcl_output o4294836224.xyzw\nret\n";
     let bytes = dxjit::text::assemble(text).expect("assembles");
@@ -297,8 +290,6 @@ const SHORT_LENGTH_FIELD: &str = concat!(
 );
 
 #[test]
-#[ignore = "bug: an SM4 instruction whose operands run past its length field makes \
-            src/sm4/decode.rs:360 compute `r.end - r.pos` with pos > end (overflow panic in debug), found by fuzzing"]
 fn operands_past_the_length_field_are_an_error() {
     let hex = SHORT_LENGTH_FIELD.as_bytes();
     let mut bytes: Vec<u8> = hex

@@ -355,10 +355,12 @@ pub fn decode(tokens: &[u32]) -> Result<Shader, Sm4Error> {
             }
         }
         if r.pos != r.end {
-            return Err(r.err(format!(
-                "{} unread words: operands disagree with the length field",
-                r.end - r.pos
-            )));
+            let what = if r.pos < r.end {
+                format!("{} unread words", r.end - r.pos)
+            } else {
+                format!("operands run {} words past the instruction", r.pos - r.end)
+            };
+            return Err(r.err(format!("{what}: operands disagree with the length field")));
         }
         instructions.push(Instruction {
             info,

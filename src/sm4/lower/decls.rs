@@ -145,7 +145,10 @@ impl Lowerer {
             None => self.main = Some(body),
         }
         self.prog.main = self.main.take().unwrap_or_default();
-        self.prog.temps = self.declared_temps.unwrap_or(0) + self.scratch_used.min(SCRATCH);
+        self.prog.temps = self
+            .declared_temps
+            .unwrap_or(0)
+            .saturating_add(self.scratch_used.min(SCRATCH));
         let pixel = self.prog.stage == Stage::Pixel;
         self.prog.inputs = self
             .inputs
