@@ -246,6 +246,7 @@ fn each_config(mut f: impl FnMut(Config)) {
 
 /// Runs `groups` thread groups along x without the runtime's dispatch loop,
 /// so that group-shared memory and scratch are guarded as well.
+#[allow(clippy::needless_range_loop)] // the lane index addresses several SoA arrays at once
 fn run_direct(k: &Kernel, b: &Bindings, groups: u32, place: Place) {
     let w = k.lanes as usize;
     let [tx, ty, tz] = k.thread_group.map(|d| d.max(1));
