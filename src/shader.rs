@@ -104,17 +104,7 @@ impl Shader {
 
     /// What the runtime's dispatch loops need to run it.
     pub fn kernel(&self) -> Kernel {
-        let c = &self.compiled;
-        Kernel {
-            func: c.entry(),
-            lanes: c.lanes,
-            scratch_size: c.scratch_size,
-            input_regs: c.input_regs,
-            output_regs: c.output_regs,
-            tgsm_size: c.tgsm_size,
-            thread_group: self.program.thread_group,
-            has_barriers: c.has_barriers,
-        }
+        self.compiled.kernel(self.program.thread_group)
     }
 
     /// Microseconds spent in the backend.

@@ -3,20 +3,7 @@
 use dxjit::ir::*;
 use dxjit::jit::{compile, JitOptions};
 use dxjit_runtime::abi::View;
-use dxjit_runtime::dispatch::{dispatch, Bindings, Kernel};
-
-fn kernel(c: &dxjit::jit::Compiled, tg: [u32; 3]) -> Kernel {
-    Kernel {
-        func: c.entry(),
-        lanes: c.lanes,
-        scratch_size: c.scratch_size,
-        input_regs: c.input_regs,
-        output_regs: c.output_regs,
-        tgsm_size: c.tgsm_size,
-        thread_group: tg,
-        has_barriers: c.has_barriers,
-    }
-}
+use dxjit_runtime::dispatch::{dispatch, Bindings};
 
 fn raw_uav(buf: &mut [u32]) -> View {
     View {
@@ -35,7 +22,7 @@ fn run(prog: &Program, groups: [u32; 3], k: usize, words: usize) -> Vec<u32> {
     let mut buf = vec![0xdeadu32; words];
     let mut b = Bindings::default();
     b.uavs[0] = raw_uav(&mut buf);
-    dispatch(&kernel(&c, prog.thread_group), &b, groups);
+    dispatch(&c.kernel(prog.thread_group), &b, groups);
     buf
 }
 

@@ -263,15 +263,20 @@ impl Tr<'_, '_> {
             self.uniform_jump(exit, lanes);
             return;
         }
-        let m = self.masks;
+        let brk = self.masks.brk;
+        self.clear_lanes(brk, lanes);
+    }
+
+    /// Clears from `mask` the active lanes (those passing `lanes`, when given).
+    fn clear_lanes(&mut self, mask: super::lanes::LaneVar, lanes: Option<Lanes>) {
         let exec = self.exec();
         let leaving = match lanes {
             Some(l) => self.lb().and(exec, l),
             None => exec,
         };
-        let brk = self.lb().use_var(m.brk);
-        let brk = self.lb().and_not(brk, leaving);
-        self.lb().def_var(m.brk, brk);
+        let old = self.lb().use_var(mask);
+        let new = self.lb().and_not(old, leaving);
+        self.lb().def_var(mask, new);
         self.update_exec();
     }
 
@@ -281,16 +286,8 @@ impl Tr<'_, '_> {
             self.uniform_jump(latch, lanes);
             return;
         }
-        let m = self.masks;
-        let exec = self.exec();
-        let leaving = match lanes {
-            Some(l) => self.lb().and(exec, l),
-            None => exec,
-        };
-        let cont = self.lb().use_var(m.cont);
-        let cont = self.lb().and_not(cont, leaving);
-        self.lb().def_var(m.cont, cont);
-        self.update_exec();
+        let cont = self.masks.cont;
+        self.clear_lanes(cont, lanes);
     }
 
     /// switch: lanes join at the case matching their selector and fall through.
@@ -377,31 +374,18 @@ impl Tr<'_, '_> {
             self.b.switch_to_block(dead);
             return;
         }
-        let m = self.masks;
-        let exec = self.exec();
-        let leaving = match lanes {
-            Some(l) => self.lb().and(exec, l),
-            None => exec,
-        };
-        let ret = self.lb().use_var(m.ret);
-        let ret = self.lb().and_not(ret, leaving);
-        self.lb().def_var(m.ret, ret);
         if self.call_depth == 0 {
             self.killed = true;
         }
-        self.update_exec();
+        let ret = self.masks.ret;
+        self.clear_lanes(ret, lanes);
     }
 
     /// discard: the lanes stop and write nothing.
     pub fn emit_discard(&mut self, lanes: Lanes) {
-        let m = self.masks;
-        let exec = self.exec();
-        let leaving = self.lb().and(exec, lanes);
-        let alive = self.lb().use_var(m.alive);
-        let alive = self.lb().and_not(alive, leaving);
-        self.lb().def_var(m.alive, alive);
         self.killed = true;
-        self.update_exec();
+        let alive = self.masks.alive;
+        self.clear_lanes(alive, Some(lanes));
     }
 
     /// call / callc: the subroutine is inlined with its own return mask.

@@ -151,6 +151,21 @@ impl Compiled {
     pub fn entry(&self) -> ShaderFn {
         self.func
     }
+
+    /// What the runtime's dispatch loops need to run it, for a compute
+    /// thread-group size (ignored by other stages).
+    pub fn kernel(&self, thread_group: [u32; 3]) -> dxjit_runtime::dispatch::Kernel {
+        dxjit_runtime::dispatch::Kernel {
+            func: self.func,
+            lanes: self.lanes,
+            scratch_size: self.scratch_size,
+            input_regs: self.input_regs,
+            output_regs: self.output_regs,
+            tgsm_size: self.tgsm_size,
+            thread_group,
+            has_barriers: self.has_barriers,
+        }
+    }
 }
 
 impl Drop for Compiled {
