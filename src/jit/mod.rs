@@ -108,11 +108,14 @@ pub struct JitOptions {
 }
 
 impl JitOptions {
-    /// The default for a stage: pixel shaders run one quad per vector.
+    /// The default for a stage: pixel shaders run one quad per call.
     pub fn for_stage(stage: Stage) -> JitOptions {
         match stage {
             Stage::Pixel => JitOptions { k: 1 },
-            Stage::Vertex | Stage::Compute => JitOptions { k: 2 },
+            Stage::Vertex => JitOptions { k: 2 },
+            // Measured on the peer kernels: k = 4 copies 1.4x faster than
+            // k = 2 and runs the ALU and barrier kernels as fast.
+            Stage::Compute => JitOptions { k: 4 },
         }
     }
 }
