@@ -338,3 +338,16 @@ proptest! {
         compile_and_run(&bytes, true);
     }
 }
+
+/// Found by fuzzing: a double comparison writing four 32-bit results read a
+/// fifth source component. A register holds two doubles: more is an error.
+#[test]
+fn double_op_with_four_results_is_an_error() {
+    let text = "cs_5_0\ndcl_uav_raw u0\ndcl_temps 2\ndcl_thread_group 1, 1, 1\n\
+                deq r0.xyzw, r1.xyzw, r1.xyzw\nstore_raw u0.xyzw, l(0), r0.xyzw\nret\n";
+    let bytes = dxjit::text::assemble(text).expect("assembles");
+    let err = dxjit::compile(&bytes, &dxjit::CompileOptions::default())
+        .err()
+        .expect("rejected");
+    assert!(err.to_string().contains("two doubles"), "{err}");
+}

@@ -82,6 +82,12 @@ impl Tr<'_, '_> {
                 .map(|p| p.to_vec())
                 .collect(),
         };
+        if slots.len() > 2 {
+            return Err(JitError::Invalid(format!(
+                "{op:?} writes {} results; a register holds two doubles",
+                slots.len()
+            )));
+        }
         let mut writes = Vec::new();
         for (n, comps) in slots.iter().enumerate() {
             let mut args: Vec<(Lanes, Lanes)> = Vec::new();
