@@ -31,6 +31,20 @@ fn sysval_slot(sv: SysVal) -> SysValSlot {
     }
 }
 
+/// One component of a register file in SoA memory.
+struct Soa {
+    /// The file's first byte.
+    base: Value,
+    /// The static register number.
+    reg: u32,
+    /// Registers in the file.
+    count: u32,
+    /// Words per register.
+    stride: u32,
+    /// The component.
+    c: usize,
+}
+
 impl Tr<'_, '_> {
     /// Reads component `comp` of a source (through its swizzle), modifiers applied.
     pub fn read(&mut self, src: &Src, comp: usize, ty: Ty) -> Result<Lanes, JitError> {
@@ -118,7 +132,16 @@ impl Tr<'_, '_> {
                     }
                     Some(rel) => {
                         let rel = self.read(rel, 0, Ty::I)?;
-                        self.soa_gather(base, idx.base, rel, count, stride_regs, c)
+                        self.soa_gather(
+                            &Soa {
+                                base,
+                                reg: idx.base,
+                                count,
+                                stride: stride_regs,
+                                c,
+                            },
+                            rel,
+                        )
                     }
                 }
             }
@@ -164,35 +187,46 @@ impl Tr<'_, '_> {
         Ok((base, lanes * 4, count, off))
     }
 
-    /// Per-lane read of register `base + rel` component `c` from a SoA file;
-    /// lanes whose register is outside `count` read 0.
-    fn soa_gather(
+    /// The address of lane `(j, l)`'s word in register `soa.reg + rel`,
+    /// or `fallback` when that register lies outside the file or `live`
+    /// (the lane's mask word) is zero.
+    fn soa_lane_addr(
         &mut self,
-        base: Value,
-        reg: u32,
-        rel: Lanes,
-        count: u32,
-        stride: u32,
-        c: usize,
-    ) -> Result<Lanes, JitError> {
+        soa: &Soa,
+        rel: &Lanes,
+        j: usize,
+        l: u8,
+        fallback: Value,
+        live: Option<Value>,
+    ) -> Value {
+        use cranelift_codegen::ir::condcodes::IntCC;
+        let b = &mut self.b;
+        let r = b.ins().extractlane(rel.v[j], l);
+        let r = b.ins().iadd_imm_s(r, i64::from(soa.reg));
+        let mut ok = b
+            .ins()
+            .icmp_imm_u(IntCC::UnsignedLessThan, r, i64::from(soa.count));
+        if let Some(live) = live {
+            let live = b.ins().icmp_imm_u(IntCC::NotEqual, live, 0);
+            ok = b.ins().band(ok, live);
+        }
+        let r64 = b.ins().uextend(types::I64, r);
+        let lane_word = (soa.c as u32 * soa.stride / 4) + (j as u32 * 4 + u32::from(l));
+        let byte = b.ins().imul_imm_s(r64, i64::from(soa.stride * 4));
+        let addr = b.ins().iadd(soa.base, byte);
+        let addr = b.ins().iadd_imm_s(addr, i64::from(lane_word * 4));
+        b.ins().select(ok, addr, fallback)
+    }
+
+    /// Per-lane read of register `soa.reg + rel` from a SoA file; lanes whose
+    /// register lies outside the file read 0.
+    fn soa_gather(&mut self, soa: &Soa, rel: Lanes) -> Result<Lanes, JitError> {
         let zero = self.frame_addr(offset_of!(Frame, zero));
         let mut out = self.lb().splat(0);
         for j in 0..self.k {
             let mut acc = out.v[j];
             for l in 0..4u8 {
-                let r = self.b.ins().extractlane(rel.v[j], l);
-                let r = self.b.ins().iadd_imm_s(r, i64::from(reg));
-                let ok = self.b.ins().icmp_imm_u(
-                    cranelift_codegen::ir::condcodes::IntCC::UnsignedLessThan,
-                    r,
-                    i64::from(count),
-                );
-                let r64 = self.b.ins().uextend(types::I64, r);
-                let lane_word = (c as u32 * stride / 4) + (j as u32 * 4 + u32::from(l));
-                let byte = self.b.ins().imul_imm_s(r64, i64::from(stride * 4));
-                let addr = self.b.ins().iadd(base, byte);
-                let addr = self.b.ins().iadd_imm_s(addr, i64::from(lane_word * 4));
-                let addr = self.b.ins().select(ok, addr, zero);
+                let addr = self.soa_lane_addr(soa, &rel, j, l, zero, None);
                 let w = self
                     .b
                     .ins()
@@ -388,7 +422,17 @@ impl Tr<'_, '_> {
                     }
                     Some(rel) => {
                         let rel = self.read(rel, 0, Ty::I)?;
-                        self.soa_scatter(base, dst.index.base, rel, count, stride, c, val)
+                        self.soa_scatter(
+                            &Soa {
+                                base,
+                                reg: dst.index.base,
+                                count,
+                                stride,
+                                c,
+                            },
+                            rel,
+                            val,
+                        )
                     }
                 }
             }
@@ -396,43 +440,15 @@ impl Tr<'_, '_> {
         }
     }
 
-    /// Per-lane write of register `base + rel` of a SoA file, for active lanes
-    /// whose register lies inside `count`.
-    #[allow(clippy::too_many_arguments)]
-    fn soa_scatter(
-        &mut self,
-        base: Value,
-        reg: u32,
-        rel: Lanes,
-        count: u32,
-        stride: u32,
-        c: usize,
-        val: Lanes,
-    ) -> Result<(), JitError> {
+    /// Per-lane write of register `soa.reg + rel` of a SoA file, for active
+    /// lanes whose register lies inside the file.
+    fn soa_scatter(&mut self, soa: &Soa, rel: Lanes, val: Lanes) -> Result<(), JitError> {
         let sink = self.frame_addr(offset_of!(Frame, sink));
         let exec = self.exec();
         for j in 0..self.k {
             for l in 0..4u8 {
-                let r = self.b.ins().extractlane(rel.v[j], l);
-                let r = self.b.ins().iadd_imm_s(r, i64::from(reg));
-                let ok = self.b.ins().icmp_imm_u(
-                    cranelift_codegen::ir::condcodes::IntCC::UnsignedLessThan,
-                    r,
-                    i64::from(count),
-                );
                 let live = self.b.ins().extractlane(exec.v[j], l);
-                let live = self.b.ins().icmp_imm_u(
-                    cranelift_codegen::ir::condcodes::IntCC::NotEqual,
-                    live,
-                    0,
-                );
-                let ok = self.b.ins().band(ok, live);
-                let r64 = self.b.ins().uextend(types::I64, r);
-                let lane_word = (c as u32 * stride / 4) + (j as u32 * 4 + u32::from(l));
-                let byte = self.b.ins().imul_imm_s(r64, i64::from(stride * 4));
-                let addr = self.b.ins().iadd(base, byte);
-                let addr = self.b.ins().iadd_imm_s(addr, i64::from(lane_word * 4));
-                let addr = self.b.ins().select(ok, addr, sink);
+                let addr = self.soa_lane_addr(soa, &rel, j, l, sink, Some(live));
                 let w = self.b.ins().extractlane(val.v[j], l);
                 self.b.ins().store(MemFlagsData::trusted(), w, addr, 0);
             }
