@@ -349,14 +349,10 @@ impl Tr<'_, '_> {
             }
             out.v[j] = acc;
         }
-        if let Some(d) = dst {
-            for c in 0..4 {
-                if d.mask & (1 << c) != 0 {
-                    self.write(d, c, out)?;
-                }
-            }
+        match dst {
+            Some(d) => self.write_each(d, out),
+            None => Ok(()),
         }
-        Ok(())
     }
 
     /// bufinfo: every component gets the element count (typed), the byte

@@ -222,20 +222,13 @@ impl Tr<'_, '_> {
     /// register lies outside the file read 0.
     fn soa_gather(&mut self, soa: &Soa, rel: Lanes) -> Result<Lanes, JitError> {
         let zero = self.frame_addr(offset_of!(Frame, zero));
-        let mut out = self.lb().splat(0);
+        let mut addrs = Vec::with_capacity(4 * self.k);
         for j in 0..self.k {
-            let mut acc = out.v[j];
             for l in 0..4u8 {
-                let addr = self.soa_lane_addr(soa, &rel, j, l, zero, None);
-                let w = self
-                    .b
-                    .ins()
-                    .load(types::I32, MemFlagsData::trusted(), addr, 0);
-                acc = self.b.ins().insertlane(acc, w, l);
+                addrs.push(self.soa_lane_addr(soa, &rel, j, l, zero, None));
             }
-            out.v[j] = acc;
         }
-        Ok(out)
+        Ok(self.gather(&addrs))
     }
 
     /// Reads a constant-buffer component; rows past the bound size read 0.
@@ -292,37 +285,24 @@ impl Tr<'_, '_> {
         word: u64,
         zero: Value,
     ) -> Result<Lanes, JitError> {
-        let mut out = self.lb().splat(0);
+        use cranelift_codegen::ir::condcodes::IntCC;
+        let mut addrs = Vec::with_capacity(4 * self.k);
         for j in 0..self.k {
-            let mut acc = out.v[j];
             for l in 0..4u8 {
-                let r = self.b.ins().extractlane(rel.v[j], l);
-                let r = self.b.ins().sextend(types::I64, r);
-                let byte = self.b.ins().ishl_imm_u(r, 4);
-                let byte = self.b.ins().iadd_imm_s(byte, word as i64);
-                let end = self.b.ins().iadd_imm_s(byte, 4);
-                let ok_hi = self.b.ins().icmp(
-                    cranelift_codegen::ir::condcodes::IntCC::SignedLessThanOrEqual,
-                    end,
-                    size,
-                );
-                let ok_lo = self.b.ins().icmp_imm_s(
-                    cranelift_codegen::ir::condcodes::IntCC::SignedGreaterThanOrEqual,
-                    byte,
-                    0,
-                );
-                let ok = self.b.ins().band(ok_hi, ok_lo);
-                let addr = self.b.ins().iadd(ptr, byte);
-                let addr = self.b.ins().select(ok, addr, zero);
-                let w = self
-                    .b
-                    .ins()
-                    .load(types::I32, MemFlagsData::trusted(), addr, 0);
-                acc = self.b.ins().insertlane(acc, w, l);
+                let b = &mut self.b;
+                let r = b.ins().extractlane(rel.v[j], l);
+                let r = b.ins().sextend(types::I64, r);
+                let byte = b.ins().ishl_imm_u(r, 4);
+                let byte = b.ins().iadd_imm_s(byte, word as i64);
+                let end = b.ins().iadd_imm_s(byte, 4);
+                let ok_hi = b.ins().icmp(IntCC::SignedLessThanOrEqual, end, size);
+                let ok_lo = b.ins().icmp_imm_s(IntCC::SignedGreaterThanOrEqual, byte, 0);
+                let ok = b.ins().band(ok_hi, ok_lo);
+                let addr = b.ins().iadd(ptr, byte);
+                addrs.push(b.ins().select(ok, addr, zero));
             }
-            out.v[j] = acc;
         }
-        Ok(out)
+        Ok(self.gather(&addrs))
     }
 
     /// Reads the immediate constant buffer; rows past its end read 0.
@@ -346,6 +326,16 @@ impl Tr<'_, '_> {
                 self.gather_rows(ptr, size, rel, word, zero)
             }
         }
+    }
+
+    /// Writes the same value to every component of the destination's mask.
+    pub fn write_each(&mut self, dst: &Dst, val: Lanes) -> Result<(), JitError> {
+        for c in 0..4 {
+            if dst.mask & (1 << c) != 0 {
+                self.write(dst, c, val)?;
+            }
+        }
+        Ok(())
     }
 
     /// Saturates float lanes to [0, 1]; NaN becomes 0.

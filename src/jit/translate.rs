@@ -79,12 +79,7 @@ impl Tr<'_, '_> {
             });
         }
         let sum = sum.ok_or_else(|| JitError::Invalid("dot product of no components".into()))?;
-        for c in 0..4 {
-            if dst.mask & (1 << c) != 0 {
-                self.write(dst, c, sum)?;
-            }
-        }
-        Ok(())
+        self.write_each(dst, sum)
     }
 
     fn emit_inst(&mut self, inst: &Inst, rest: &[Inst]) -> Result<(), JitError> {

@@ -237,14 +237,10 @@ impl Tr<'_, '_> {
             }
             out.v[j] = acc;
         }
-        if let Some(d) = dst {
-            for comp in 0..4 {
-                if d.mask & (1 << comp) != 0 {
-                    self.write(d, comp, out)?;
-                }
-            }
+        match dst {
+            Some(d) => self.write_each(d, out),
+            None => Ok(()),
         }
-        Ok(())
     }
 
     /// resinfo: width, height, depth or layers, and mip count at a level;
