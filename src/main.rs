@@ -61,10 +61,19 @@ enum Command {
         #[arg(short, long)]
         output: PathBuf,
     },
-    /// Prints the IR a shader lowers to.
+    /// Prints the IR a shader lowers to, or the code the backend makes of it.
     Ir {
         /// Bytecode file, or a case file.
         file: PathBuf,
+        /// Print the Cranelift IR instead.
+        #[arg(long)]
+        clif: bool,
+        /// Print the machine code instead (after register allocation).
+        #[arg(long)]
+        native: bool,
+        /// Vectors of four lanes per register component (with --clif or --native).
+        #[arg(long)]
+        k: Option<usize>,
     },
     /// Describes a shader: stage, model, signatures, resources, counts.
     Info {
@@ -101,7 +110,36 @@ fn main() -> ExitCode {
                 std::fs::write(&output, b).map_err(|e| format!("{}: {e}", output.display()))
             })
             .map(|_| true),
-        Command::Ir { file } => dxjit::text::load(&file)
+        Command::Ir {
+            file,
+            clif,
+            native,
+            k,
+        } if clif || native => dxjit::text::load(&file)
+            .and_then(|b| {
+                dxjit::compile(
+                    &b,
+                    &CompileOptions {
+                        verify_checksum: false,
+                        k,
+                        listing: true,
+                        ..CompileOptions::default()
+                    },
+                )
+                .map_err(|e| e.to_string())
+            })
+            .map(|shader| {
+                if let Some(l) = shader.listing() {
+                    if clif {
+                        println!("{}", l.clif);
+                    }
+                    if native {
+                        println!("{}", l.native);
+                    }
+                }
+                true
+            }),
+        Command::Ir { file, .. } => dxjit::text::load(&file)
             .and_then(|b| {
                 dxjit::shader::lower(
                     &b,

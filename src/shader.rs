@@ -2,7 +2,7 @@
 
 use crate::error::Error;
 use crate::ir::{Program, Stage};
-use crate::jit::{self, Compiled, JitOptions};
+use crate::jit::{self, Compiled, JitOptions, Listing};
 use crate::{d3d9, dxbc, sm4};
 use dxjit_runtime::dispatch::Kernel;
 
@@ -16,6 +16,8 @@ pub struct CompileOptions {
     /// Vectors of four lanes per register component; `None` picks the
     /// stage's default.
     pub k: Option<usize>,
+    /// Keep the generated code as text ([`Shader::listing`]).
+    pub listing: bool,
 }
 
 impl Default for CompileOptions {
@@ -24,6 +26,7 @@ impl Default for CompileOptions {
             verify_checksum: true,
             legacy_mul: d3d9::Options::default().legacy_mul,
             k: None,
+            listing: false,
         }
     }
 }
@@ -84,10 +87,9 @@ pub fn lower(bytes: &[u8], options: &CompileOptions) -> Result<(Family, Program)
 /// Compiles bytecode (a DXBC container or a D3D9 token stream) into native code.
 pub fn compile(bytes: &[u8], options: &CompileOptions) -> Result<Shader, Error> {
     let (family, program) = lower(bytes, options)?;
-    let jit_options = match options.k {
-        Some(k) => JitOptions { k },
-        None => JitOptions::for_stage(program.stage),
-    };
+    let mut jit_options = JitOptions::for_stage(program.stage);
+    jit_options.k = options.k.unwrap_or(jit_options.k);
+    jit_options.listing = options.listing;
     let compiled = jit::compile(&program, jit_options)?;
     Ok(Shader {
         family,
@@ -110,6 +112,12 @@ impl Shader {
     /// Microseconds spent in the backend.
     pub fn compile_us(&self) -> f64 {
         self.compiled.compile_us
+    }
+
+    /// The Cranelift IR and machine code, when compiled with
+    /// [`CompileOptions::listing`].
+    pub fn listing(&self) -> Option<&Listing> {
+        self.compiled.listing.as_ref()
     }
 
     /// Bytes of machine code.

@@ -18,7 +18,7 @@ fn tid() -> Src {
 }
 
 fn run(prog: &Program, groups: [u32; 3], k: usize, words: usize) -> Vec<u32> {
-    let c = compile(prog, JitOptions { k }).expect("compiles");
+    let c = compile(prog, JitOptions { k, listing: false }).expect("compiles");
     let mut buf = vec![0xdeadu32; words];
     let mut b = Bindings::default();
     b.uavs[0] = raw_uav(&mut buf);

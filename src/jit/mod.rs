@@ -105,19 +105,39 @@ pub const MAX_TGSM_BYTES: u64 = 32 * 1024;
 pub struct JitOptions {
     /// Vectors per register component: the function runs `4 * k` lanes.
     pub k: usize,
+    /// Keep the Cranelift IR and the machine code as text ([`Compiled::listing`]).
+    pub listing: bool,
 }
 
 impl JitOptions {
     /// The default for a stage: pixel shaders run one quad per call.
     pub fn for_stage(stage: Stage) -> JitOptions {
         match stage {
-            Stage::Pixel => JitOptions { k: 1 },
-            Stage::Vertex => JitOptions { k: 2 },
+            Stage::Pixel => JitOptions {
+                k: 1,
+                listing: false,
+            },
+            Stage::Vertex => JitOptions {
+                k: 2,
+                listing: false,
+            },
             // Measured on the peer kernels: k = 4 copies 1.4x faster than
             // k = 2 and runs the ALU and barrier kernels as fast.
-            Stage::Compute => JitOptions { k: 4 },
+            Stage::Compute => JitOptions {
+                k: 4,
+                listing: false,
+            },
         }
     }
+}
+
+/// A compiled function as text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Listing {
+    /// The Cranelift IR handed to the code generator.
+    pub clif: String,
+    /// The machine code after register allocation, one instruction a line.
+    pub native: String,
 }
 
 /// A compiled shader function and what calling it needs.
@@ -140,6 +160,8 @@ pub struct Compiled {
     pub code_size: usize,
     /// Microseconds spent compiling.
     pub compile_us: f64,
+    /// The code as text, when [`JitOptions::listing`] asked for it.
+    pub listing: Option<Listing>,
     _icb: Box<[[u32; 4]]>,
 }
 
@@ -329,10 +351,19 @@ pub fn compile(prog: &Program, opts: JitOptions) -> Result<Compiled, JitError> {
     let spill_bytes = tr.spill_vectors * 16;
     let scratch_size = tr.scratch.size + spill_bytes;
     tr.b.finalize(target_config);
+    let clif = opts.listing.then(|| ctx.func.display().to_string());
+    ctx.set_disasm(opts.listing);
     module
         .define_function(fid, &mut ctx)
         .map_err(|e| JitError::Backend(format!("{e:?}")))?;
     let code_size = ctx.compiled_code().map_or(0, |c| c.code_buffer().len());
+    let listing = clif.map(|clif| Listing {
+        clif,
+        native: ctx
+            .compiled_code()
+            .and_then(|c| c.vcode.clone())
+            .unwrap_or_default(),
+    });
     module.clear_context(&mut ctx);
     module
         .finalize_definitions()
@@ -352,6 +383,7 @@ pub fn compile(prog: &Program, opts: JitOptions) -> Result<Compiled, JitError> {
         has_barriers,
         code_size,
         compile_us: started.elapsed().as_secs_f64() * 1e6,
+        listing,
         _icb: icb,
     })
 }
