@@ -19,8 +19,8 @@ fn case_files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-#[test]
-fn every_hand_written_case_passes() {
+/// Runs every case with `options`; the failures, one line each.
+fn failures_with(options: &CompileOptions) -> (usize, Vec<String>) {
     let mut files = Vec::new();
     case_files(
         &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cases"),
@@ -28,12 +28,11 @@ fn every_hand_written_case_passes() {
     );
     files.sort();
     assert!(!files.is_empty(), "no case files under tests/cases");
-    let options = CompileOptions::default();
     let mut failures = Vec::new();
     for f in &files {
         match parse_case(f) {
             Ok(case) => {
-                let outcome = dxjit::run::execute(&case, &options);
+                let outcome = dxjit::run::execute(&case, options);
                 let fails = check(&case, &outcome);
                 if !fails.is_empty() {
                     let what: Vec<String> = fails.iter().map(|x| x.what.clone()).collect();
@@ -43,11 +42,35 @@ fn every_hand_written_case_passes() {
             Err(e) => failures.push(format!("{}: {e}", f.display())),
         }
     }
+    (files.len(), failures)
+}
+
+#[test]
+fn every_hand_written_case_passes() {
+    let (count, failures) = failures_with(&CompileOptions::default());
     assert!(
         failures.is_empty(),
-        "{} of {} cases failed:\n{}",
+        "{} of {count} cases failed:\n{}",
         failures.len(),
-        files.len(),
         failures.join("\n")
     );
+}
+
+/// Results must not depend on how many lanes a call runs: every case again
+/// with 4, 8 and 16 lanes per call whatever the stage's default.
+#[test]
+fn every_case_passes_at_every_lane_count() {
+    for k in [1, 2, 4] {
+        let options = CompileOptions {
+            k: Some(k),
+            ..CompileOptions::default()
+        };
+        let (count, failures) = failures_with(&options);
+        assert!(
+            failures.is_empty(),
+            "k = {k}: {} of {count} cases failed:\n{}",
+            failures.len(),
+            failures.join("\n")
+        );
+    }
 }

@@ -7,8 +7,10 @@
 //! Family quirks (D3D9 source modifiers, co-issue, `aL`, predication, `def`)
 //! are resolved by the front ends, so the backend sees only what is here.
 
+mod liveness;
 mod validate;
 
+pub use liveness::{live_after, Components};
 pub use validate::{validate, IrError};
 
 /// The pipeline stage a program runs in.

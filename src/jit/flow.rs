@@ -1,13 +1,14 @@
 //! Structured control flow over lanes: `if`/`else`, loops, switches, calls,
 //! returns, discards and barriers, with execution masks.
 
-use super::lanes::Lanes;
+use super::lanes::{LaneVar, Lanes};
 use super::operand::Ty;
 use super::state::{Flow, Saved, Tr};
 use super::JitError;
 use crate::ir::{Inst, Src};
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{types, Block, InstBuilder, MemFlagsData};
+use cranelift_frontend::Variable;
 use dxjit_runtime::abi::{Frame, STATUS_BARRIER};
 use std::mem::offset_of;
 
@@ -423,19 +424,37 @@ impl Tr<'_, '_> {
         Ok(())
     }
 
-    /// The variables that may hold live state at a barrier: the temps the
-    /// program names, the masks, and the saved masks of open constructs.
-    fn live_vars(&self) -> Vec<super::lanes::LaneVar> {
+    /// What a barrier `remaining` instructions before the end of the
+    /// function must keep: the live temp components, the masks that may not
+    /// be all ones, and the saved masks of open constructs.
+    fn kept_state(&self, remaining: usize) -> Kept {
         if self.call_depth > 0 {
             // The caller's open constructs are out of sight: keep everything.
-            return self.all_vars.clone();
+            return Kept {
+                whole: self.all_vars.clone(),
+                uniform: Vec::new(),
+                ones: Vec::new(),
+            };
         }
         let m = self.masks;
-        let mut vars = vec![m.cond, m.brk, m.cont, m.sw, m.ret, m.alive, m.exec];
-        for r in self.prog.referenced_temps() {
-            for c in 0..4 {
-                if let Some(v) = self.temps.get(r as usize * 4 + c) {
-                    vars.push(*v);
+        let mut kept = Kept {
+            whole: vec![m.ret, m.alive],
+            uniform: Vec::new(),
+            ones: Vec::new(),
+        };
+        // With no construct open, the construct masks are all ones.
+        if self.flow.is_empty() {
+            kept.ones.extend([m.cond, m.brk, m.cont, m.sw]);
+        } else {
+            kept.whole.extend([m.cond, m.brk, m.cont, m.sw]);
+        }
+        let pos = self.prog.main.len() - remaining - 1;
+        for (reg, comp) in crate::ir::live_after(self.prog, pos) {
+            if let Some(v) = self.temps.get(reg as usize * 4 + comp as usize) {
+                if self.uniform.temp(reg, comp) {
+                    kept.uniform.push(*v);
+                } else {
+                    kept.whole.push(*v);
                 }
             }
         }
@@ -443,36 +462,41 @@ impl Tr<'_, '_> {
             match f {
                 Flow::If {
                     saved_cond, taken, ..
-                } => vars.extend([*saved_cond, *taken]),
+                } => kept.whole.extend([*saved_cond, *taken]),
                 Flow::Loop { saved, .. } | Flow::Switch { saved, .. } => {
-                    vars.extend([saved.cond, saved.brk, saved.cont, saved.sw, saved.ret]);
+                    kept.whole
+                        .extend([saved.cond, saved.brk, saved.cont, saved.sw, saved.ret]);
                     if let Flow::Switch { sel, .. } = f {
-                        vars.push(*sel);
+                        kept.whole.push(*sel);
                     }
                 }
                 Flow::UniformIf { .. } => {}
             }
         }
-        vars
+        kept
     }
 
-    /// A group barrier: every live variable is spilled, the resume point recorded,
-    /// and the function returns; the next call reloads them and goes on.
-    pub fn emit_barrier(&mut self) -> Result<(), JitError> {
+    /// A group barrier, `remaining` instructions before the end of the
+    /// function: the live state is spilled, the resume point recorded, and
+    /// the function returns; the next call reloads the state and goes on.
+    pub fn emit_barrier(&mut self, remaining: usize) -> Result<(), JitError> {
         let id = self.resumes.len() as u32 + 1;
         let scratch = self.frame_ptr(offset_of!(Frame, scratch));
         let spill = self.scratch.spill as i32;
-        let vars = self.live_vars();
+        let kept = self.kept_state(remaining);
         let k = self.k;
+        let spilled = kept
+            .whole
+            .iter()
+            .flat_map(|var| var.v[..k].iter())
+            .chain(kept.uniform.iter().map(|var| &var.v[0]));
         let mut slot = 0i32;
-        for var in &vars {
-            for j in 0..k {
-                let v = self.b.use_var(var.v[j]);
-                self.b
-                    .ins()
-                    .store(MemFlagsData::trusted(), v, scratch, spill + 16 * slot);
-                slot += 1;
-            }
+        for var in spilled {
+            let v = self.b.use_var(*var);
+            self.b
+                .ins()
+                .store(MemFlagsData::trusted(), v, scratch, spill + 16 * slot);
+            slot += 1;
         }
         self.spill_vectors = self.spill_vectors.max(slot as u32);
         let idv = self.b.ins().iconst(types::I32, i64::from(id));
@@ -489,18 +513,41 @@ impl Tr<'_, '_> {
         self.b.switch_to_block(resume);
         let scratch = self.frame_ptr(offset_of!(Frame, scratch));
         let mut slot = 0i32;
-        for var in &vars {
+        let mut reload = |b: &mut cranelift_frontend::FunctionBuilder, vars: &[Variable]| {
+            let v = b.ins().load(
+                super::lanes::VEC,
+                MemFlagsData::trusted(),
+                scratch,
+                spill + 16 * slot,
+            );
+            slot += 1;
+            for var in vars {
+                b.def_var(*var, v);
+            }
+        };
+        for var in &kept.whole {
             for j in 0..k {
-                let v = self.b.ins().load(
-                    super::lanes::VEC,
-                    MemFlagsData::trusted(),
-                    scratch,
-                    spill + 16 * slot,
-                );
-                self.b.def_var(var.v[j], v);
-                slot += 1;
+                reload(&mut self.b, &var.v[j..=j]);
             }
         }
+        for var in &kept.uniform {
+            reload(&mut self.b, &var.v[..k]);
+        }
+        let ones = self.lb().splat(u32::MAX);
+        for var in &kept.ones {
+            self.lb().def_var(*var, ones);
+        }
+        self.update_exec();
         Ok(())
     }
+}
+
+/// The state a barrier keeps.
+struct Kept {
+    /// Variables spilled vector by vector.
+    whole: Vec<LaneVar>,
+    /// Uniform variables: one vector is spilled and reloads all of them.
+    uniform: Vec<LaneVar>,
+    /// Masks known to be all ones: nothing is spilled, they are reset.
+    ones: Vec<LaneVar>,
 }

@@ -5,7 +5,9 @@
 //! SSA values and [`LaneVar`] the `k` Cranelift variables behind a register
 //! component, so every emitter is written once for any `k`.
 
-use cranelift_codegen::ir::{types, MemFlagsData, Type, Value};
+use cranelift_codegen::ir::{
+    types, ConstantData, InstructionData, MemFlagsData, Opcode, Type, Value, ValueDef,
+};
 use cranelift_codegen::ir::{Endianness, InstBuilder};
 use cranelift_frontend::{FunctionBuilder, Variable};
 
@@ -30,6 +32,21 @@ pub struct LaneVar {
 pub const VEC: Type = types::I32X4;
 /// The float view of [`VEC`].
 pub const FVEC: Type = types::F32X4;
+
+/// `x` reinterpreted as `ty`. A constant stays a constant (of the new
+/// type), so the instruction using it can still read it from memory.
+fn retype(b: &mut FunctionBuilder, ty: Type, x: Value) -> Value {
+    if let ValueDef::Result(inst, _) = b.func.dfg.value_def(x) {
+        if let InstructionData::UnaryConst {
+            opcode: Opcode::Vconst,
+            constant_handle,
+        } = b.func.dfg.insts[inst]
+        {
+            return b.ins().vconst(ty, constant_handle);
+        }
+    }
+    b.ins().bitcast(ty, le(), x)
+}
 
 /// Flags for bitcasts between vector types.
 pub fn le() -> MemFlagsData {
@@ -84,9 +101,12 @@ impl LaneBuilder<'_, '_> {
     }
 
     /// A value with the same 32-bit word in every lane.
+    /// It is a `vconst`: the backend loads it from the function's constant
+    /// pool where it is used, instead of broadcasting a scalar each time.
     pub fn splat(&mut self, word: u32) -> Lanes {
-        let s = self.b.ins().iconst(types::I32, i64::from(word));
-        let v = self.b.ins().splat(VEC, s);
+        let bytes: Vec<u8> = (0..4).flat_map(|_| word.to_le_bytes()).collect();
+        let c = self.b.func.dfg.constants.insert(ConstantData::from(bytes));
+        let v = self.b.ins().vconst(VEC, c);
         Lanes { v: [v; MAX_K] }
     }
 
@@ -132,12 +152,12 @@ impl LaneBuilder<'_, '_> {
 
     /// Reinterprets integer vectors as floats.
     pub fn as_float(&mut self, a: Lanes) -> Lanes {
-        self.map1(a, |b, x| b.ins().bitcast(FVEC, le(), x))
+        self.map1(a, |b, x| retype(b, FVEC, x))
     }
 
     /// Reinterprets float vectors as integers.
     pub fn as_int(&mut self, a: Lanes) -> Lanes {
-        self.map1(a, |b, x| b.ins().bitcast(VEC, le(), x))
+        self.map1(a, |b, x| retype(b, VEC, x))
     }
 
     /// Reads a component's variables.

@@ -118,69 +118,6 @@ impl Tr<'_, '_> {
         Ok(Mem { ptr, size, stride })
     }
 
-    /// The byte offset of `addr` in lane `(j, l)` and whether a 4-byte access
-    /// `extra` bytes further is in bounds.
-    fn lane_byte(&mut self, m: &Mem, addr: Addr, j: usize, l: u8, extra: u32) -> (Value, Value) {
-        let b = &mut self.b;
-        match addr {
-            Addr::Raw(off) => {
-                let o = b.ins().extractlane(off.v[j], l);
-                let o = b.ins().uextend(types::I64, o);
-                let o = b.ins().band_imm_s(o, !3);
-                let o = b.ins().iadd_imm_s(o, i64::from(extra));
-                let end = b.ins().iadd_imm_s(o, 4);
-                let ok = b.ins().icmp(IntCC::UnsignedLessThanOrEqual, end, m.size);
-                (o, ok)
-            }
-            Addr::Structured(index, offset) => {
-                let i = b.ins().extractlane(index.v[j], l);
-                let i = b.ins().uextend(types::I64, i);
-                let o = b.ins().extractlane(offset.v[j], l);
-                let o = b.ins().uextend(types::I64, o);
-                let o = b.ins().band_imm_s(o, !3);
-                let o = b.ins().iadd_imm_s(o, i64::from(extra));
-                let end = b.ins().iadd_imm_s(o, 4);
-                let in_elem = b.ins().icmp(IntCC::UnsignedLessThanOrEqual, end, m.stride);
-                let base = b.ins().imul(i, m.stride);
-                let byte = b.ins().iadd(base, o);
-                let last = b.ins().iadd_imm_s(byte, 4);
-                let in_buf = b.ins().icmp(IntCC::UnsignedLessThanOrEqual, last, m.size);
-                let ok = b.ins().band(in_elem, in_buf);
-                (byte, ok)
-            }
-        }
-    }
-
-    /// Per-lane addresses of the 32-bit word `extra` bytes past `addr`:
-    /// in-bounds (and, with `mask`, active) lanes get the real address,
-    /// the others `fallback`.
-    pub fn lane_addrs(
-        &mut self,
-        m: &Mem,
-        addr: Addr,
-        extra: u32,
-        fallback: Value,
-        mask: Option<&Lanes>,
-    ) -> Vec<Value> {
-        let mut out = Vec::with_capacity(4 * self.k);
-        for j in 0..self.k {
-            for l in 0..4u8 {
-                let (byte, ok) = self.lane_byte(m, addr, j, l, extra);
-                let ok = match mask {
-                    Some(mask) => {
-                        let live = self.b.ins().extractlane(mask.v[j], l);
-                        let live = self.b.ins().icmp_imm_u(IntCC::NotEqual, live, 0);
-                        self.b.ins().band(ok, live)
-                    }
-                    None => ok,
-                };
-                let a = self.b.ins().iadd(m.ptr, byte);
-                out.push(self.b.ins().select(ok, a, fallback));
-            }
-        }
-        out
-    }
-
     /// Loads one word per lane from per-lane addresses.
     pub fn gather(&mut self, addrs: &[Value]) -> Lanes {
         let mut out = self.lb().splat(0);

@@ -5,6 +5,7 @@
 mod alu;
 mod double;
 mod flow;
+mod lane_addr;
 mod lanes;
 mod memory;
 mod module;

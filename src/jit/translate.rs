@@ -214,7 +214,7 @@ impl Tr<'_, '_> {
             } => self.emit_fetch(dst, *res, coord, *offset, *swizzle),
             Inst::Sync { group, .. } => {
                 if *group && self.prog.stage == crate::ir::Stage::Compute {
-                    self.emit_barrier()
+                    self.emit_barrier(rest.len())
                 } else {
                     Ok(())
                 }

@@ -33,6 +33,11 @@ impl Uniformity {
         }
     }
 
+    /// Whether component `comp` of temp `reg` is the same in every lane.
+    pub fn temp(&self, reg: u32, comp: u8) -> bool {
+        !self.varying.contains(&(reg, comp))
+    }
+
     /// Whether component `comp` (through the swizzle) of `src` is the same in every lane.
     pub fn src(&self, src: &Src, comp: usize) -> bool {
         if src.index.rel.as_ref().is_some_and(|r| !self.src(r, 0)) {
