@@ -345,6 +345,8 @@ pub struct Prepared {
     pub compile_us: f64,
     /// Invocations one action runs.
     pub invocations: u64,
+    /// Invocations one call of the action's shader runs (0 without an action).
+    pub lanes: u32,
 }
 
 /// The action with everything it needs.
@@ -454,12 +456,19 @@ pub fn prepare(case: &Case, options: &CompileOptions) -> Result<Prepared, String
             (Ready::Nothing, 0)
         }
     };
+    let lanes = match &action {
+        Ready::Dispatch { shader, .. }
+        | Ready::Vertices { shader, .. }
+        | Ready::Draw { shader, .. } => shader.kernel().lanes,
+        Ready::Nothing => 0,
+    };
     Ok(Prepared {
         action,
         uav_memory,
         uav_sizes,
         compile_us,
         invocations,
+        lanes,
     })
 }
 

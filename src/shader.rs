@@ -87,7 +87,7 @@ pub fn lower(bytes: &[u8], options: &CompileOptions) -> Result<(Family, Program)
 /// Compiles bytecode (a DXBC container or a D3D9 token stream) into native code.
 pub fn compile(bytes: &[u8], options: &CompileOptions) -> Result<Shader, Error> {
     let (family, program) = lower(bytes, options)?;
-    let mut jit_options = JitOptions::for_stage(program.stage);
+    let mut jit_options = JitOptions::for_program(&program);
     jit_options.k = options.k.unwrap_or(jit_options.k);
     jit_options.listing = options.listing;
     let compiled = jit::compile(&program, jit_options)?;

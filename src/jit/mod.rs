@@ -132,6 +132,34 @@ impl JitOptions {
     }
 }
 
+/// Vector registers the x86-64 backend allocates (xmm0-15).
+const VECTOR_REGISTERS: usize = 16;
+
+/// Registers left for temporaries when a loop's state is kept in registers.
+const SCRATCH_REGISTERS: usize = 4;
+
+impl JitOptions {
+    /// The options for a program: the stage's default lanes, fewer when a
+    /// loop's state would not fit in the vector registers `k` times over
+    /// (the loop would then spill and reload its state every iteration,
+    /// while fewer lanes per call lose only call overhead).
+    pub fn for_program(prog: &Program) -> JitOptions {
+        let mut opts = JitOptions::for_stage(prog.stage);
+        let loop_state = prog
+            .main
+            .iter()
+            .enumerate()
+            .filter(|(_, inst)| matches!(inst, crate::ir::Inst::Loop))
+            .map(|(pos, _)| crate::ir::live_after(prog, pos).len())
+            .max()
+            .unwrap_or(0);
+        while opts.k > 1 && loop_state * opts.k > VECTOR_REGISTERS - SCRATCH_REGISTERS {
+            opts.k /= 2;
+        }
+        opts
+    }
+}
+
 /// A compiled function as text.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Listing {
