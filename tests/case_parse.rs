@@ -6,6 +6,7 @@ use dxjit::case::{
     parse_case, parse_case_str, Action, Area, Case, CaseError, Expect, InputValues, IoRef,
     ShaderCode, SrvKind, UavKind, Value,
 };
+use dxjit::d3d9::bump::BumpEnv;
 
 /// A minimal compute case around `extra` TOML.
 fn cs_case(extra: &str) -> String {
@@ -203,6 +204,40 @@ abs = 0.004
     );
     let e = error(&text.replace("flat = [1.0, 0.0, 0.0, 1.0]", "flat = [1.0, 0.0, 0.0, 1]"));
     assert!(e.contains("mixes floats with the integer 1"), "{e}");
+}
+
+#[test]
+fn case_d3d9_sampler_bump_environment() {
+    let text = r#"
+format = 1
+[ps]
+dwords = [0xffff0101, 0x0000ffff]
+[[ps.sampler]]
+slot = 0
+[[ps.sampler]]
+slot = 1
+bump_matrix = [0.5, -0.25, 1, 2.0]
+bump_lum_scale = 0.75
+bump_lum_offset = -0.125
+[draw]
+targets = [{ format = "rgba32_float", width = 1, height = 1 }]
+[[expect]]
+pixel = [0, 0]
+value = [0.0, 0.0, 0.0, 0.0]
+"#;
+    let case = parse(text).expect("parses");
+    let ps = case.ps.as_ref().expect("ps");
+    assert_eq!(ps.samplers[0].bump, BumpEnv::default());
+    assert_eq!(
+        ps.samplers[1].bump,
+        BumpEnv {
+            matrix: [0.5, -0.25, 1.0, 2.0],
+            lum_scale: 0.75,
+            lum_offset: -0.125
+        }
+    );
+    let e = error(&text.replace("[0.5, -0.25, 1, 2.0]", "[0.5, -0.25, 1]"));
+    assert!(e.contains("bump_matrix must have 4 elements"), "{e}");
 }
 
 #[test]

@@ -62,7 +62,7 @@ impl Lowerer<'_> {
     /// Bump-environment transform of `coord.xy` by stage `m`'s matrix and `bump.xy`.
     fn bump(&mut self, m: u32, coord: Src, bump: Src) -> u32 {
         let t = self.tmp();
-        let mat = Src::reg(File::Const(3), m);
+        let mat = Src::reg(File::Const(bump::BUMP_ENV_SLOT), m);
         self.alu(AluOp::Mov, Dst::temp(t, 0xF), vec![coord]);
         self.alu(
             AluOp::Mad,
@@ -172,7 +172,7 @@ impl Lowerer<'_> {
                 if !self.prog.srvs.iter().any(|x| x.slot == m) {
                     self.declare_sampler(m, 2);
                 }
-                let lum = Src::reg(File::Const(3), 8 + m);
+                let lum = Src::reg(File::Const(bump::BUMP_ENV_SLOT), bump::STAGES as u32 + m);
                 self.alu(
                     AluOp::Mad,
                     Dst::temp(coord, 1),
