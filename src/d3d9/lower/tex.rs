@@ -172,12 +172,16 @@ impl Lowerer<'_> {
                 if !self.prog.srvs.iter().any(|x| x.slot == m) {
                     self.declare_sampler(m, 2);
                 }
+                // Luminance: saturate(src.b * scale + offset) scales red, green and blue.
                 let lum = Src::reg(File::Const(bump::BUMP_ENV_SLOT), bump::STAGES as u32 + m);
-                self.alu(
-                    AluOp::Mad,
-                    Dst::temp(coord, 1),
-                    vec![n.scalar(2), lum.clone().scalar(0), lum.scalar(1)],
-                );
+                self.emit(Inst::Alu {
+                    op: AluOp::Mad,
+                    dst: Dst {
+                        saturate: true,
+                        ..Dst::temp(coord, 1)
+                    },
+                    src: vec![n.scalar(2), lum.clone().scalar(0), lum.scalar(1)],
+                });
                 self.alu(
                     AluOp::Mul,
                     Dst::temp(r, 7),
