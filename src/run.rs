@@ -635,12 +635,21 @@ fn prepare_draw(
             .unwrap_or(if ps.family == Family::D3d9 { 0.0 } else { 0.5 });
     let mut targets = Vec::new();
     for (i, (image, m)) in images.iter_mut().enumerate() {
-        let reg = ps
-            .program
-            .outputs
-            .iter()
-            .find(|o| o.semantic.eq_ignore_ascii_case("SV_TARGET") && o.semantic_index == i as u32)
-            .map(|o| o.reg);
+        let reg = match &draw.targets[i].output {
+            Some(name) => Some(
+                find_reg(&ps.program.outputs, &IoRef::Reg(name.clone()))
+                    .ok_or_else(|| format!("the pixel shader has no output {name}"))?
+                    .reg,
+            ),
+            None => ps
+                .program
+                .outputs
+                .iter()
+                .find(|o| {
+                    o.semantic.eq_ignore_ascii_case("SV_TARGET") && o.semantic_index == i as u32
+                })
+                .map(|o| o.reg),
+        };
         let Some(output_reg) = reg else { continue };
         targets.push(RenderTarget {
             ptr: m.ptr(),

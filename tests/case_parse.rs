@@ -241,6 +241,41 @@ value = [0.0, 0.0, 0.0, 0.0]
 }
 
 #[test]
+fn case_draw_target_output_extension() {
+    let text = r#"
+format = 1
+[ps]
+asm = """
+ps_2_0
+def c0, 0.25, 0.5, 0.75, 1.0
+mov oC0, c0
+mov oDepth, c0.y
+"""
+[draw]
+targets = [
+    { format = "rgba32_float", width = 1, height = 1 },
+    { format = "r32_float", width = 1, height = 1, output = "oDepth" },
+]
+[[expect]]
+target = 1
+pixel = [0, 0]
+value = [0.5]
+"#;
+    let case = parse(text).expect("parses");
+    let Action::Draw(draw) = &case.action else {
+        panic!("draw")
+    };
+    assert_eq!(draw.targets[0].output, None);
+    assert_eq!(draw.targets[1].output.as_deref(), Some("oDepth"));
+    let outcome = dxjit::run::execute(&case, &dxjit::CompileOptions::default()).expect("runs");
+    assert_eq!(outcome.targets[1].data, 0.5f32.to_le_bytes());
+    let missing = parse(&text.replace("mov oDepth, c0.y\n", "")).expect("parses");
+    let e =
+        dxjit::run::execute(&missing, &dxjit::CompileOptions::default()).expect_err("no oDepth");
+    assert!(e.contains("the pixel shader has no output oDepth"), "{e}");
+}
+
+#[test]
 fn case_resource_defaults() {
     let text = cs_case(
         r#"

@@ -273,7 +273,7 @@ pub struct UavDesc {
 }
 
 /// One render target of `[draw]`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TargetDesc {
     /// Texel format.
     pub format: Format,
@@ -281,6 +281,9 @@ pub struct TargetDesc {
     pub width: u32,
     /// Height in pixels.
     pub height: u32,
+    /// A dxjit extension: `output`, the pixel-shader output register the
+    /// target takes (e.g. `oDepth`) instead of colour output n for target n.
+    pub output: Option<String>,
 }
 
 /// `[draw]`.

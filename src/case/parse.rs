@@ -723,6 +723,7 @@ impl Lower<'_> {
                     format: self.format(&t.format, &what)?,
                     width: t.width,
                     height: t.height,
+                    output: t.output.clone(),
                 })
             })
             .collect::<Result<Vec<_>, _>>()?;

@@ -150,6 +150,7 @@ pub(crate) struct RawTarget {
     pub format: String,
     pub width: u32,
     pub height: u32,
+    pub output: Option<String>,
 }
 
 /// `[vertices]`.
