@@ -94,6 +94,7 @@ impl Lowerer<'_> {
         Ok(())
     }
 
+    /// `oDepth = saturate(num / den)`, or 1 where `den` is 0 (texdepth, texm3x2depth).
     fn write_depth(&mut self, num: Src, den: Src) -> Result<(), D3d9Error> {
         let t = self.tmp();
         let out = self.output(
@@ -103,7 +104,14 @@ impl Lowerer<'_> {
             },
             1,
         )?;
-        self.alu(AluOp::Div, Dst::temp(t, 1), vec![num, den.clone()]);
+        self.emit(Inst::Alu {
+            op: AluOp::Div,
+            dst: Dst {
+                saturate: true,
+                ..Dst::temp(t, 1)
+            },
+            src: vec![num, den.clone()],
+        });
         self.alu(
             AluOp::Eq,
             Dst::temp(t, 2),
