@@ -6,6 +6,7 @@ use crate::case::{
     SrvDesc, SrvKind, StageDesc, TargetImage, UavDesc, UavDimension, UavKind, VertexOutput,
     VertexOutputs,
 };
+use crate::d3d9::bump::{BumpEnvBlock, BUMP_ENV_SLOT, STAGES};
 use crate::ir::{IoReg, Program, Stage};
 use crate::shader::{compile, CompileOptions, Family, Shader};
 use dxjit_runtime::abi::View;
@@ -133,6 +134,15 @@ fn sampler_state(s: &SamplerDesc) -> SamplerState {
     }
 }
 
+/// The D3D9 bump-environment block of the stages a case's samplers set.
+fn bump_block(samplers: &[SamplerDesc]) -> BumpEnvBlock {
+    let mut block = BumpEnvBlock::default();
+    for s in samplers.iter().filter(|s| (s.slot as usize) < STAGES) {
+        block.set(s.slot as usize, s.bump);
+    }
+    block
+}
+
 #[allow(clippy::vec_box)] // views point into each texture, so it must not move
 fn srv(
     desc: &SrvDesc,
@@ -243,6 +253,7 @@ fn bind_stage(shader: &Shader, desc: &StageDesc, uavs: &[View]) -> Result<Bound,
                     .collect(),
             ),
         );
+        cbs.insert(BUMP_ENV_SLOT, bump_block(&desc.samplers).words());
     }
     for (slot, row, words) in &shader.program.const_overrides {
         let cb = cbs.entry(*slot).or_default();
@@ -633,12 +644,21 @@ fn prepare_draw(
             .unwrap_or(if ps.family == Family::D3d9 { 0.0 } else { 0.5 });
     let mut targets = Vec::new();
     for (i, (image, m)) in images.iter_mut().enumerate() {
-        let reg = ps
-            .program
-            .outputs
-            .iter()
-            .find(|o| o.semantic.eq_ignore_ascii_case("SV_TARGET") && o.semantic_index == i as u32)
-            .map(|o| o.reg);
+        let reg = match &draw.targets[i].output {
+            Some(name) => Some(
+                find_reg(&ps.program.outputs, &IoRef::Reg(name.clone()))
+                    .ok_or_else(|| format!("the pixel shader has no output {name}"))?
+                    .reg,
+            ),
+            None => ps
+                .program
+                .outputs
+                .iter()
+                .find(|o| {
+                    o.semantic.eq_ignore_ascii_case("SV_TARGET") && o.semantic_index == i as u32
+                })
+                .map(|o| o.reg),
+        };
         let Some(output_reg) = reg else { continue };
         targets.push(RenderTarget {
             ptr: m.ptr(),

@@ -6,6 +6,7 @@ use dxjit::case::{
     parse_case, parse_case_str, Action, Area, Case, CaseError, Expect, InputValues, IoRef,
     ShaderCode, SrvKind, UavKind, Value,
 };
+use dxjit::d3d9::bump::BumpEnv;
 
 /// A minimal compute case around `extra` TOML.
 fn cs_case(extra: &str) -> String {
@@ -203,6 +204,75 @@ abs = 0.004
     );
     let e = error(&text.replace("flat = [1.0, 0.0, 0.0, 1.0]", "flat = [1.0, 0.0, 0.0, 1]"));
     assert!(e.contains("mixes floats with the integer 1"), "{e}");
+}
+
+#[test]
+fn case_d3d9_sampler_bump_environment() {
+    let text = r#"
+format = 1
+[ps]
+dwords = [0xffff0101, 0x0000ffff]
+[[ps.sampler]]
+slot = 0
+[[ps.sampler]]
+slot = 1
+bump_matrix = [0.5, -0.25, 1, 2.0]
+bump_lum_scale = 0.75
+bump_lum_offset = -0.125
+[draw]
+targets = [{ format = "rgba32_float", width = 1, height = 1 }]
+[[expect]]
+pixel = [0, 0]
+value = [0.0, 0.0, 0.0, 0.0]
+"#;
+    let case = parse(text).expect("parses");
+    let ps = case.ps.as_ref().expect("ps");
+    assert_eq!(ps.samplers[0].bump, BumpEnv::default());
+    assert_eq!(
+        ps.samplers[1].bump,
+        BumpEnv {
+            matrix: [0.5, -0.25, 1.0, 2.0],
+            lum_scale: 0.75,
+            lum_offset: -0.125
+        }
+    );
+    let e = error(&text.replace("[0.5, -0.25, 1, 2.0]", "[0.5, -0.25, 1]"));
+    assert!(e.contains("bump_matrix must have 4 elements"), "{e}");
+}
+
+#[test]
+fn case_draw_target_output_extension() {
+    let text = r#"
+format = 1
+[ps]
+asm = """
+ps_2_0
+def c0, 0.25, 0.5, 0.75, 1.0
+mov oC0, c0
+mov oDepth, c0.y
+"""
+[draw]
+targets = [
+    { format = "rgba32_float", width = 1, height = 1 },
+    { format = "r32_float", width = 1, height = 1, output = "oDepth" },
+]
+[[expect]]
+target = 1
+pixel = [0, 0]
+value = [0.5]
+"#;
+    let case = parse(text).expect("parses");
+    let Action::Draw(draw) = &case.action else {
+        panic!("draw")
+    };
+    assert_eq!(draw.targets[0].output, None);
+    assert_eq!(draw.targets[1].output.as_deref(), Some("oDepth"));
+    let outcome = dxjit::run::execute(&case, &dxjit::CompileOptions::default()).expect("runs");
+    assert_eq!(outcome.targets[1].data, 0.5f32.to_le_bytes());
+    let missing = parse(&text.replace("mov oDepth, c0.y\n", "")).expect("parses");
+    let e =
+        dxjit::run::execute(&missing, &dxjit::CompileOptions::default()).expect_err("no oDepth");
+    assert!(e.contains("the pixel shader has no output oDepth"), "{e}");
 }
 
 #[test]

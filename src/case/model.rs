@@ -8,6 +8,7 @@ use dxjit_runtime::format::Format;
 use dxjit_runtime::sampler::{Address, Compare, Filter, MipFilter};
 
 use super::value::Value;
+use crate::d3d9::bump::BumpEnv;
 
 /// One parsed case file.
 #[derive(Debug, Clone, PartialEq)]
@@ -155,7 +156,7 @@ pub struct SrvDesc {
 }
 
 /// `[[S.sampler]]`. Defaults: point filter, no mips, wrap, border 0, no
-/// comparison.
+/// comparison, bump-environment state 0.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SamplerDesc {
     /// `s<slot>`.
@@ -170,6 +171,10 @@ pub struct SamplerDesc {
     pub border: [f32; 4],
     /// `compare`; [`Compare::None`] when not a comparison sampler.
     pub compare: Compare,
+    /// D3D9 only, a dxjit extension: the texture stage's bump-environment
+    /// state, `bump_matrix = [m00, m01, m10, m11]`, `bump_lum_scale`,
+    /// `bump_lum_offset`.
+    pub bump: BumpEnv,
 }
 
 /// A shader input or output named by register or by semantic.
@@ -268,7 +273,7 @@ pub struct UavDesc {
 }
 
 /// One render target of `[draw]`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TargetDesc {
     /// Texel format.
     pub format: Format,
@@ -276,6 +281,9 @@ pub struct TargetDesc {
     pub width: u32,
     /// Height in pixels.
     pub height: u32,
+    /// A dxjit extension: `output`, the pixel-shader output register the
+    /// target takes (e.g. `oDepth`) instead of colour output n for target n.
+    pub output: Option<String>,
 }
 
 /// `[draw]`.

@@ -17,6 +17,7 @@ use super::raw::{
 };
 use super::value::Num;
 use super::{expect, stage, texel};
+use crate::d3d9::bump::BumpEnv;
 
 /// Reads and checks the case file at `path`.
 pub fn parse_case(path: &Path) -> Result<Case, CaseError> {
@@ -468,6 +469,15 @@ impl Lower<'_> {
         }
     }
 
+    /// Four numbers as f32 (all 0 when not given).
+    fn floats4(&self, nums: Option<&[Num]>, what: &str) -> Result<[f32; 4], CaseError> {
+        let Some(nums) = nums else {
+            return Ok([0.0; 4]);
+        };
+        <[f32; 4]>::try_from(nums.iter().map(|n| n.as_f64() as f32).collect::<Vec<_>>())
+            .map_err(|_| self.bad(format!("{what} must have 4 elements")))
+    }
+
     /// One `[[S.sampler]]`.
     fn sampler(&self, raw: RawSampler, what: &str) -> Result<SamplerDesc, CaseError> {
         let pick =
@@ -510,13 +520,7 @@ impl Lower<'_> {
                 *slot = modes[pick(Some(name), "address", &mode_names)?];
             }
         }
-        let border = match &raw.border {
-            None => [0.0; 4],
-            Some(b) => {
-                <[f32; 4]>::try_from(b.iter().map(|n| n.as_f64() as f32).collect::<Vec<_>>())
-                    .map_err(|_| self.bad(format!("{what}.border must have 4 elements")))?
-            }
-        };
+        let border = self.floats4(raw.border.as_deref(), &format!("{what}.border"))?;
         let compare = match &raw.compare {
             None => Compare::None,
             Some(name) => {
@@ -543,6 +547,11 @@ impl Lower<'_> {
                 compares[pick(Some(name), "compare", &names)?]
             }
         };
+        let bump = BumpEnv {
+            matrix: self.floats4(raw.bump_matrix.as_deref(), &format!("{what}.bump_matrix"))?,
+            lum_scale: raw.bump_lum_scale.map_or(0.0, |n| n.as_f64() as f32),
+            lum_offset: raw.bump_lum_offset.map_or(0.0, |n| n.as_f64() as f32),
+        };
         Ok(SamplerDesc {
             slot: raw.slot,
             filter,
@@ -550,6 +559,7 @@ impl Lower<'_> {
             address,
             border,
             compare,
+            bump,
         })
     }
 
@@ -713,6 +723,7 @@ impl Lower<'_> {
                     format: self.format(&t.format, &what)?,
                     width: t.width,
                     height: t.height,
+                    output: t.output.clone(),
                 })
             })
             .collect::<Result<Vec<_>, _>>()?;

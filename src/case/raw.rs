@@ -89,6 +89,9 @@ pub(crate) struct RawSampler {
     pub address: Option<Vec<String>>,
     pub border: Option<Vec<Num>>,
     pub compare: Option<String>,
+    pub bump_matrix: Option<Vec<Num>>,
+    pub bump_lum_scale: Option<Num>,
+    pub bump_lum_offset: Option<Num>,
 }
 
 /// `[[vs.input]]`, `[[ps.input]]` and `[[draw.input]]`.
@@ -147,6 +150,7 @@ pub(crate) struct RawTarget {
     pub format: String,
     pub width: u32,
     pub height: u32,
+    pub output: Option<String>,
 }
 
 /// `[vertices]`.

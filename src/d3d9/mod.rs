@@ -2,6 +2,7 @@
 //! constant-table parser, disassembler, assembler, `info` text, and lowering
 //! into the project's IR.
 
+pub mod bump;
 pub mod ctab;
 mod decode;
 mod error;

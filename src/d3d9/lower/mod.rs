@@ -12,7 +12,8 @@
 //! - `c#` is `Const(0)` row #, `i#` is `Const(1)` row #, `b#` is `Const(2)`
 //!   row # (x nonzero is true). The bump-environment matrix of stage n
 //!   (texbem, texbeml, bem) is read from `Const(3)` row n as (m00, m01, m10,
-//!   m11) and its luminance scale and offset from `Const(3)` row 8+n (x, y).
+//!   m11) and its luminance scale and offset from `Const(3)` row 8+n (x, y):
+//!   the layout of [`super::bump::BumpEnvBlock`].
 
 mod alu;
 mod flow;
@@ -22,6 +23,7 @@ mod tex;
 
 use std::collections::BTreeMap;
 
+use super::bump;
 use super::error::D3d9Error;
 use super::opcodes;
 use super::opcodes::*;
@@ -324,7 +326,10 @@ impl<'a> Lowerer<'a> {
             }
         }
         if let Some(rows) = self.bump_rows() {
-            cbs.push(ir::CbDecl { slot: 3, rows });
+            cbs.push(ir::CbDecl {
+                slot: bump::BUMP_ENV_SLOT,
+                rows,
+            });
         }
         self.prog.cbs = cbs;
         self.prog
@@ -335,7 +340,7 @@ impl<'a> Lowerer<'a> {
             .shader
             .instructions()
             .any(|i| matches!(i.opcode, TEXBEM | TEXBEML | BEM));
-        uses.then_some(16)
+        uses.then_some(bump::ROWS as u32)
     }
 }
 

@@ -62,7 +62,7 @@ impl Lowerer<'_> {
     /// Bump-environment transform of `coord.xy` by stage `m`'s matrix and `bump.xy`.
     fn bump(&mut self, m: u32, coord: Src, bump: Src) -> u32 {
         let t = self.tmp();
-        let mat = Src::reg(File::Const(3), m);
+        let mat = Src::reg(File::Const(bump::BUMP_ENV_SLOT), m);
         self.alu(AluOp::Mov, Dst::temp(t, 0xF), vec![coord]);
         self.alu(
             AluOp::Mad,
@@ -94,6 +94,7 @@ impl Lowerer<'_> {
         Ok(())
     }
 
+    /// `oDepth = saturate(num / den)`, or 1 where `den` is 0 (texdepth, texm3x2depth).
     fn write_depth(&mut self, num: Src, den: Src) -> Result<(), D3d9Error> {
         let t = self.tmp();
         let out = self.output(
@@ -103,7 +104,14 @@ impl Lowerer<'_> {
             },
             1,
         )?;
-        self.alu(AluOp::Div, Dst::temp(t, 1), vec![num, den.clone()]);
+        self.emit(Inst::Alu {
+            op: AluOp::Div,
+            dst: Dst {
+                saturate: true,
+                ..Dst::temp(t, 1)
+            },
+            src: vec![num, den.clone()],
+        });
         self.alu(
             AluOp::Eq,
             Dst::temp(t, 2),
@@ -172,12 +180,16 @@ impl Lowerer<'_> {
                 if !self.prog.srvs.iter().any(|x| x.slot == m) {
                     self.declare_sampler(m, 2);
                 }
-                let lum = Src::reg(File::Const(3), 8 + m);
-                self.alu(
-                    AluOp::Mad,
-                    Dst::temp(coord, 1),
-                    vec![n.scalar(2), lum.clone().scalar(0), lum.scalar(1)],
-                );
+                // Luminance: saturate(src.b * scale + offset) scales red, green and blue.
+                let lum = Src::reg(File::Const(bump::BUMP_ENV_SLOT), bump::STAGES as u32 + m);
+                self.emit(Inst::Alu {
+                    op: AluOp::Mad,
+                    dst: Dst {
+                        saturate: true,
+                        ..Dst::temp(coord, 1)
+                    },
+                    src: vec![n.scalar(2), lum.clone().scalar(0), lum.scalar(1)],
+                });
                 self.alu(
                     AluOp::Mul,
                     Dst::temp(r, 7),
