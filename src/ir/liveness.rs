@@ -1,13 +1,14 @@
 //! Which temp components may still be read after a point of the main
 //! function: the state a barrier has to keep.
 //!
-//! The analysis is structured and conservative. Scanning forward from the
-//! point, a component is live when some later instruction reads it before a
-//! write that certainly happens first for every lane standing at the point.
-//! Writes count as certain only outside constructs opened after the point,
-//! outside the `else` or later `case`s of a construct around it, and, when
-//! the point is inside a loop, only after that loop ends (the next iteration
-//! may read what this one wrote later).
+//! A backward dataflow analysis over the structured program, per thread: a
+//! component is live at a point when some path from the point reads it
+//! before writing it. `if`/`else` join both branches, loops iterate to a
+//! fixed point with `break` and `continue` reaching the loop's exit and
+//! header, `switch` cases fall through into the next case, `ret` ends the
+//! thread, and a call reads everything any subroutine reads. A relatively
+//! indexed temp read makes every temp live; a malformed nesting makes every
+//! referenced temp live.
 
 use super::{File, Inst, Program, Src};
 use std::collections::BTreeSet;
@@ -18,120 +19,258 @@ pub type Components = BTreeSet<(u32, u8)>;
 /// The temp components of `prog` that may be read after `main[pos]`.
 pub fn live_after(prog: &Program, pos: usize) -> Components {
     let main = &prog.main;
-    let start = outermost_loop_around(main, pos).unwrap_or(pos + 1);
-    let mut live = Components::new();
-    let mut dead = Components::new();
-    // Nesting relative to the scan's start, and the outermost level reached
-    // so far: writes are certain at that level once `certain_from` is
-    // reached and no sibling branch is being skipped.
-    let mut depth: i32 = 0;
-    let mut floor: i32 = 0;
-    let certain_from = if start <= pos {
-        loop_end(main, start)
-    } else {
-        start
+    let Some(close) = matching(main) else {
+        return every_temp(prog);
     };
-    let mut sibling_depth: Option<i32> = None;
-    for (i, inst) in main.iter().enumerate().skip(start) {
-        match inst {
-            Inst::If { .. } | Inst::Loop | Inst::Switch { .. } => depth += 1,
-            Inst::EndIf | Inst::EndLoop | Inst::EndSwitch => {
-                if sibling_depth == Some(depth) {
-                    sibling_depth = None;
-                }
-                depth -= 1;
-                floor = floor.min(depth);
-            }
-            Inst::Else | Inst::Case(_) | Inst::Default
-                if depth == floor && sibling_depth.is_none() =>
-            {
-                sibling_depth = Some(depth);
-            }
-            Inst::Call { .. } | Inst::CallC { .. } => {
-                for (_, body) in &prog.subroutines {
-                    for s in body.iter().flat_map(Inst::sources) {
-                        read(s, &dead, &mut live, prog);
+    let mut a = Analysis {
+        prog,
+        main,
+        close,
+        before: vec![Components::new(); main.len() + 1],
+        calls: subroutine_reads(prog),
+    };
+    let exits = Exits::default();
+    a.seq(0, main.len(), Components::new(), &exits);
+    a.before[pos + 1].clone()
+}
+
+/// Where `break` and `continue` lead, as the live sets there.
+#[derive(Default, Clone)]
+struct Exits {
+    brk: Option<Components>,
+    cont: Option<Components>,
+}
+
+struct Analysis<'p> {
+    prog: &'p Program,
+    main: &'p [Inst],
+    /// For each construct opener, the index of its closer.
+    close: Vec<usize>,
+    /// The live set before each instruction (and at the end).
+    before: Vec<Components>,
+    /// What a call may read.
+    calls: Components,
+}
+
+impl Analysis<'_> {
+    /// Live-in of `main[start..end]` given its live-out.
+    fn seq(&mut self, start: usize, end: usize, out: Components, exits: &Exits) -> Components {
+        let mut live = out;
+        self.before[end] = live.clone();
+        let mut i = end;
+        while i > start {
+            i -= 1;
+            let open = match self.main[i] {
+                Inst::EndIf | Inst::EndLoop | Inst::EndSwitch => self.opener(start, i),
+                _ => i,
+            };
+            live = if open == i {
+                self.simple(i, live, exits)
+            } else {
+                self.construct(open, i, live, exits)
+            };
+            i = open;
+            self.before[i] = live.clone();
+        }
+        live
+    }
+
+    /// The opener in `start..close` whose closer is `close`.
+    fn opener(&self, start: usize, close: usize) -> usize {
+        (start..close)
+            .rev()
+            .find(|o| self.close[*o] == close)
+            .unwrap_or(close)
+    }
+
+    /// Live-in of the construct `main[open..=close]`.
+    fn construct(
+        &mut self,
+        open: usize,
+        close: usize,
+        out: Components,
+        exits: &Exits,
+    ) -> Components {
+        self.before[close] = out.clone();
+        match &self.main[open] {
+            Inst::If { cond, .. } => {
+                let cond = cond.clone();
+                let split = self.labels(open, close).first().copied();
+                let mut live = match split {
+                    Some(e) => {
+                        self.before[e] = out.clone();
+                        let a = self.seq(open + 1, e, out.clone(), exits);
+                        let b = self.seq(e + 1, close, out, exits);
+                        a.union(&b).copied().collect()
                     }
+                    None => {
+                        let a = self.seq(open + 1, close, out.clone(), exits);
+                        a.union(&out).copied().collect()
+                    }
+                };
+                read(&cond, &mut live, self.prog);
+                live
+            }
+            Inst::Loop => {
+                let mut header = Components::new();
+                loop {
+                    let inner = Exits {
+                        brk: Some(out.clone()),
+                        cont: Some(header.clone()),
+                    };
+                    let body = self.seq(open + 1, close, header.clone(), &inner);
+                    self.before[close] = header.clone();
+                    if body == header {
+                        return header;
+                    }
+                    header = header.union(&body).copied().collect();
                 }
             }
-            _ => {}
+            Inst::Switch { sel } => {
+                let sel = sel.clone();
+                let labels = self.labels(open, close);
+                let inner = Exits {
+                    brk: Some(out.clone()),
+                    cont: exits.cont.clone(),
+                };
+                let has_default = labels
+                    .iter()
+                    .any(|l| matches!(self.main[*l], Inst::Default));
+                let mut live = if has_default {
+                    Components::new()
+                } else {
+                    out.clone()
+                };
+                let mut next = out;
+                let mut end = close;
+                for &l in labels.iter().rev() {
+                    next = self.seq(l + 1, end, next, &inner);
+                    self.before[l] = next.clone();
+                    live.extend(next.iter().copied());
+                    end = l;
+                }
+                read(&sel, &mut live, self.prog);
+                live
+            }
+            _ => out,
         }
-        for s in inst.sources() {
-            read(s, &dead, &mut live, prog);
+    }
+
+    /// The `else`, `case` and `default` labels directly inside a construct.
+    fn labels(&self, open: usize, close: usize) -> Vec<usize> {
+        let mut out = Vec::new();
+        let mut i = open + 1;
+        while i < close {
+            match self.main[i] {
+                Inst::If { .. } | Inst::Loop | Inst::Switch { .. } => i = self.close[i],
+                Inst::Else | Inst::Case(_) | Inst::Default => out.push(i),
+                _ => {}
+            }
+            i += 1;
         }
-        let certain = i >= certain_from && depth == floor && sibling_depth.is_none();
-        if certain {
-            for d in inst.destinations() {
-                if d.file == File::Temp && d.index.rel.is_none() {
-                    for c in 0..4u8 {
-                        if d.mask & (1 << c) != 0 {
-                            dead.insert((d.index.base, c));
+        out
+    }
+
+    /// Live-in of one instruction that opens no construct.
+    fn simple(&mut self, i: usize, out: Components, exits: &Exits) -> Components {
+        let inst = &self.main[i];
+        let target = |t: &Option<Components>| t.clone().unwrap_or_else(|| out.clone());
+        let mut live = match inst {
+            Inst::Ret => Components::new(),
+            Inst::Break => target(&exits.brk),
+            Inst::Continue => target(&exits.cont),
+            Inst::BreakC { .. } => target(&exits.brk).union(&out).copied().collect(),
+            Inst::ContinueC { .. } => target(&exits.cont).union(&out).copied().collect(),
+            Inst::Call { .. } | Inst::CallC { .. } => out.union(&self.calls).copied().collect(),
+            _ => {
+                let mut live = out;
+                for d in inst.destinations() {
+                    if d.file == File::Temp && d.index.rel.is_none() {
+                        for c in 0..4u8 {
+                            if d.mask & (1 << c) != 0 {
+                                live.remove(&(d.index.base, c));
+                            }
                         }
                     }
                 }
+                live
+            }
+        };
+        for s in inst.sources() {
+            read(s, &mut live, self.prog);
+        }
+        for d in inst.destinations() {
+            if let Some(rel) = &d.index.rel {
+                read(rel, &mut live, self.prog);
+            }
+        }
+        live
+    }
+}
+
+/// For each construct opener, the index of its closer (other indices map to
+/// themselves); `None` when the nesting is malformed.
+fn matching(main: &[Inst]) -> Option<Vec<usize>> {
+    let mut close: Vec<usize> = (0..main.len()).collect();
+    let mut open: Vec<usize> = Vec::new();
+    for (i, inst) in main.iter().enumerate() {
+        match inst {
+            Inst::If { .. } | Inst::Loop | Inst::Switch { .. } => open.push(i),
+            Inst::EndIf | Inst::EndLoop | Inst::EndSwitch => {
+                let o = open.pop()?;
+                let ok = matches!(
+                    (&main[o], inst),
+                    (Inst::If { .. }, Inst::EndIf)
+                        | (Inst::Loop, Inst::EndLoop)
+                        | (Inst::Switch { .. }, Inst::EndSwitch)
+                );
+                if !ok {
+                    return None;
+                }
+                close[o] = i;
+            }
+            _ => {}
+        }
+    }
+    open.is_empty().then_some(close)
+}
+
+/// Every component of every temp the program has.
+fn every_temp(prog: &Program) -> Components {
+    (0..prog.temps)
+        .flat_map(|r| (0..4).map(move |c| (r, c)))
+        .collect()
+}
+
+/// Every temp component any subroutine reads.
+fn subroutine_reads(prog: &Program) -> Components {
+    let mut live = Components::new();
+    for (_, body) in &prog.subroutines {
+        for inst in body {
+            for s in inst.sources() {
+                read(s, &mut live, prog);
             }
         }
     }
     live
 }
 
-/// Marks what `src` reads (through its swizzle and relative index) as live
-/// unless already overwritten; a relatively indexed temp makes every temp live.
-fn read(src: &Src, dead: &Components, live: &mut Components, prog: &Program) {
+/// Marks what `src` reads (through its swizzle and relative index) as live;
+/// a relatively indexed temp makes every temp live.
+fn read(src: &Src, live: &mut Components, prog: &Program) {
     if let Some(rel) = &src.index.rel {
-        read(rel, dead, live, prog);
+        read(rel, live, prog);
     }
     if src.file != File::Temp {
         return;
     }
     if src.index.rel.is_some() {
-        for r in 0..prog.temps {
-            live.extend((0..4).map(|c| (r, c)));
-        }
+        live.extend(every_temp(prog));
         return;
     }
     for c in src.swizzle {
-        let key = (src.index.base, c & 3);
-        if !dead.contains(&key) {
-            live.insert(key);
-        }
+        live.insert((src.index.base, c & 3));
     }
-}
-
-/// The index of the outermost `loop` that encloses `main[pos]`.
-fn outermost_loop_around(main: &[Inst], pos: usize) -> Option<usize> {
-    let mut open: Vec<(usize, bool)> = Vec::new();
-    for (i, inst) in main.iter().enumerate().take(pos) {
-        match inst {
-            Inst::If { .. } | Inst::Switch { .. } => open.push((i, false)),
-            Inst::Loop => open.push((i, true)),
-            Inst::EndIf | Inst::EndLoop | Inst::EndSwitch => {
-                open.pop();
-            }
-            _ => {}
-        }
-    }
-    open.into_iter()
-        .find(|(_, is_loop)| *is_loop)
-        .map(|(i, _)| i)
-}
-
-/// The index just past the `endloop` matching the `loop` at `start`.
-fn loop_end(main: &[Inst], start: usize) -> usize {
-    let mut depth = 0i32;
-    for (i, inst) in main.iter().enumerate().skip(start) {
-        match inst {
-            Inst::If { .. } | Inst::Loop | Inst::Switch { .. } => depth += 1,
-            Inst::EndIf | Inst::EndLoop | Inst::EndSwitch => {
-                depth -= 1;
-                if depth == 0 {
-                    return i + 1;
-                }
-            }
-            _ => {}
-        }
-    }
-    main.len()
 }
 
 #[cfg(test)]
@@ -162,12 +301,30 @@ mod tests {
     }
 
     #[test]
-    fn inside_a_loop_later_writes_do_not_kill() {
+    fn inside_a_loop_the_next_iteration_reads() {
+        let live = live_at_sync(
+            "mov r1.x, l(0)\nloop\niadd r2.x, r1.x, l(1)\nmov r1.x, r2.x\nsync_g_t\n\
+             breakp_nz r2.x\nendloop\nmov r3.x, r1.y",
+        );
+        assert_eq!(live, vec![(1, 0), (1, 1), (2, 0)]);
+    }
+
+    #[test]
+    fn inside_a_loop_a_write_before_the_next_read_kills() {
         let live = live_at_sync(
             "mov r1.x, l(0)\nloop\niadd r2.x, r1.x, l(1)\nsync_g_t\nmov r1.x, l(7)\n\
              breakp_nz r2.x\nendloop",
         );
-        assert_eq!(live, vec![(1, 0), (2, 0)]);
+        assert_eq!(live, vec![(2, 0)]);
+    }
+
+    #[test]
+    fn switch_cases_fall_through_and_break_leaves() {
+        let live = live_at_sync(
+            "switch r0.x\ncase l(0)\nsync_g_t\ncase l(1)\nmov r2.x, r1.x\nbreak\n\
+             default\nmov r2.y, r1.y\nbreak\nendswitch\nmov r3.x, r2.z",
+        );
+        assert_eq!(live, vec![(1, 0), (2, 2)]);
     }
 
     #[test]
