@@ -16,22 +16,68 @@ use std::collections::BTreeSet;
 /// Temp components, as (register, component).
 pub type Components = BTreeSet<(u32, u8)>;
 
+/// The live temp components at every point of a program's main function.
+#[derive(Debug, Clone)]
+pub struct Liveness {
+    /// The live set before each instruction, and at the end; `None` when the
+    /// nesting is malformed (then everything is live everywhere).
+    before: Option<Vec<Components>>,
+    /// For each construct opener, the index of its closer.
+    close: Vec<usize>,
+    every: Components,
+}
+
+impl Liveness {
+    /// Analyses `prog`'s main function.
+    pub fn of(prog: &Program) -> Liveness {
+        let main = &prog.main;
+        let every = every_temp(prog);
+        let Some(close) = matching(main) else {
+            return Liveness {
+                before: None,
+                close: (0..main.len()).collect(),
+                every,
+            };
+        };
+        let mut a = Analysis {
+            prog,
+            main,
+            close,
+            before: vec![Components::new(); main.len() + 1],
+            calls: subroutine_reads(prog),
+        };
+        a.seq(0, main.len(), Components::new(), &Exits::default());
+        Liveness {
+            before: Some(a.before),
+            close: a.close,
+            every,
+        }
+    }
+
+    /// The components that may be read after `main[pos]` runs.
+    pub fn after(&self, pos: usize) -> &Components {
+        self.before(pos + 1)
+    }
+
+    /// The components that may be read from just before `main[pos]` on
+    /// (`pos` may be the length of `main`: the end).
+    pub fn before(&self, pos: usize) -> &Components {
+        match &self.before {
+            Some(b) => b.get(pos).unwrap_or(&self.every),
+            None => &self.every,
+        }
+    }
+
+    /// The index of the `endif`/`endloop`/`endswitch` closing the construct
+    /// opened at `open`.
+    pub fn close(&self, open: usize) -> usize {
+        self.close.get(open).copied().unwrap_or(open)
+    }
+}
+
 /// The temp components of `prog` that may be read after `main[pos]`.
 pub fn live_after(prog: &Program, pos: usize) -> Components {
-    let main = &prog.main;
-    let Some(close) = matching(main) else {
-        return every_temp(prog);
-    };
-    let mut a = Analysis {
-        prog,
-        main,
-        close,
-        before: vec![Components::new(); main.len() + 1],
-        calls: subroutine_reads(prog),
-    };
-    let exits = Exits::default();
-    a.seq(0, main.len(), Components::new(), &exits);
-    a.before[pos + 1].clone()
+    Liveness::of(prog).after(pos).clone()
 }
 
 /// Where `break` and `continue` lead, as the live sets there.

@@ -10,7 +10,7 @@
 mod liveness;
 mod validate;
 
-pub use liveness::{live_after, Components};
+pub use liveness::{live_after, Components, Liveness};
 pub use validate::{validate, IrError};
 
 /// The pipeline stage a program runs in.

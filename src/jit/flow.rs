@@ -449,7 +449,7 @@ impl Tr<'_, '_> {
             kept.whole.extend([m.cond, m.brk, m.cont, m.sw]);
         }
         let pos = self.prog.main.len() - remaining - 1;
-        for (reg, comp) in crate::ir::live_after(self.prog, pos) {
+        for &(reg, comp) in self.liveness.after(pos) {
             if let Some(v) = self.temps.get(reg as usize * 4 + comp as usize) {
                 if self.uniform.temp(reg, comp) {
                     kept.uniform.push(*v);

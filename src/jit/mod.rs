@@ -145,12 +145,13 @@ impl JitOptions {
     /// while fewer lanes per call lose only call overhead).
     pub fn for_program(prog: &Program) -> JitOptions {
         let mut opts = JitOptions::for_stage(prog.stage);
+        let liveness = crate::ir::Liveness::of(prog);
         let loop_state = prog
             .main
             .iter()
             .enumerate()
             .filter(|(_, inst)| matches!(inst, crate::ir::Inst::Loop))
-            .map(|(pos, _)| crate::ir::live_after(prog, pos).len())
+            .map(|(pos, _)| liveness.after(pos).len())
             .max()
             .unwrap_or(0);
         while opts.k > 1 && loop_state * opts.k > VECTOR_REGISTERS - SCRATCH_REGISTERS {
@@ -326,6 +327,8 @@ pub fn compile(prog: &Program, opts: JitOptions) -> Result<Compiled, JitError> {
         output_regs,
         spill_vectors: 0,
         uniform: uniform::Uniformity::of(prog),
+        liveness: crate::ir::Liveness::of(prog),
+        open_at: Vec::new(),
     };
     tr.masks = Masks {
         cond: tr.declare(),

@@ -383,7 +383,7 @@ impl Tr<'_, '_> {
                     .ok_or_else(|| {
                         JitError::Invalid(format!("r{} is not declared", dst.index.base))
                     })?;
-                let val = if self.divergent() {
+                let val = if self.temp_needs_blend(dst.index.base, c as u8) {
                     let old = self.lb().use_var(var);
                     let exec = self.exec();
                     self.lb().select(exec, val, old)

@@ -125,6 +125,10 @@ pub struct Tr<'p, 'f> {
     pub spill_vectors: u32,
     /// Which values and branches are uniform across lanes.
     pub uniform: super::uniform::Uniformity,
+    /// Which temp components are live where, in the main function.
+    pub liveness: crate::ir::Liveness,
+    /// Where in the main function each open construct of `flow` begins.
+    pub open_at: Vec<usize>,
 }
 
 /// Instructions a program may expand to after inlining calls.
@@ -204,6 +208,32 @@ impl<'p, 'f> Tr<'p, 'f> {
                 .flow
                 .iter()
                 .any(|f| !matches!(f, Flow::UniformIf { .. } | Flow::Loop { uniform: true, .. }))
+    }
+
+    /// Whether a write to component `comp` of temp `reg` must blend with the
+    /// execution mask. It need not when no masked-off lane can read the
+    /// component again before writing it: the component is dead wherever
+    /// such a lane resumes (after the `if`, at the loop header, after the
+    /// loop), and no lane left by `ret` or `discard` still feeds derivatives.
+    pub fn temp_needs_blend(&self, reg: u32, comp: u8) -> bool {
+        if self.call_depth > 0 || (self.killed && self.prog.stage == crate::ir::Stage::Pixel) {
+            return true;
+        }
+        let key = (reg, comp);
+        self.flow.iter().zip(&self.open_at).any(|(f, &open)| {
+            if matches!(f, Flow::UniformIf { .. } | Flow::Loop { uniform: true, .. }) {
+                return false;
+            }
+            let close = self.liveness.close(open);
+            match self.prog.main.get(open) {
+                Some(crate::ir::Inst::If { .. }) => self.liveness.before(close).contains(&key),
+                Some(crate::ir::Inst::Loop) => {
+                    self.liveness.before(close).contains(&key)
+                        || self.liveness.after(close).contains(&key)
+                }
+                _ => true,
+            }
+        })
     }
 
     /// Whether `src.x` is known to be the same in every active lane.

@@ -83,6 +83,17 @@ impl Tr<'_, '_> {
     }
 
     fn emit_inst(&mut self, inst: &Inst, rest: &[Inst]) -> Result<(), JitError> {
+        if self.call_depth == 0 {
+            match inst {
+                Inst::If { .. } | Inst::Loop | Inst::Switch { .. } => {
+                    self.open_at.push(self.prog.main.len() - rest.len() - 1);
+                }
+                Inst::EndIf | Inst::EndLoop | Inst::EndSwitch => {
+                    self.open_at.pop();
+                }
+                _ => {}
+            }
+        }
         match inst {
             Inst::Alu { op, dst, src } => self.emit_alu(*op, dst, src),
             Inst::Dot {
