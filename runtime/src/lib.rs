@@ -8,5 +8,6 @@ pub mod abi;
 pub mod dispatch;
 pub mod format;
 pub mod helpers;
+pub mod raw_quad;
 pub mod sampler;
 pub mod texture;

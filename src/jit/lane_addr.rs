@@ -13,7 +13,7 @@ impl Tr<'_, '_> {
     /// `max(total - 3 - extra, 0)` clamped to 32 bits: a 4-byte access at
     /// byte `o + extra` ends inside `total` bytes exactly when `o` is
     /// (unsigned) below it.
-    fn word_bound(&mut self, total: Value, extra: u32) -> Value {
+    pub fn word_bound(&mut self, total: Value, extra: u32) -> Value {
         let b = &mut self.b;
         let t = b.ins().iadd_imm_s(total, -3 - i64::from(extra));
         let zero = b.ins().iconst(types::I64, 0);

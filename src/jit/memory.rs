@@ -146,14 +146,7 @@ impl Tr<'_, '_> {
         let m = self.mem(res)?;
         let zero = self.frame_addr(offset_of!(Frame, zero));
         if let (Addr::Raw(off), [0, 1, 2, 3], 0b1111) = (addr, swizzle, dst.mask) {
-            let comps = self.load_quad_fast(&m, off, zero, |tr| {
-                let mut out = Vec::with_capacity(4);
-                for c in 0..4u32 {
-                    let addrs = tr.lane_addrs(&m, addr, 4 * c, zero, None);
-                    out.push(tr.gather(&addrs));
-                }
-                Ok([out[0], out[1], out[2], out[3]])
-            })?;
+            let comps = self.load_raw_quad(&m, off, zero)?;
             for (c, v) in comps.into_iter().enumerate() {
                 self.write(dst, c, v)?;
             }
@@ -192,9 +185,7 @@ impl Tr<'_, '_> {
         }
         if let (Addr::Raw(off), [x, y, z, w]) = (addr, vals.as_slice()) {
             let quad = [*x, *y, *z, *w];
-            return self.store_quad_fast(&m, off, &quad, sink, &exec, |tr| {
-                tr.store_words(&m, addr, &quad, sink, &exec)
-            });
+            return self.store_raw_quad(&m, off, &quad, sink, &exec);
         }
         self.store_words(&m, addr, &vals, sink, &exec)
     }

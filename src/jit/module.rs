@@ -85,6 +85,18 @@ pub fn helpers() -> Vec<Helper> {
             returns: &[I],
         },
         Helper {
+            name: "dxjit_raw_load4",
+            addr: dxjit_runtime::raw_quad::dxjit_raw_load4 as *const u8,
+            params: &[P, P, P, I],
+            returns: &[],
+        },
+        Helper {
+            name: "dxjit_raw_store4",
+            addr: dxjit_runtime::raw_quad::dxjit_raw_store4 as *const u8,
+            params: &[P, P, P, I],
+            returns: &[],
+        },
+        Helper {
             name: "dxjit_resinfo",
             addr: rt::dxjit_resinfo as *const u8,
             params: &[P, I, I, P],

@@ -6,7 +6,9 @@ use super::JitError;
 use crate::ir::Program;
 use cranelift_codegen::ir::{types, Block, FuncRef, InstBuilder, MemFlagsData, Value};
 use cranelift_frontend::FunctionBuilder;
+use dxjit_runtime::abi::Frame;
 use std::collections::HashMap;
+use std::mem::offset_of;
 
 /// The masks whose conjunction is the execution mask (the llvmpipe scheme):
 /// `exec = cond & brk & cont & sw & ret & alive`.
@@ -141,6 +143,22 @@ impl<'p, 'f> Tr<'p, 'f> {
             b: &mut self.b,
             k: self.k,
         }
+    }
+
+    /// An imported runtime helper.
+    pub fn helper(&self, name: &'static str) -> Result<cranelift_codegen::ir::FuncRef, JitError> {
+        self.helpers
+            .get(name)
+            .copied()
+            .ok_or_else(|| JitError::Invalid(format!("helper {name} missing")))
+    }
+
+    /// The helper argument block in the call's scratch memory.
+    pub fn args_ptr(&mut self) -> Value {
+        let scratch = self.frame_ptr(offset_of!(Frame, scratch));
+        self.b
+            .ins()
+            .iadd_imm_s(scratch, i64::from(self.scratch.args))
     }
 
     /// Lanes per call.

@@ -69,20 +69,6 @@ impl Tr<'_, '_> {
         Ok(c)
     }
 
-    fn helper(&self, name: &'static str) -> Result<cranelift_codegen::ir::FuncRef, JitError> {
-        self.helpers
-            .get(name)
-            .copied()
-            .ok_or_else(|| JitError::Invalid(format!("helper {name} missing")))
-    }
-
-    fn args_ptr(&mut self) -> Value {
-        let scratch = self.frame_ptr(offset_of!(Frame, scratch));
-        self.b
-            .ins()
-            .iadd_imm_s(scratch, i64::from(self.scratch.args))
-    }
-
     /// Reads components 0..n of an operand.
     fn read_n(&mut self, src: &Src, n: usize, ty: Ty) -> Result<Vec<Lanes>, JitError> {
         (0..n).map(|c| self.read(src, c, ty)).collect()

@@ -1,14 +1,15 @@
-//! The fast path of four-word raw accesses (`ld_raw`/`store_raw` of
-//! `.xyzw`): one 16-byte access per lane and a 4x4 transpose, taken when
-//! every lane is either wholly inside the buffer or wholly outside it.
-//! A lane partly inside needs per-component bounds, so then the exact
-//! per-component path runs instead (the caller emits it in `slow`).
+//! Four-word raw accesses (`ld_raw`/`store_raw` of `.xyzw`): one 16-byte
+//! access per lane and a 4x4 transpose when every lane is either wholly
+//! inside the buffer or wholly outside it. A lane partly inside needs
+//! per-component bounds; then the runtime's exact path runs instead
+//! (`dxjit_runtime::raw_quad`), out of line, as it is rare.
 
 use super::lanes::{Lanes, MAX_K, VEC};
 use super::memory::Mem;
 use super::state::Tr;
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{types, Block, InstBuilder, MemFlagsData, Value};
+use dxjit_runtime::raw_quad::{COMPONENTS, MASK, OFFSETS};
 
 /// Unaligned, non-trapping access flags.
 fn flags() -> MemFlagsData {
@@ -17,8 +18,8 @@ fn flags() -> MemFlagsData {
 
 impl Tr<'_, '_> {
     /// Per lane: the 16-byte address (or `fallback` when the lane is wholly
-    /// out of bounds, or masked off), and a flag that is set when any lane
-    /// is partly in bounds (or its offset wraps).
+    /// out of bounds, or masked off), and a flag that is set when any
+    /// (active) lane is partly in bounds.
     fn quad_addrs(
         &mut self,
         m: &Mem,
@@ -26,37 +27,75 @@ impl Tr<'_, '_> {
         fallback: Value,
         mask: Option<&Lanes>,
     ) -> (Vec<Value>, Value) {
+        let low_bits = self.lb().splat(!3);
+        let whole = self.word_bound(m.size, 12);
+        let whole = self.b.ins().splat(types::I32X4, whole);
+        let first = self.word_bound(m.size, 0);
+        let first = self.b.ins().splat(types::I32X4, first);
+        let ptr = self.b.ins().splat(types::I64X2, m.ptr);
+        let fallback = self.b.ins().splat(types::I64X2, fallback);
         let mut addrs = Vec::with_capacity(4 * self.k);
-        let mut partial = self.b.ins().iconst(types::I8, 0);
+        let mut partial = None;
         for j in 0..self.k {
-            for l in 0..4u8 {
-                let b = &mut self.b;
-                let o = b.ins().extractlane(off.v[j], l);
-                let o = b.ins().uextend(types::I64, o);
-                let o = b.ins().band_imm_s(o, !3);
-                let end = b.ins().iadd_imm_s(o, 16);
-                let full = b.ins().icmp(IntCC::UnsignedLessThanOrEqual, end, m.size);
-                let first = b.ins().iadd_imm_s(o, 4);
-                let some = b.ins().icmp(IntCC::UnsignedLessThanOrEqual, first, m.size);
-                let part = b.ins().band_not(some, full);
-                let ok = match mask {
-                    Some(mask) => {
-                        let live = b.ins().extractlane(mask.v[j], l);
-                        let live = b.ins().icmp_imm_u(IntCC::NotEqual, live, 0);
-                        let part_live = b.ins().band(part, live);
-                        partial = b.ins().bor(partial, part_live);
-                        b.ins().band(full, live)
-                    }
-                    None => {
-                        partial = b.ins().bor(partial, part);
-                        full
-                    }
+            let b = &mut self.b;
+            let o = b.ins().band(off.v[j], low_bits.v[j]);
+            let mut full = b.ins().icmp(IntCC::UnsignedLessThan, o, whole);
+            let some = b.ins().icmp(IntCC::UnsignedLessThan, o, first);
+            let mut part = b.ins().band_not(some, full);
+            if let Some(mask) = mask {
+                full = b.ins().band(full, mask.v[j]);
+                part = b.ins().band(part, mask.v[j]);
+            }
+            partial = Some(match partial {
+                Some(p) => b.ins().bor(p, part),
+                None => part,
+            });
+            for half in 0..2 {
+                let (o64, ok64) = if half == 0 {
+                    (b.ins().uwiden_low(o), b.ins().swiden_low(full))
+                } else {
+                    (b.ins().uwiden_high(o), b.ins().swiden_high(full))
                 };
-                let a = b.ins().iadd(m.ptr, o);
-                addrs.push(b.ins().select(ok, a, fallback));
+                let a = b.ins().iadd(o64, ptr);
+                let a = b.ins().bitselect(ok64, a, fallback);
+                addrs.push(b.ins().extractlane(a, 0));
+                addrs.push(b.ins().extractlane(a, 1));
             }
         }
-        (addrs, partial)
+        let partial = partial.expect("k >= 1");
+        (addrs, self.b.ins().vany_true(partial))
+    }
+
+    /// Calls `helper` (`dxjit_raw_load4` or `dxjit_raw_store4`) with the
+    /// per-lane offsets, masks and components in the helper argument block;
+    /// returns the block's address.
+    fn call_raw_quad(
+        &mut self,
+        helper: &'static str,
+        m: &Mem,
+        off: &Lanes,
+        mask: Option<&Lanes>,
+        vals: Option<&[Lanes; 4]>,
+    ) -> Result<Value, super::JitError> {
+        let f = self.helper(helper)?;
+        let args = self.args_ptr();
+        let lanes = self.lanes();
+        for j in 0..self.k {
+            let at = |word: usize| (4 * (word + 4 * j)) as i32;
+            self.b.ins().store(flags(), off.v[j], args, at(OFFSETS));
+            if let Some(mask) = mask {
+                self.b.ins().store(flags(), mask.v[j], args, at(MASK));
+            }
+            if let Some(vals) = vals {
+                for (c, v) in vals.iter().enumerate() {
+                    let word = COMPONENTS + c * lanes as usize;
+                    self.b.ins().store(flags(), v.v[j], args, at(word));
+                }
+            }
+        }
+        let n = self.b.ins().iconst(types::I32, i64::from(lanes));
+        self.b.ins().call(f, &[m.ptr, m.size, args, n]);
+        Ok(args)
     }
 
     /// Transposes four lane vectors `[x, y, z, w]` into four component vectors.
@@ -100,15 +139,13 @@ impl Tr<'_, '_> {
         [x, y, z, w].map(|v| b.ins().bitcast(VEC, super::lanes::le(), v))
     }
 
-    /// Loads `[x, y, z, w]` at `off` for every lane: fast when no lane is
-    /// partly in bounds, else through `slow` (which must produce the same
-    /// four components). Returns the components, valid after the join.
-    pub fn load_quad_fast(
+    /// Loads `[x, y, z, w]` at `off` for every lane: vectorised when no
+    /// lane is partly in bounds, else word by word in the runtime.
+    pub fn load_raw_quad(
         &mut self,
         m: &Mem,
         off: &Lanes,
         zero: Value,
-        slow: impl FnOnce(&mut Self) -> Result<[Lanes; 4], super::JitError>,
     ) -> Result<[Lanes; 4], super::JitError> {
         let (addrs, partial) = self.quad_addrs(m, off, zero, None);
         let fast = self.b.create_block();
@@ -116,6 +153,7 @@ impl Tr<'_, '_> {
         let join = self.b.create_block();
         let vars: Vec<_> = (0..4).map(|_| self.declare()).collect();
         self.b.ins().brif(partial, slow_block, &[], fast, &[]);
+        self.b.set_cold_block(slow_block);
         self.b.switch_to_block(fast);
         let mut comps = [Lanes { v: [zero; MAX_K] }; 4];
         for j in 0..self.k {
@@ -130,31 +168,34 @@ impl Tr<'_, '_> {
         }
         self.b.ins().jump(join, &[]);
         self.b.switch_to_block(slow_block);
-        let s = slow(self)?;
+        let args = self.call_raw_quad("dxjit_raw_load4", m, off, None, None)?;
+        let lanes = self.lanes() as usize;
         for (c, var) in vars.iter().enumerate() {
-            self.lb().def_var(*var, s[c]);
+            let v = self.load_lanes(args, (4 * (COMPONENTS + c * lanes)) as i32);
+            self.lb().def_var(*var, v);
         }
         self.b.ins().jump(join, &[]);
         self.b.switch_to_block(join);
         Ok([0, 1, 2, 3].map(|c| self.lb().use_var(vars[c])))
     }
 
-    /// Stores four components at `off` for every active lane: fast when no
-    /// active lane is partly in bounds, else through `slow`.
-    pub fn store_quad_fast(
+    /// Stores four components at `off` for every active lane: vectorised
+    /// when no active lane is partly in bounds, else word by word in the
+    /// runtime.
+    pub fn store_raw_quad(
         &mut self,
         m: &Mem,
         off: &Lanes,
         vals: &[Lanes; 4],
         sink: Value,
         exec: &Lanes,
-        slow: impl FnOnce(&mut Self) -> Result<(), super::JitError>,
     ) -> Result<(), super::JitError> {
         let (addrs, partial) = self.quad_addrs(m, off, sink, Some(exec));
         let fast = self.b.create_block();
         let slow_block: Block = self.b.create_block();
         let join = self.b.create_block();
         self.b.ins().brif(partial, slow_block, &[], fast, &[]);
+        self.b.set_cold_block(slow_block);
         self.b.switch_to_block(fast);
         for j in 0..self.k {
             // Transposing components gives one [x, y, z, w] row per lane.
@@ -165,7 +206,7 @@ impl Tr<'_, '_> {
         }
         self.b.ins().jump(join, &[]);
         self.b.switch_to_block(slow_block);
-        slow(self)?;
+        self.call_raw_quad("dxjit_raw_store4", m, off, Some(exec), Some(vals))?;
         self.b.ins().jump(join, &[]);
         self.b.switch_to_block(join);
         Ok(())
