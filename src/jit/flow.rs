@@ -17,8 +17,9 @@ impl Tr<'_, '_> {
     pub fn test(&mut self, cond: &Src, nz: bool) -> Result<Lanes, JitError> {
         let v = self.read(cond, 0, Ty::I)?;
         let z = self.lb().splat(0);
-        let cc = if nz { IntCC::NotEqual } else { IntCC::Equal };
-        Ok(self.lb().map2(v, z, |b, x, y| b.ins().icmp(cc, x, y)))
+        Ok(self.lb().map2(v, z, |b, x, zero| {
+            super::peephole::test_zero(b, x, zero, nz)
+        }))
     }
 
     /// Restores saved masks; `ret` only when leaving a call (lanes that

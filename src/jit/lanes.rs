@@ -138,7 +138,7 @@ impl LaneBuilder<'_, '_> {
 
     /// Bitwise not.
     pub fn not(&mut self, a: Lanes) -> Lanes {
-        self.map1(a, |b, x| b.ins().bnot(x))
+        self.map1(a, super::peephole::not)
     }
 
     /// A scalar `i8` that is nonzero when any lane of `mask` is set.

@@ -10,6 +10,7 @@ mod lanes;
 mod memory;
 mod module;
 mod operand;
+mod peephole;
 mod state;
 mod translate;
 mod typed;
