@@ -1,6 +1,7 @@
 //! Component-wise arithmetic: one arm per [`AluOp`], each opening with the
 //! Direct3D rule it implements.
 
+use super::lanes::MAX_K;
 use super::lanes::{le, Lanes, FVEC};
 use super::operand::Ty;
 use super::state::Tr;
@@ -158,10 +159,14 @@ impl Tr<'_, '_> {
             .helpers
             .get(name)
             .ok_or_else(|| JitError::Invalid(format!("helper {name} missing")))?;
+        let k = if a.shared(self.k) { 1 } else { self.k };
         let mut out = a;
-        for j in 0..self.k {
+        for j in 0..k {
             let call = self.b.ins().call(f, &[a.v[j]]);
             out.v[j] = self.b.inst_results(call)[0];
+        }
+        if k == 1 {
+            out.v = [out.v[0]; MAX_K];
         }
         Ok(out)
     }

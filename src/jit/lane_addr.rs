@@ -51,11 +51,19 @@ impl Tr<'_, '_> {
         let bound = self.b.ins().splat(types::I32X4, bound);
         let stride = self.b.ins().splat(types::I64X2, m.stride);
         let mut out = Vec::with_capacity(4 * self.k);
-        for j in 0..self.k {
-            let offset = match addr {
-                Addr::Raw(off) => off.v[j],
-                Addr::Structured(_, off) => off.v[j],
+        let inputs = |j: usize| {
+            let (index, offset) = match addr {
+                Addr::Raw(off) => (None, off.v[j]),
+                Addr::Structured(index, off) => (Some(index.v[j]), off.v[j]),
             };
+            (index, offset, mask.map(|m| m.v[j]))
+        };
+        for j in 0..self.k {
+            if j > 0 && inputs(j) == inputs(j - 1) {
+                out.extend_from_within(out.len() - 4..);
+                continue;
+            }
+            let offset = inputs(j).1;
             let b = &mut self.b;
             let o = b.ins().band(offset, low_bits.v[j]);
             let mut ok = b.ins().icmp(IntCC::UnsignedLessThan, o, bound);

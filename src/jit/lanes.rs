@@ -61,9 +61,21 @@ pub struct LaneBuilder<'a, 'b> {
     pub k: usize,
 }
 
+impl Lanes {
+    /// Whether the first `k` vectors are one SSA value (a value the same in
+    /// every lane, such as a constant, is built once and shared).
+    pub fn shared(&self, k: usize) -> bool {
+        self.v[1..k].iter().all(|v| *v == self.v[0])
+    }
+}
+
 impl LaneBuilder<'_, '_> {
-    /// Applies `f` to each vector of `a`.
+    /// Applies `f` to each vector of `a`, once when `a` is shared.
     pub fn map1(&mut self, a: Lanes, f: impl Fn(&mut FunctionBuilder, Value) -> Value) -> Lanes {
+        if a.shared(self.k) {
+            let v = f(self.b, a.v[0]);
+            return Lanes { v: [v; MAX_K] };
+        }
         let mut out = a;
         for j in 0..self.k {
             out.v[j] = f(self.b, a.v[j]);
@@ -71,13 +83,18 @@ impl LaneBuilder<'_, '_> {
         out
     }
 
-    /// Applies `f` to each pair of vectors of `a` and `b`.
+    /// Applies `f` to each pair of vectors of `a` and `b`, once when both
+    /// are shared.
     pub fn map2(
         &mut self,
         a: Lanes,
         b: Lanes,
         f: impl Fn(&mut FunctionBuilder, Value, Value) -> Value,
     ) -> Lanes {
+        if a.shared(self.k) && b.shared(self.k) {
+            let v = f(self.b, a.v[0], b.v[0]);
+            return Lanes { v: [v; MAX_K] };
+        }
         let mut out = a;
         for j in 0..self.k {
             out.v[j] = f(self.b, a.v[j], b.v[j]);
@@ -85,7 +102,7 @@ impl LaneBuilder<'_, '_> {
         out
     }
 
-    /// Applies `f` to each triple of vectors.
+    /// Applies `f` to each triple of vectors, once when all are shared.
     pub fn map3(
         &mut self,
         a: Lanes,
@@ -93,6 +110,10 @@ impl LaneBuilder<'_, '_> {
         c: Lanes,
         f: impl Fn(&mut FunctionBuilder, Value, Value, Value) -> Value,
     ) -> Lanes {
+        if a.shared(self.k) && b.shared(self.k) && c.shared(self.k) {
+            let v = f(self.b, a.v[0], b.v[0], c.v[0]);
+            return Lanes { v: [v; MAX_K] };
+        }
         let mut out = a;
         for j in 0..self.k {
             out.v[j] = f(self.b, a.v[j], b.v[j], c.v[j]);

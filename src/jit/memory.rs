@@ -122,6 +122,10 @@ impl Tr<'_, '_> {
     pub fn gather(&mut self, addrs: &[Value]) -> Lanes {
         let mut out = self.lb().splat(0);
         for j in 0..self.k {
+            if j > 0 && addrs[j * 4..j * 4 + 4] == addrs[j * 4 - 4..j * 4] {
+                out.v[j] = out.v[j - 1];
+                continue;
+            }
             let mut acc = out.v[j];
             for l in 0..4 {
                 let w = self
@@ -203,6 +207,12 @@ impl Tr<'_, '_> {
         for (c, v) in vals.iter().enumerate() {
             let addrs = self.lane_addrs(m, addr, 4 * c as u32, sink, Some(exec));
             for j in 0..self.k {
+                if j > 0
+                    && v.v[j] == v.v[j - 1]
+                    && addrs[j * 4..j * 4 + 4] == addrs[j * 4 - 4..j * 4]
+                {
+                    continue;
+                }
                 for l in 0..4 {
                     let w = self.b.ins().extractlane(v.v[j], l as u8);
                     self.b

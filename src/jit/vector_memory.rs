@@ -37,6 +37,11 @@ impl Tr<'_, '_> {
         let mut addrs = Vec::with_capacity(4 * self.k);
         let mut partial = None;
         for j in 0..self.k {
+            let inputs = |j: usize| (off.v[j], mask.map(|m| m.v[j]));
+            if j > 0 && inputs(j) == inputs(j - 1) {
+                addrs.extend_from_within(addrs.len() - 4..);
+                continue;
+            }
             let b = &mut self.b;
             let o = b.ins().band(off.v[j], low_bits.v[j]);
             let mut full = b.ins().icmp(IntCC::UnsignedLessThan, o, whole);
@@ -157,6 +162,12 @@ impl Tr<'_, '_> {
         self.b.switch_to_block(fast);
         let mut comps = [Lanes { v: [zero; MAX_K] }; 4];
         for j in 0..self.k {
+            if j > 0 && addrs[j * 4..j * 4 + 4] == addrs[j * 4 - 4..j * 4] {
+                for comp in comps.iter_mut() {
+                    comp.v[j] = comp.v[j - 1];
+                }
+                continue;
+            }
             let rows = [0, 1, 2, 3].map(|l| self.b.ins().load(VEC, flags(), addrs[j * 4 + l], 0));
             let t = self.transpose(rows);
             for (c, v) in t.iter().enumerate() {
@@ -197,9 +208,17 @@ impl Tr<'_, '_> {
         self.b.ins().brif(partial, slow_block, &[], fast, &[]);
         self.b.set_cold_block(slow_block);
         self.b.switch_to_block(fast);
+        let row_inputs = |j: usize| vals.map(|v| v.v[j]);
+        let mut rows = [sink; 4];
         for j in 0..self.k {
+            let same_rows = j > 0 && row_inputs(j) == row_inputs(j - 1);
+            if same_rows && addrs[j * 4..j * 4 + 4] == addrs[j * 4 - 4..j * 4] {
+                continue;
+            }
             // Transposing components gives one [x, y, z, w] row per lane.
-            let rows = self.transpose([vals[0].v[j], vals[1].v[j], vals[2].v[j], vals[3].v[j]]);
+            if !same_rows {
+                rows = self.transpose(row_inputs(j));
+            }
             for (l, row) in rows.iter().enumerate() {
                 self.b.ins().store(flags(), *row, addrs[j * 4 + l], 0);
             }
