@@ -131,6 +131,13 @@ impl LaneBuilder<'_, '_> {
         Lanes { v: [v; MAX_K] }
     }
 
+    /// A constant vector of four words, the same in each of the `k` vectors.
+    pub fn splat_words(&mut self, words: [u32; 4]) -> Value {
+        let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        let c = self.b.func.dfg.constants.insert(ConstantData::from(bytes));
+        self.b.ins().vconst(VEC, c)
+    }
+
     /// A value with a scalar `i32` SSA value in every lane.
     pub fn splat_value(&mut self, scalar: Value) -> Lanes {
         let v = self.b.ins().splat(VEC, scalar);

@@ -139,16 +139,32 @@ impl Tr<'_, '_> {
         out
     }
 
-    /// ld_raw / ld_structured: out-of-bounds components read 0.
+    /// ld_raw / ld_structured: out-of-bounds components read 0. `stride`
+    /// is the likely byte step of a raw offset from lane to lane.
     pub fn emit_load(
         &mut self,
         dst: &Dst,
         res: Resource,
         addr: Addr,
         swizzle: [u8; 4],
+        stride: Option<i64>,
     ) -> Result<(), JitError> {
         let m = self.mem(res)?;
         let zero = self.frame_addr(offset_of!(Frame, zero));
+        if let (Addr::Raw(off), Some(stride)) = (addr, stride) {
+            if super::strided::STRIDES.contains(&stride) {
+                let comps: Vec<usize> = (0..4).filter(|c| dst.mask & (1 << c) != 0).collect();
+                let mut words: Vec<u8> = comps.iter().map(|c| swizzle[*c] & 3).collect();
+                words.sort_unstable();
+                words.dedup();
+                let values = self.load_strided(&m, off, stride, &words)?;
+                for c in comps {
+                    let at = words.binary_search(&(swizzle[c] & 3)).unwrap_or(0);
+                    self.write(dst, c, values[at])?;
+                }
+                return Ok(());
+            }
+        }
         if let (Addr::Raw(off), [0, 1, 2, 3], 0b1111) = (addr, swizzle, dst.mask) {
             let comps = self.load_raw_quad(&m, off, zero)?;
             for (c, v) in comps.into_iter().enumerate() {

@@ -12,6 +12,8 @@ mod module;
 mod operand;
 mod peephole;
 mod state;
+mod stride;
+mod strided;
 mod translate;
 mod typed;
 mod uniform;
@@ -299,6 +301,8 @@ pub fn compile(prog: &Program, opts: JitOptions) -> Result<Compiled, JitError> {
         let mut lb = LaneBuilder { b: &mut b, k };
         lb.declare()
     };
+    let uniform = uniform::Uniformity::of(prog);
+    let load_strides = stride::load_strides(prog, &uniform);
     let mut tr = Tr {
         b,
         k,
@@ -327,8 +331,9 @@ pub fn compile(prog: &Program, opts: JitOptions) -> Result<Compiled, JitError> {
         input_regs,
         output_regs,
         spill_vectors: 0,
-        uniform: uniform::Uniformity::of(prog),
+        uniform,
         liveness: crate::ir::Liveness::of(prog),
+        load_strides,
         open_at: Vec::new(),
     };
     tr.masks = Masks {

@@ -131,6 +131,8 @@ pub struct Tr<'p, 'f> {
     pub liveness: crate::ir::Liveness,
     /// Where in the main function each open construct of `flow` begins.
     pub open_at: Vec<usize>,
+    /// The likely lane-to-lane stride of each raw load's offset in `main`.
+    pub load_strides: HashMap<usize, i64>,
 }
 
 /// Instructions a program may expand to after inlining calls.

@@ -140,7 +140,13 @@ impl Tr<'_, '_> {
                 swizzle,
             } => {
                 let off = self.read(offset, 0, Ty::I)?;
-                self.emit_load(dst, *res, Addr::Raw(&off), *swizzle)
+                let stride = if self.call_depth == 0 {
+                    let pos = self.prog.main.len() - rest.len() - 1;
+                    self.load_strides.get(&pos).copied()
+                } else {
+                    None
+                };
+                self.emit_load(dst, *res, Addr::Raw(&off), *swizzle, stride)
             }
             Inst::StoreRaw {
                 res,
@@ -160,7 +166,7 @@ impl Tr<'_, '_> {
             } => {
                 let i = self.read(index, 0, Ty::I)?;
                 let o = self.read(offset, 0, Ty::I)?;
-                self.emit_load(dst, *res, Addr::Structured(&i, &o), *swizzle)
+                self.emit_load(dst, *res, Addr::Structured(&i, &o), *swizzle, None)
             }
             Inst::StoreStructured {
                 res,

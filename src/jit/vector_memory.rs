@@ -104,7 +104,7 @@ impl Tr<'_, '_> {
     }
 
     /// Transposes four lane vectors `[x, y, z, w]` into four component vectors.
-    fn transpose(&mut self, rows: [Value; 4]) -> [Value; 4] {
+    pub fn transpose(&mut self, rows: [Value; 4]) -> [Value; 4] {
         let lo = |a: u8, b: u8| -> Vec<u8> {
             (0..16)
                 .map(|i| {

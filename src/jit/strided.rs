@@ -1,0 +1,144 @@
+//! Raw loads whose offsets step by a fixed stride from lane to lane (0, 4
+//! or 16 bytes, as thread-indexed arrays give): after checking the guess
+//! (see `stride`) against the actual offsets and the buffer's size, one
+//! scalar load, one vector load per four lanes, or four row loads and a
+//! transpose replace the per-lane gathers. Otherwise the runtime's
+//! word-by-word path runs, out of line.
+
+use super::lanes::{Lanes, MAX_K, VEC};
+use super::memory::Mem;
+use super::state::Tr;
+use super::JitError;
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::{types, InstBuilder, MemFlagsData, Value};
+use dxjit_runtime::raw_quad::{COMPONENTS, MASK, OFFSETS};
+
+/// Strides with a vector path.
+pub const STRIDES: [i64; 3] = [0, 4, 16];
+
+/// Unaligned, non-trapping access flags.
+fn flags() -> MemFlagsData {
+    MemFlagsData::new().with_notrap()
+}
+
+impl Tr<'_, '_> {
+    /// Loads the 32-bit words `words` (byte `4 * w` past each lane's
+    /// offset) for every lane, through the strided path when the offsets
+    /// step by `stride` and every word is in bounds, else per lane.
+    pub fn load_strided(
+        &mut self,
+        m: &Mem,
+        off: &Lanes,
+        stride: i64,
+        words: &[u8],
+    ) -> Result<Vec<Lanes>, JitError> {
+        let lanes = i64::from(self.lanes());
+        let low_bits = self.lb().splat(!3);
+        let first = self.b.ins().extractlane(off.v[0], 0);
+        let first = self.b.ins().band_imm_s(first, !3);
+        let first_v = self.b.ins().splat(types::I32X4, first);
+        let mut all = None;
+        for j in 0..self.k {
+            let steps: Vec<u32> = (0..4)
+                .map(|l| (stride * (4 * j as i64 + l)) as u32)
+                .collect();
+            let steps = self
+                .lb()
+                .splat_words([steps[0], steps[1], steps[2], steps[3]]);
+            let b = &mut self.b;
+            let expect = b.ins().iadd(first_v, steps);
+            let o = b.ins().band(off.v[j], low_bits.v[j]);
+            let eq = b.ins().icmp(IntCC::Equal, o, expect);
+            all = Some(match all {
+                Some(a) => b.ins().band(a, eq),
+                None => eq,
+            });
+        }
+        let b = &mut self.b;
+        let matches = b.ins().vall_true(all.expect("k >= 1"));
+        let first = b.ins().uextend(types::I64, first);
+        // The last byte read: the last lane's highest word, or its whole
+        // 16-byte row when rows are loaded.
+        let last_word = i64::from(words.iter().copied().max().unwrap_or(0));
+        let reach = if stride == 16 { 16 } else { 4 * last_word + 4 };
+        let end = b.ins().iadd_imm_s(first, stride * (lanes - 1) + reach);
+        let fits = b.ins().icmp(IntCC::UnsignedLessThanOrEqual, end, m.size);
+        let fast_ok = b.ins().band(matches, fits);
+        let fast = b.create_block();
+        let slow = b.create_block();
+        let join = b.create_block();
+        let vars: Vec<_> = words.iter().map(|_| self.declare()).collect();
+        self.b.ins().brif(fast_ok, fast, &[], slow, &[]);
+        self.b.switch_to_block(fast);
+        let base = self.b.ins().iadd(m.ptr, first);
+        let values = self.strided_words(base, stride, words);
+        for (var, v) in vars.iter().zip(values) {
+            self.lb().def_var(*var, v);
+        }
+        self.b.ins().jump(join, &[]);
+        self.b.switch_to_block(slow);
+        self.b.set_cold_block(slow);
+        let f = self.helper("dxjit_raw_load_words")?;
+        let args = self.args_ptr();
+        for j in 0..self.k {
+            let at = (4 * (OFFSETS + 4 * j)) as i32;
+            self.b.ins().store(flags(), off.v[j], args, at);
+        }
+        for (c, w) in words.iter().enumerate() {
+            let w = self.b.ins().iconst(types::I32, i64::from(*w));
+            self.b
+                .ins()
+                .store(flags(), w, args, (4 * (MASK + c)) as i32);
+        }
+        let n = self.b.ins().iconst(types::I32, lanes);
+        let count = self.b.ins().iconst(types::I32, words.len() as i64);
+        self.b.ins().call(f, &[m.ptr, m.size, args, n, count]);
+        for (c, var) in vars.iter().enumerate() {
+            let v = self.load_lanes(args, (4 * (COMPONENTS + c * lanes as usize)) as i32);
+            self.lb().def_var(*var, v);
+        }
+        self.b.ins().jump(join, &[]);
+        self.b.switch_to_block(join);
+        Ok(vars.iter().map(|v| self.lb().use_var(*v)).collect())
+    }
+
+    /// The words at `base + stride * lane + 4 * w`, all known in bounds.
+    fn strided_words(&mut self, base: Value, stride: i64, words: &[u8]) -> Vec<Lanes> {
+        let b = &mut self.b;
+        match stride {
+            0 => words
+                .iter()
+                .map(|w| {
+                    let x = b.ins().load(types::I32, flags(), base, 4 * i32::from(*w));
+                    let v = b.ins().splat(VEC, x);
+                    Lanes { v: [v; MAX_K] }
+                })
+                .collect(),
+            4 => words
+                .iter()
+                .map(|w| {
+                    let mut out = Lanes { v: [base; MAX_K] };
+                    for j in 0..self.k {
+                        let at = 4 * i32::from(*w) + 16 * j as i32;
+                        out.v[j] = self.b.ins().load(VEC, flags(), base, at);
+                    }
+                    out
+                })
+                .collect(),
+            _ => {
+                let mut out = vec![Lanes { v: [base; MAX_K] }; words.len()];
+                for j in 0..self.k {
+                    let rows = [0, 1, 2, 3].map(|l| {
+                        let at = (stride * (4 * j as i64 + l)) as i32;
+                        self.b.ins().load(VEC, flags(), base, at)
+                    });
+                    let columns = self.transpose(rows);
+                    for (o, w) in out.iter_mut().zip(words) {
+                        o.v[j] = columns[*w as usize & 3];
+                    }
+                }
+                out
+            }
+        }
+    }
+}
