@@ -210,12 +210,10 @@ pub fn sample_quad(
     let integer = matches!(texture.format().kind(), FormatKind::Uint | FormatKind::Sint);
     let lanes: [[f32; 4]; 4] = std::array::from_fn(|lane| {
         let Lane { lookup, dx, dy } = lane_lookup(texture, args, lane);
-        let lod = match args.mode {
-            LOD_LEVEL => args.lod[lane],
-            LOD_BIAS => lod::from_derivatives(&dx, &dy) + args.lod[lane],
-            _ => lod::from_derivatives(&dx, &dy),
-        } + sampler.lod_bias;
-        let [(first, _), (second, weight)] = lod::select(lod, sampler, texture.mips(), integer);
+        let [(first, _), (second, weight)] =
+            lod::lane_levels(args, lane, sampler, texture.mips(), integer, || {
+                lod::from_derivatives(&dx, &dy)
+            });
         let reference = args.reference[lane];
         let mut value = filter::sample_level(texture, sampler, &lookup, first, reference);
         if weight > 0.0 {
