@@ -8,7 +8,7 @@
 mod small_float;
 mod unorm;
 
-pub(crate) use unorm::UNORM8;
+pub(crate) use unorm::decode8;
 
 use small_float::{F10, F11, F16};
 
@@ -233,7 +233,7 @@ impl Format {
             }
             Layout::Unorm8 => {
                 for (c, word) in out.iter_mut().enumerate().take(n) {
-                    *word = UNORM8[usize::from(bytes[c])].to_bits();
+                    *word = decode8(bytes[c]).to_bits();
                 }
             }
             Layout::Unorm16 => {
@@ -243,7 +243,7 @@ impl Format {
             }
             Layout::Bgra8 => {
                 for (c, word) in out.iter_mut().enumerate() {
-                    *word = UNORM8[usize::from(bytes[BGRA[c]])].to_bits();
+                    *word = decode8(bytes[BGRA[c]]).to_bits();
                 }
             }
             Layout::Rgb10A2 => {

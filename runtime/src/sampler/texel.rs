@@ -1,7 +1,7 @@
 //! Texel decoders specialised per format, for the 2D fast path: each reads
 //! a whole texel at once and gives what [`Format::load`] gives, as f32s.
 
-use crate::format::{Format, UNORM8};
+use crate::format::{decode8, Format};
 
 /// A format the fast path decodes without dispatching per component.
 pub(crate) trait Texel {
@@ -32,11 +32,6 @@ fn bytes_of<const N: usize>(bytes: &[u8], index: usize) -> [u8; N] {
     texel
 }
 
-/// The value of an 8-bit unorm.
-fn unorm8(byte: u8) -> f32 {
-    UNORM8[usize::from(byte)]
-}
-
 /// The float in word `w` of a texel.
 fn word(texel: &[u8], w: usize) -> f32 {
     f32::from_le_bytes([
@@ -52,7 +47,7 @@ impl Texel for Rgba8 {
     #[inline]
     fn read(bytes: &[u8], index: usize) -> [f32; 4] {
         let [r, g, b, a] = bytes_of::<4>(bytes, index);
-        [r, g, b, a].map(unorm8)
+        [r, g, b, a].map(decode8)
     }
 }
 
@@ -61,7 +56,7 @@ impl Texel for Bgra8 {
     #[inline]
     fn read(bytes: &[u8], index: usize) -> [f32; 4] {
         let [b, g, r, a] = bytes_of::<4>(bytes, index);
-        [r, g, b, a].map(unorm8)
+        [r, g, b, a].map(decode8)
     }
 }
 
@@ -69,7 +64,7 @@ impl Texel for R8 {
     const FORMAT: Format = Format::R8Unorm;
     #[inline]
     fn read(bytes: &[u8], index: usize) -> [f32; 4] {
-        [unorm8(bytes[index]), 0.0, 0.0, 1.0]
+        [decode8(bytes[index]), 0.0, 0.0, 1.0]
     }
 }
 
