@@ -13,7 +13,8 @@ pub(crate) fn encode(value: f32, bits: u32) -> u32 {
         return 0;
     }
     let clamped = f64::from(value.clamp(0.0, 1.0));
-    (clamped * f64::from(max(bits)) + 0.5).floor() as u32
+    // At least 0.5, so truncating is flooring.
+    (clamped * f64::from(max(bits)) + 0.5) as u32
 }
 
 /// [`decode`] of an 8-bit unorm. The single-precision division rounds
