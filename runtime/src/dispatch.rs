@@ -11,7 +11,10 @@ use crate::abi::{
 };
 use crate::format::Format;
 use crate::sampler::SamplerState;
+use interpolate::Interpolant;
 use rayon::prelude::*;
+
+mod interpolate;
 
 /// What the runtime needs to know about a compiled shader.
 #[derive(Debug, Clone, Copy)]
@@ -330,18 +333,6 @@ unsafe impl Send for RenderTarget {}
 // SAFETY: as above.
 unsafe impl Sync for RenderTarget {}
 
-/// Interpolates corner words at (u, v); identical corners copy bits exactly.
-fn interpolate(c: &[[u32; 4]; 4], comp: usize, u: f64, v: f64) -> u32 {
-    let w = [c[0][comp], c[1][comp], c[2][comp], c[3][comp]];
-    if w.iter().all(|x| *x == w[0]) {
-        return w[0];
-    }
-    let f = w.map(|x| f64::from(f32::from_bits(x)));
-    let top = f[0] + (f[1] - f[0]) * u;
-    let bottom = f[2] + (f[3] - f[2]) * u;
-    ((top + (bottom - top) * v) as f32).to_bits()
-}
-
 /// Runs a pixel shader over a rectangle in 2x2 quads and writes its targets.
 pub fn draw(k: &Kernel, b: &Bindings, d: &Draw) {
     let [x0, y0, x1, y1] = d.rect;
@@ -356,6 +347,18 @@ pub fn draw(k: &Kernel, b: &Bindings, d: &Draw) {
     let quad_rows = (y1 - qy0).div_ceil(2);
     let ni = k.input_regs as usize;
     let no = k.output_regs as usize;
+    let inputs: Vec<(usize, [Interpolant; 4])> = d
+        .inputs
+        .iter()
+        .filter(|input| (input.reg as usize) < ni)
+        .map(|input| {
+            let reg = input.reg as usize;
+            (
+                reg,
+                std::array::from_fn(|c| Interpolant::new(&input.corners, c)),
+            )
+        })
+        .collect();
     (0..quad_rows).into_par_iter().for_each_init(
         || {
             (
@@ -363,12 +366,12 @@ pub fn draw(k: &Kernel, b: &Bindings, d: &Draw) {
                 Block::new(ni * 16 * w),
                 Block::new(no * 16 * w),
                 Block::new(SYSVAL_COUNT * 16 * w),
+                vec![None; w],
             )
         },
-        |(call, ib, ob, sv), row| {
+        |(call, ib, ob, sv, pixels), row| {
             let qy = qy0 + 2 * row;
             for first_quad in (0..quad_cols).step_by(quads_per_call) {
-                let mut pixels = vec![None; w];
                 for (l, px) in pixels.iter_mut().enumerate() {
                     let q = first_quad + l / 4;
                     let x = qx0 + 2 * q as u32 + (l as u32 & 1);
@@ -379,12 +382,9 @@ pub fn draw(k: &Kernel, b: &Bindings, d: &Draw) {
                     let u = (fx - f64::from(x0)) / f64::from(x1 - x0);
                     let v = (fy - f64::from(y0)) / f64::from(y1 - y0);
                     let words = ib.words();
-                    for input in &d.inputs {
-                        let r = input.reg as usize;
-                        if r < ni {
-                            for c in 0..4 {
-                                words[(r * 4 + c) * w + l] = interpolate(&input.corners, c, u, v);
-                            }
+                    for (r, components) in &inputs {
+                        for (c, component) in components.iter().enumerate() {
+                            words[(r * 4 + c) * w + l] = component.at(u, v);
                         }
                     }
                     let s = sv.words();
@@ -395,9 +395,7 @@ pub fn draw(k: &Kernel, b: &Bindings, d: &Draw) {
                     s[(pos + 3) * w + l] = 1.0f32.to_bits();
                     s[SysValSlot::FrontFace as usize * 4 * w + l] = u32::MAX;
                     call.lane_mask.words()[l] = if inside { u32::MAX } else { 0 };
-                    if inside {
-                        *px = Some((x, y));
-                    }
+                    *px = inside.then_some((x, y));
                 }
                 call.frame.inputs = ib.ptr() as *const u32;
                 call.frame.outputs = ob.ptr() as *mut u32;
