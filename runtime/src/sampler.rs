@@ -214,8 +214,10 @@ pub fn sample_quad(
     if texture.kind() == TextureKind::Buffer {
         return [[0.0; 4]; 4];
     }
-    fast::sample_quad(texture, sampler, args)
-        .unwrap_or_else(|| generic_quad(texture, sampler, args))
+    match fast::quad_for(texture, sampler) {
+        Some(quad) => quad(texture, sampler, args),
+        None => generic_quad(texture, sampler, args),
+    }
 }
 
 /// [`sample_quad`] of a texture that is not a buffer, for every kind,

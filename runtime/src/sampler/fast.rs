@@ -15,17 +15,16 @@ use std::cell::OnceCell;
 #[cfg(test)]
 mod tests;
 
-/// The quad's results, `[component][lane]`, or `None` when the fast path
-/// does not cover this texture and sampler.
-pub(crate) fn sample_quad(
-    texture: &Texture,
-    sampler: &SamplerState,
-    args: &QuadSample,
-) -> Option<[[f32; 4]; 4]> {
+/// A quad's lookup on the fast path: the results, `[component][lane]`.
+pub(crate) type Quad = fn(&Texture, &SamplerState, &QuadSample) -> [[f32; 4]; 4];
+
+/// The fast path's lookup for `texture` read through `sampler`, or `None`
+/// when the fast path does not cover them.
+pub(crate) fn quad_for(texture: &Texture, sampler: &SamplerState) -> Option<Quad> {
     if texture.kind() != TextureKind::Texture2D || sampler.compare != Compare::None {
         return None;
     }
-    let quad = match texture.format() {
+    Some(match texture.format() {
         Format::Rgba8Unorm => quad::<Rgba8>,
         Format::Bgra8Unorm => quad::<Bgra8>,
         Format::R8Unorm => quad::<R8>,
@@ -33,25 +32,17 @@ pub(crate) fn sample_quad(
         Format::Rg32Float => quad::<Rg32F>,
         Format::Rgba32Float => quad::<Rgba32F>,
         _ => return None,
-    };
-    Some(quad(texture, sampler, args))
+    })
 }
 
 /// The quad's results for a 2D texture of format `T`.
 fn quad<T: Texel>(texture: &Texture, sampler: &SamplerState, args: &QuadSample) -> [[f32; 4]; 4] {
     debug_assert_eq!(texture.format(), T::FORMAT);
-    let offset = [args.offset[0], args.offset[1]];
-    let uv = |lane: usize| [args.coord[0][lane], args.coord[1][lane]];
-    let mut out = [[0.0; 4]; 4];
     if sampler.mip_filter == MipFilter::None {
         let level = texture.level(0, 0);
-        for lane in 0..4 {
-            let value = plane::sample::<T>(level, sampler, uv(lane), offset);
-            for (component, v) in out.iter_mut().zip(value) {
-                component[lane] = v;
-            }
-        }
-        return out;
+        return transpose(std::array::from_fn(|lane| {
+            plane::sample::<T>(level, sampler, args, lane)
+        }));
     }
     let mut cache = (0, texture.level(0, 0));
     let mut level = |mip: u32| {
@@ -60,21 +51,29 @@ fn quad<T: Texel>(texture: &Texture, sampler: &SamplerState, args: &QuadSample) 
         }
         cache.1
     };
-    for (lane, [(first, _), (second, weight)]) in
-        lane_levels(texture, sampler, args).into_iter().enumerate()
-    {
-        let mut value = plane::sample::<T>(level(first), sampler, uv(lane), offset);
+    let levels = lane_levels(texture, sampler, args);
+    transpose(std::array::from_fn(|lane| {
+        let [(first, _), (second, weight)] = levels[lane];
+        let mut value = plane::sample::<T>(level(first), sampler, args, lane);
         if weight > 0.0 {
-            let other = plane::sample::<T>(level(second), sampler, uv(lane), offset);
+            let other = plane::sample::<T>(level(second), sampler, args, lane);
             for (v, o) in value.iter_mut().zip(other) {
                 *v = *v * (1.0 - weight) + o * weight;
             }
         }
-        for (component, v) in out.iter_mut().zip(value) {
-            component[lane] = v;
-        }
-    }
-    out
+        value
+    }))
+}
+
+/// `[component][lane]` from `[lane][component]`.
+fn transpose(lanes: [[f32; 4]; 4]) -> [[f32; 4]; 4] {
+    let [a, b, c, d] = lanes;
+    [
+        [a[0], b[0], c[0], d[0]],
+        [a[1], b[1], c[1], d[1]],
+        [a[2], b[2], c[2], d[2]],
+        [a[3], b[3], c[3], d[3]],
+    ]
 }
 
 /// The mips each lane reads and their weights, as the generic path selects

@@ -4,22 +4,25 @@
 
 use super::filter::axis_taps;
 use super::texel::Texel;
-use super::{address, SamplerState};
+use super::{address, QuadSample, SamplerState};
 use crate::texture::Level;
 
-/// The filtered value of `level` at normalized `uv`, its texel indices moved
-/// by `offset`: each axis's taps are addressed once, taps of zero weight are
-/// skipped, and taps outside the texture under border addressing read the
-/// border colour.
+/// The filtered value of `level` where lane `lane` of `args` reads (its
+/// normalized u and v, its texel indices moved by the offsets): each axis's
+/// taps are addressed once, taps of zero weight are skipped, and taps
+/// outside the texture under border addressing read the border colour.
+/// (Each argument is read on its own: compiled code stores them one by one,
+/// and a wider load across them would stall.)
 #[inline]
 pub(crate) fn sample<T: Texel>(
     level: Level<'_>,
     sampler: &SamplerState,
-    uv: [f32; 2],
-    offset: [i32; 2],
+    args: &QuadSample,
+    lane: usize,
 ) -> [f32; 4] {
-    let [(x0, wx0), (x1, wx1)] = axis_taps(sampler.filter, uv[0], level.width, offset[0]);
-    let [(y0, wy0), (y1, wy1)] = axis_taps(sampler.filter, uv[1], level.height, offset[1]);
+    let (u, v) = (args.coord[0][lane], args.coord[1][lane]);
+    let [(x0, wx0), (x1, wx1)] = axis_taps(sampler.filter, u, level.width, args.offset[0]);
+    let [(y0, wy0), (y1, wy1)] = axis_taps(sampler.filter, v, level.height, args.offset[1]);
     let [ax, ay, _] = sampler.address;
     let columns = [
         (address::resolve(ax, x0, level.width), wx0),

@@ -6,7 +6,7 @@ use super::super::{
     generic_quad, Address, Compare, Filter, MipFilter, QuadSample, SamplerState, LOD_BIAS,
     LOD_GRADIENT, LOD_IMPLICIT, LOD_LEVEL,
 };
-use super::sample_quad;
+use super::quad_for;
 use crate::format::Format;
 use crate::texture::{Texture, TextureKind};
 
@@ -154,7 +154,7 @@ fn fast_path_matches_the_generic_one() {
             for _ in 0..400 {
                 let s = sampler(&mut rng);
                 let q = quad(&mut rng);
-                let fast = sample_quad(&t, &s, &q).expect("covered");
+                let fast = quad_for(&t, &s).expect("covered")(&t, &s, &q);
                 let generic = generic_quad(&t, &s, &q);
                 let equal = fast
                     .iter()
@@ -174,16 +174,15 @@ fn fast_path_matches_the_generic_one() {
 fn fast_path_covers_only_plain_2d_reads() {
     let mut rng = Rng(1);
     let t = texture(&mut rng, Format::Rgba8Unorm, 2, 2, 1);
-    let q = quad(&mut rng);
     let plain = SamplerState::default();
-    assert!(sample_quad(&t, &plain, &q).is_some());
+    assert!(quad_for(&t, &plain).is_some());
     let compare = SamplerState {
         compare: Compare::Less,
         ..plain
     };
-    assert!(sample_quad(&t, &compare, &q).is_none());
+    assert!(quad_for(&t, &compare).is_none());
     let half = texture(&mut rng, Format::Rgba16Float, 2, 2, 1);
-    assert!(sample_quad(&half, &plain, &q).is_none());
+    assert!(quad_for(&half, &plain).is_none());
     let array = Texture::new(
         TextureKind::Texture2DArray,
         Format::Rgba8Unorm,
@@ -194,5 +193,5 @@ fn fast_path_covers_only_plain_2d_reads() {
         vec![0; 8],
     )
     .expect("array");
-    assert!(sample_quad(&array, &plain, &q).is_none());
+    assert!(quad_for(&array, &plain).is_none());
 }
