@@ -1,5 +1,32 @@
 //! Pixel-shader inputs across a draw's rectangle, prepared once per draw.
 
+/// The pixels of one axis of a draw: for each, where it lies across the
+/// rectangle (0 at its start, 1 at its end) and its position word.
+#[derive(Debug, Clone)]
+pub(super) struct Axis(Vec<(f64, u32)>);
+
+impl Axis {
+    /// `count` pixels from `first`, sampled at `center` within each, across
+    /// the rectangle's span `start..end` along this axis.
+    pub(super) fn new(first: u32, count: usize, start: u32, end: u32, center: f32) -> Axis {
+        let span = f64::from(end - start);
+        Axis(
+            (0..count)
+                .map(|i| {
+                    let at = f64::from(first + i as u32) + f64::from(center);
+                    ((at - f64::from(start)) / span, (at as f32).to_bits())
+                })
+                .collect(),
+        )
+    }
+
+    /// Pixel `i` from `first`: its place across the rectangle and its position word.
+    #[inline]
+    pub(super) fn at(&self, i: usize) -> (f64, u32) {
+        self.0[i]
+    }
+}
+
 /// One component of an input given at the rectangle's corners (top-left,
 /// top-right, bottom-left, bottom-right).
 #[derive(Debug, Clone, Copy)]
