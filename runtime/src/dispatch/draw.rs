@@ -199,7 +199,8 @@ pub fn draw(k: &Kernel, b: &Bindings, d: &Draw) {
                         if x >= t.width || y >= t.height || r >= no {
                             continue;
                         }
-                        let value = [0, 1, 2, 3].map(|c| o[(r * 4 + c) * w + l]);
+                        let at = r * 4 * w + l;
+                        let value = [o[at], o[at + w], o[at + 2 * w], o[at + 3 * w]];
                         let bpp = t.format.bytes_per_texel() as usize;
                         let off = y as usize * t.row_pitch as usize + x as usize * bpp;
                         // SAFETY: (x, y) lies inside the target, and each pixel
