@@ -7,7 +7,7 @@
 //! the pixels still covered to the targets. Its own arithmetic (input
 //! interpolation, target conversions) thus runs in the default float mode.
 
-use super::interpolate::{Axis, Interpolant};
+use super::interpolate::{Axis, Inputs};
 use super::{with_flushed_denormals, Bindings, Block, Call, Kernel};
 use crate::abi::{SysValSlot, SYSVAL_COUNT};
 use crate::format::Format;
@@ -124,18 +124,6 @@ pub fn draw(k: &Kernel, b: &Bindings, d: &Draw) {
         sysvals: SYSVAL_COUNT * 4 * w,
         lanes: w,
     };
-    let inputs: Vec<(usize, [Interpolant; 4])> = d
-        .inputs
-        .iter()
-        .filter(|input| (input.reg as usize) < ni)
-        .map(|input| {
-            let reg = input.reg as usize;
-            (
-                reg,
-                std::array::from_fn(|c| Interpolant::new(&input.corners, c)),
-            )
-        })
-        .collect();
     let columns = Axis::new(
         qx0,
         2 * calls_per_row * quads_per_call,
@@ -143,10 +131,17 @@ pub fn draw(k: &Kernel, b: &Bindings, d: &Draw) {
         x1,
         d.pixel_center,
     );
+    let inputs = Inputs::new(&d.inputs, ni, &columns);
     let rows = Axis::new(qy0, 2 * quad_rows as usize, y0, y1, d.pixel_center);
     let pos = SysValSlot::Position as usize * 4;
     (0..quad_rows).into_par_iter().for_each_init(
-        || (Call::new(k, b), Batch::new(words)),
+        || {
+            let mut batch = Batch::new(words);
+            for c in 0..BATCH {
+                inputs.fill_flat(&mut batch.inputs.words()[c * words.inputs..], w);
+            }
+            (Call::new(k, b), batch)
+        },
         |(call, batch), row| {
             for first in (0..calls_per_row).step_by(BATCH) {
                 let calls = BATCH.min(calls_per_row - first);
@@ -160,13 +155,9 @@ pub fn draw(k: &Kernel, b: &Bindings, d: &Draw) {
                         let (dx, dy) = (2 * q + (l & 1), 2 * row as usize + ((l >> 1) & 1));
                         let (x, y) = (qx0 + dx as u32, qy0 + dy as u32);
                         let inside = q < quad_cols && x >= x0 && x < x1 && y >= y0 && y < y1;
-                        let (u, fx) = columns.at(dx);
+                        let (_, fx) = columns.at(dx);
                         let (v, fy) = rows.at(dy);
-                        for (r, components) in &inputs {
-                            for (i, component) in components.iter().enumerate() {
-                                input[(r * 4 + i) * w + l] = component.at(u, v);
-                            }
-                        }
+                        inputs.fill(input, w, l, dx, v);
                         sysval[pos * w + l] = fx;
                         sysval[(pos + 1) * w + l] = fy;
                         mask[l] = if inside { u32::MAX } else { 0 };
