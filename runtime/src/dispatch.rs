@@ -9,9 +9,13 @@ use crate::abi::{
     Frame, ShaderFn, SysValSlot, View, CB_SLOTS, SAMPLER_SLOTS, SRV_SLOTS, STATUS_DONE,
     SYSVAL_COUNT, UAV_SLOTS,
 };
-use crate::format::Format;
 use crate::sampler::SamplerState;
 use rayon::prelude::*;
+
+mod draw;
+mod interpolate;
+
+pub use draw::{draw, Draw, PixelInput, RenderTarget};
 
 /// What the runtime needs to know about a compiled shader.
 #[derive(Debug, Clone, Copy)]
@@ -283,150 +287,4 @@ pub fn run_vertices(k: &Kernel, b: &Bindings, inputs: &[[u32; 4]], count: u32) -
         },
     );
     out
-}
-
-/// A pixel-shader input: its register and values at the rectangle's corners
-/// (top-left, top-right, bottom-left, bottom-right).
-#[derive(Debug, Clone, PartialEq)]
-pub struct PixelInput {
-    /// Input register.
-    pub reg: u32,
-    /// Corner values as 32-bit words (floats are interpolated).
-    pub corners: [[u32; 4]; 4],
-}
-
-/// A render target: memory, size, format and the output register it takes.
-#[derive(Debug, Clone, Copy)]
-pub struct RenderTarget {
-    /// First byte of row 0.
-    pub ptr: *mut u8,
-    /// Pixels per row.
-    pub width: u32,
-    /// Rows.
-    pub height: u32,
-    /// Bytes between rows.
-    pub row_pitch: u32,
-    /// Pixel format.
-    pub format: Format,
-    /// The shader output register written to it.
-    pub output_reg: u32,
-}
-
-/// A draw: the rectangle covered and how inputs and outputs are fed.
-#[derive(Debug, Clone)]
-pub struct Draw {
-    /// Pixels covered: x0, y0, x1, y1 (exclusive).
-    pub rect: [u32; 4],
-    /// Where in a pixel it is sampled (0.5 for D3D10+, 0.0 for D3D9).
-    pub pixel_center: f32,
-    /// Interpolated inputs.
-    pub inputs: Vec<PixelInput>,
-    /// Render targets.
-    pub targets: Vec<RenderTarget>,
-}
-
-// SAFETY: render targets are written at disjoint pixels by different threads.
-unsafe impl Send for RenderTarget {}
-// SAFETY: as above.
-unsafe impl Sync for RenderTarget {}
-
-/// Interpolates corner words at (u, v); identical corners copy bits exactly.
-fn interpolate(c: &[[u32; 4]; 4], comp: usize, u: f64, v: f64) -> u32 {
-    let w = [c[0][comp], c[1][comp], c[2][comp], c[3][comp]];
-    if w.iter().all(|x| *x == w[0]) {
-        return w[0];
-    }
-    let f = w.map(|x| f64::from(f32::from_bits(x)));
-    let top = f[0] + (f[1] - f[0]) * u;
-    let bottom = f[2] + (f[3] - f[2]) * u;
-    ((top + (bottom - top) * v) as f32).to_bits()
-}
-
-/// Runs a pixel shader over a rectangle in 2x2 quads and writes its targets.
-pub fn draw(k: &Kernel, b: &Bindings, d: &Draw) {
-    let [x0, y0, x1, y1] = d.rect;
-    if x1 <= x0 || y1 <= y0 {
-        return;
-    }
-    let w = k.lanes as usize;
-    let quads_per_call = w / 4;
-    let qx0 = x0 & !1;
-    let qy0 = y0 & !1;
-    let quad_cols = (x1 - qx0).div_ceil(2) as usize;
-    let quad_rows = (y1 - qy0).div_ceil(2);
-    let ni = k.input_regs as usize;
-    let no = k.output_regs as usize;
-    (0..quad_rows).into_par_iter().for_each_init(
-        || {
-            (
-                Call::new(k, b),
-                Block::new(ni * 16 * w),
-                Block::new(no * 16 * w),
-                Block::new(SYSVAL_COUNT * 16 * w),
-            )
-        },
-        |(call, ib, ob, sv), row| {
-            let qy = qy0 + 2 * row;
-            for first_quad in (0..quad_cols).step_by(quads_per_call) {
-                let mut pixels = vec![None; w];
-                for (l, px) in pixels.iter_mut().enumerate() {
-                    let q = first_quad + l / 4;
-                    let x = qx0 + 2 * q as u32 + (l as u32 & 1);
-                    let y = qy + ((l as u32 >> 1) & 1);
-                    let inside = q < quad_cols && x >= x0 && x < x1 && y >= y0 && y < y1;
-                    let fx = f64::from(x) + f64::from(d.pixel_center);
-                    let fy = f64::from(y) + f64::from(d.pixel_center);
-                    let u = (fx - f64::from(x0)) / f64::from(x1 - x0);
-                    let v = (fy - f64::from(y0)) / f64::from(y1 - y0);
-                    let words = ib.words();
-                    for input in &d.inputs {
-                        let r = input.reg as usize;
-                        if r < ni {
-                            for c in 0..4 {
-                                words[(r * 4 + c) * w + l] = interpolate(&input.corners, c, u, v);
-                            }
-                        }
-                    }
-                    let s = sv.words();
-                    let pos = SysValSlot::Position as usize * 4;
-                    s[pos * w + l] = (fx as f32).to_bits();
-                    s[(pos + 1) * w + l] = (fy as f32).to_bits();
-                    s[(pos + 2) * w + l] = 0;
-                    s[(pos + 3) * w + l] = 1.0f32.to_bits();
-                    s[SysValSlot::FrontFace as usize * 4 * w + l] = u32::MAX;
-                    call.lane_mask.words()[l] = if inside { u32::MAX } else { 0 };
-                    if inside {
-                        *px = Some((x, y));
-                    }
-                }
-                call.frame.inputs = ib.ptr() as *const u32;
-                call.frame.outputs = ob.ptr() as *mut u32;
-                call.frame.sysvals = sv.ptr() as *const u32;
-                call.frame.resume = 0;
-                ob.zero();
-                with_flushed_denormals(|| call.run(k.func));
-                let o = ob.words();
-                let mask = call.lane_mask.words();
-                for (l, px) in pixels.iter().enumerate() {
-                    let Some((x, y)) = *px else { continue };
-                    if mask[l] == 0 {
-                        continue;
-                    }
-                    for t in &d.targets {
-                        let r = t.output_reg as usize;
-                        if x >= t.width || y >= t.height || r >= no {
-                            continue;
-                        }
-                        let value = [0, 1, 2, 3].map(|c| o[(r * 4 + c) * w + l]);
-                        let bpp = t.format.bytes_per_texel() as usize;
-                        let off = y as usize * t.row_pitch as usize + x as usize * bpp;
-                        // SAFETY: (x, y) lies inside the target, and each pixel
-                        // belongs to exactly one quad row, so threads write disjoint bytes.
-                        let bytes = unsafe { std::slice::from_raw_parts_mut(t.ptr.add(off), bpp) };
-                        t.format.store(value, bytes);
-                    }
-                }
-            }
-        },
-    );
 }

@@ -8,6 +8,8 @@
 mod small_float;
 mod unorm;
 
+pub(crate) use unorm::decode8;
+
 use small_float::{F10, F11, F16};
 
 /// The formats of the case-file specification. The discriminant is the id
@@ -231,7 +233,7 @@ impl Format {
             }
             Layout::Unorm8 => {
                 for (c, word) in out.iter_mut().enumerate().take(n) {
-                    *word = unorm::decode(u32::from(bytes[c]), 8).to_bits();
+                    *word = decode8(bytes[c]).to_bits();
                 }
             }
             Layout::Unorm16 => {
@@ -241,7 +243,7 @@ impl Format {
             }
             Layout::Bgra8 => {
                 for (c, word) in out.iter_mut().enumerate() {
-                    *word = unorm::decode(u32::from(bytes[BGRA[c]]), 8).to_bits();
+                    *word = decode8(bytes[BGRA[c]]).to_bits();
                 }
             }
             Layout::Rgb10A2 => {

@@ -30,11 +30,18 @@
 //!   colour's bits).
 //! - An unbound texture reads (0, 0, 0, 1); a buffer, which D3D cannot
 //!   sample, reads zeros.
+//!
+//! 2D textures in the common float and unorm formats, read without
+//! comparison, take a path compiled per format (`fast.rs`) that gives the
+//! same results as the generic one; its tests compare the two.
 
 mod address;
 mod cube;
+mod fast;
 mod filter;
 mod lod;
+mod plane;
+mod texel;
 
 use crate::abi::View;
 use crate::format::FormatKind;
@@ -207,15 +214,22 @@ pub fn sample_quad(
     if texture.kind() == TextureKind::Buffer {
         return [[0.0; 4]; 4];
     }
+    match fast::quad_for(texture, sampler) {
+        Some(quad) => quad(texture, sampler, args),
+        None => generic_quad(texture, sampler, args),
+    }
+}
+
+/// [`sample_quad`] of a texture that is not a buffer, for every kind,
+/// format and sampler.
+fn generic_quad(texture: &Texture, sampler: &SamplerState, args: &QuadSample) -> [[f32; 4]; 4] {
     let integer = matches!(texture.format().kind(), FormatKind::Uint | FormatKind::Sint);
     let lanes: [[f32; 4]; 4] = std::array::from_fn(|lane| {
         let Lane { lookup, dx, dy } = lane_lookup(texture, args, lane);
-        let lod = match args.mode {
-            LOD_LEVEL => args.lod[lane],
-            LOD_BIAS => lod::from_derivatives(&dx, &dy) + args.lod[lane],
-            _ => lod::from_derivatives(&dx, &dy),
-        } + sampler.lod_bias;
-        let [(first, _), (second, weight)] = lod::select(lod, sampler, texture.mips(), integer);
+        let [(first, _), (second, weight)] =
+            lod::lane_levels(args, lane, sampler, texture.mips(), integer, || {
+                lod::from_derivatives(&dx, &dy)
+            });
         let reference = args.reference[lane];
         let mut value = filter::sample_level(texture, sampler, &lookup, first, reference);
         if weight > 0.0 {

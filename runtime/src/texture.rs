@@ -115,6 +115,17 @@ pub enum TextureError {
     },
 }
 
+/// One mip of one slice of a texture: its texels, rows tightly packed.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Level<'a> {
+    /// The texels (`width` × `height` × depth of them for 3D mips).
+    pub bytes: &'a [u8],
+    /// Texels along x.
+    pub width: u32,
+    /// Texels along y.
+    pub height: u32,
+}
+
 /// A texture or typed buffer: its shape, format and bytes.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Texture {
@@ -303,6 +314,26 @@ impl Texture {
             _ => self.layers(),
         };
         [shrink(self.width), shrink(self.height), z]
+    }
+
+    /// Mip `mip` of slice `slice` (a layer or cube face; 0 for other kinds),
+    /// as [`Texture::fetch`] reads it. Panics when either is out of range.
+    pub(crate) fn level(&self, slice: u32, mip: u32) -> Level<'_> {
+        let [width, height, z] = self.level_size(mip);
+        let depth = if self.kind == TextureKind::Texture3D {
+            z
+        } else {
+            1
+        };
+        assert!(slice < self.layers(), "slice {slice} of {}", self.layers());
+        let bpt = self.format.bytes_per_texel() as usize;
+        let start = slice as usize * self.slice_bytes + self.mip_offsets[mip as usize];
+        let len = width as usize * height as usize * depth as usize * bpt;
+        Level {
+            bytes: &self.data[start..start + len],
+            width,
+            height,
+        }
     }
 
     /// The texel `ld` reads, as [`Format::load`] gives it: `z_or_slice` is

@@ -21,7 +21,8 @@ pub(crate) struct Lookup {
 }
 
 /// The taps along one axis: texel index and weight.
-fn axis_taps(filter: Filter, u: f32, n: u32, offset: i32) -> [(i64, f32); 2] {
+#[inline]
+pub(super) fn axis_taps(filter: Filter, u: f32, n: u32, offset: i32) -> [(i64, f32); 2] {
     let scaled = u * n as f32;
     match filter {
         Filter::Point => [

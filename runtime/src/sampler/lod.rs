@@ -1,6 +1,6 @@
 //! Level-of-detail computation and mip selection.
 
-use super::{MipFilter, SamplerState};
+use super::{MipFilter, QuadSample, SamplerState, LOD_BIAS, LOD_LEVEL};
 
 /// The level of detail of a footprint whose x and y derivatives, in texels
 /// of level 0, are `dx` and `dy`: log2 of the longer one's length
@@ -8,6 +8,33 @@ use super::{MipFilter, SamplerState};
 pub(crate) fn from_derivatives(dx: &[f32], dy: &[f32]) -> f32 {
     let length = |d: &[f32]| d.iter().map(|c| c * c).sum::<f32>().sqrt();
     length(dx).max(length(dy)).log2()
+}
+
+/// The mips lane `lane` reads and their weights: [`select`] of the level of
+/// detail `args.mode` asks for plus the sampler's bias. That is the lane's
+/// own level ([`LOD_LEVEL`]), or `derived` (the level [`from_derivatives`]
+/// gives the lane's footprint) plus the lane's bias ([`LOD_BIAS`]) or alone.
+/// Without a mip filter the level of detail does not matter and `derived`
+/// is not called.
+pub(crate) fn lane_levels(
+    args: &QuadSample,
+    lane: usize,
+    sampler: &SamplerState,
+    mips: u32,
+    nearest: bool,
+    derived: impl FnOnce() -> f32,
+) -> [(u32, f32); 2] {
+    let lod = if sampler.mip_filter == MipFilter::None {
+        0.0
+    } else {
+        let unbiased = match args.mode {
+            LOD_LEVEL => args.lod[lane],
+            LOD_BIAS => derived() + args.lod[lane],
+            _ => derived(),
+        };
+        unbiased + sampler.lod_bias
+    };
+    select(lod, sampler, mips, nearest)
 }
 
 /// The mips to read and their weights for a biased level of detail `lod`:

@@ -1,0 +1,233 @@
+//! Pixel-shader inputs across a draw's rectangle, prepared once per draw.
+
+use super::PixelInput;
+
+/// The pixels of one axis of a draw: for each, where it lies across the
+/// rectangle (0 at its start, 1 at its end) and its position word.
+#[derive(Debug, Clone)]
+pub(super) struct Axis(Vec<(f64, u32)>);
+
+impl Axis {
+    /// `count` pixels from `first`, sampled at `center` within each, across
+    /// the rectangle's span `start..end` along this axis.
+    pub(super) fn new(first: u32, count: usize, start: u32, end: u32, center: f32) -> Axis {
+        let span = f64::from(end - start);
+        Axis(
+            (0..count)
+                .map(|i| {
+                    let at = f64::from(first + i as u32) + f64::from(center);
+                    ((at - f64::from(start)) / span, (at as f32).to_bits())
+                })
+                .collect(),
+        )
+    }
+
+    /// Pixel `i` from `first`: its place across the rectangle and its position word.
+    #[inline]
+    pub(super) fn at(&self, i: usize) -> (f64, u32) {
+        self.0[i]
+    }
+
+    /// Pixels along the axis.
+    pub(super) fn len(&self) -> usize {
+        self.0.len()
+    }
+}
+
+/// One component of an input given at the rectangle's corners (top-left,
+/// top-right, bottom-left, bottom-right).
+#[derive(Debug, Clone, Copy)]
+enum Interpolant {
+    /// The four corners have the same word: every pixel gets it, bit for bit.
+    Flat(u32),
+    /// The corners as f64, interpolated bilinearly and rounded to f32.
+    Bilinear {
+        /// Top-left value.
+        top_left: f64,
+        /// Top-right minus top-left.
+        top_step: f64,
+        /// Bottom-left value.
+        bottom_left: f64,
+        /// Bottom-right minus bottom-left.
+        bottom_step: f64,
+    },
+}
+
+impl Interpolant {
+    /// Component `component` of the corner words `corners`.
+    fn new(corners: &[[u32; 4]; 4], component: usize) -> Interpolant {
+        let w = corners.map(|corner| corner[component]);
+        if w.iter().all(|x| *x == w[0]) {
+            return Interpolant::Flat(w[0]);
+        }
+        let [tl, tr, bl, br] = w.map(|x| f64::from(f32::from_bits(x)));
+        Interpolant::Bilinear {
+            top_left: tl,
+            top_step: tr - tl,
+            bottom_left: bl,
+            bottom_step: br - bl,
+        }
+    }
+}
+
+/// A draw's inputs, prepared once: the words that are the same at every
+/// pixel, and for the components that vary, their values along the top
+/// edge and rises to the bottom edge at every column. A pixel's word is
+/// `top + rise * v` rounded to f32, with `top = top_left + top_step * u`
+/// and `rise = (bottom_left + bottom_step * u) - top`.
+#[derive(Debug, Clone)]
+pub(super) struct Inputs {
+    /// (register × 4 + component, word) of the flat components.
+    flat: Vec<(usize, u32)>,
+    /// Register × 4 + component of the varying components.
+    varying: Vec<usize>,
+    /// (top, rise) of each varying component, column after column.
+    columns: Vec<(f64, f64)>,
+}
+
+impl Inputs {
+    /// The inputs of registers below `regs` (a later input replaces an
+    /// earlier one of the same register) over the pixels of `columns`.
+    pub(super) fn new(inputs: &[PixelInput], regs: usize, columns: &Axis) -> Inputs {
+        let mut slots: Vec<Option<Interpolant>> = vec![None; 4 * regs];
+        for input in inputs.iter().filter(|i| (i.reg as usize) < regs) {
+            for c in 0..4 {
+                slots[4 * input.reg as usize + c] = Some(Interpolant::new(&input.corners, c));
+            }
+        }
+        let mut flat = Vec::new();
+        let mut varying = Vec::new();
+        let mut steps = Vec::new();
+        for (slot, interpolant) in slots.into_iter().enumerate() {
+            match interpolant {
+                Some(Interpolant::Flat(word)) => flat.push((slot, word)),
+                Some(Interpolant::Bilinear {
+                    top_left,
+                    top_step,
+                    bottom_left,
+                    bottom_step,
+                }) => {
+                    varying.push(slot);
+                    steps.push([top_left, top_step, bottom_left, bottom_step]);
+                }
+                None => {}
+            }
+        }
+        let columns = (0..columns.len())
+            .flat_map(|x| {
+                let u = columns.at(x).0;
+                steps.iter().map(move |[tl, ts, bl, bs]| {
+                    let top = tl + ts * u;
+                    let bottom = bl + bs * u;
+                    (top, bottom - top)
+                })
+            })
+            .collect();
+        Inputs {
+            flat,
+            varying,
+            columns,
+        }
+    }
+
+    /// Writes the flat components into every lane of a call's input block
+    /// of `lanes` lanes.
+    pub(super) fn fill_flat(&self, block: &mut [u32], lanes: usize) {
+        for &(slot, word) in &self.flat {
+            block[slot * lanes..(slot + 1) * lanes].fill(word);
+        }
+    }
+
+    /// Writes the varying components of the pixel at column `column` and
+    /// place `v` down the rectangle into lane `lane` of a call's input
+    /// block of `lanes` lanes.
+    #[inline]
+    pub(super) fn fill(&self, block: &mut [u32], lanes: usize, lane: usize, column: usize, v: f64) {
+        let n = self.varying.len();
+        let steps = &self.columns[column * n..(column + 1) * n];
+        for (&slot, &(top, rise)) in self.varying.iter().zip(steps) {
+            block[slot * lanes + lane] = ((top + rise * v) as f32).to_bits();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Axis, Inputs};
+    use crate::dispatch::PixelInput;
+
+    /// The words lane 0 of a one-lane block gets at column `x`, place `v`.
+    fn block(inputs: &Inputs, x: usize, v: f64) -> Vec<u32> {
+        let mut block = vec![0; 8];
+        inputs.fill_flat(&mut block, 1);
+        inputs.fill(&mut block, 1, 0, x, v);
+        block
+    }
+
+    #[test]
+    fn equal_corners_copy_bits() {
+        let corners = [[0x7fc0_1234, 0x8000_0000, 1, 2]; 4];
+        let columns = Axis::new(0, 4, 0, 4, 0.5);
+        let inputs = Inputs::new(&[PixelInput { reg: 1, corners }], 2, &columns);
+        assert_eq!(block(&inputs, 3, 0.7)[4..], corners[0]);
+    }
+
+    #[test]
+    fn corners_blend_bilinearly() {
+        let f = |x: f32| x.to_bits();
+        let corners = [[f(0.0); 4], [f(1.0); 4], [f(2.0); 4], [f(4.0); 4]];
+        // Columns at u = 0, 1/3, 1/2, 1.
+        let columns = Axis::new(0, 4, 0, 6, 0.0);
+        let columns = Axis(vec![columns.at(0), columns.at(2), columns.at(3), (1.0, 0)]);
+        let inputs = Inputs::new(&[PixelInput { reg: 0, corners }], 1, &columns);
+        assert_eq!(block(&inputs, 0, 0.0)[0], f(0.0));
+        assert_eq!(block(&inputs, 3, 0.0)[0], f(1.0));
+        assert_eq!(block(&inputs, 0, 1.0)[0], f(2.0));
+        assert_eq!(block(&inputs, 3, 1.0)[0], f(4.0));
+        assert_eq!(block(&inputs, 2, 0.5)[0], f(1.75));
+        // Rounded once, from f64, to f32.
+        assert_eq!(block(&inputs, 1, 0.0)[0], f((1.0f64 / 3.0) as f32));
+    }
+
+    #[test]
+    fn later_inputs_replace_earlier_ones() {
+        let f = |x: f32| x.to_bits();
+        let varying = [[f(0.0); 4], [f(1.0); 4], [f(2.0); 4], [f(4.0); 4]];
+        let flat = [[7; 4]; 4];
+        let columns = Axis::new(0, 2, 0, 2, 0.5);
+        let first = Inputs::new(
+            &[
+                PixelInput {
+                    reg: 0,
+                    corners: varying,
+                },
+                PixelInput {
+                    reg: 0,
+                    corners: flat,
+                },
+            ],
+            1,
+            &columns,
+        );
+        assert_eq!(block(&first, 1, 0.5)[..4], [7; 4]);
+        let second = Inputs::new(
+            &[
+                PixelInput {
+                    reg: 0,
+                    corners: flat,
+                },
+                PixelInput {
+                    reg: 0,
+                    corners: varying,
+                },
+                PixelInput {
+                    reg: 5,
+                    corners: flat,
+                },
+            ],
+            1,
+            &columns,
+        );
+        assert_eq!(block(&second, 0, 0.0)[..4], [f(0.25); 4]);
+    }
+}

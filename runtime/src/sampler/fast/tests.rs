@@ -1,0 +1,197 @@
+//! The fast path against the generic one, on every format, filter, mip
+//! filter, addressing mode and level-of-detail mode it covers, with edge
+//! coordinates (negative, 0, exactly 1, huge, infinite, NaN).
+
+use super::super::{
+    generic_quad, Address, Compare, Filter, MipFilter, QuadSample, SamplerState, LOD_BIAS,
+    LOD_GRADIENT, LOD_IMPLICIT, LOD_LEVEL,
+};
+use super::quad_for;
+use crate::format::Format;
+use crate::texture::{Texture, TextureKind};
+
+/// A small deterministic generator (xorshift64*).
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+
+    fn pick<T: Copy>(&mut self, items: &[T]) -> T {
+        items[self.below(items.len())]
+    }
+
+    /// Mostly ordinary values in [-3, 3), sometimes an edge value.
+    fn float(&mut self) -> f32 {
+        const EDGES: [f32; 14] = [
+            0.0,
+            -0.0,
+            1.0,
+            -1.0,
+            0.5,
+            0.999_999_94,
+            1.000_000_1,
+            1.0e-40,
+            1.0e30,
+            -3.0e38,
+            f32::MAX,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::NAN,
+        ];
+        if self.below(8) == 0 {
+            self.pick(&EDGES)
+        } else {
+            (self.next() >> 40) as f32 / (1u64 << 24) as f32 * 6.0 - 3.0
+        }
+    }
+}
+
+const FORMATS: [Format; 6] = [
+    Format::Rgba8Unorm,
+    Format::Bgra8Unorm,
+    Format::R8Unorm,
+    Format::R32Float,
+    Format::Rg32Float,
+    Format::Rgba32Float,
+];
+
+const ADDRESSES: [Address; 5] = [
+    Address::Wrap,
+    Address::Mirror,
+    Address::Clamp,
+    Address::Border,
+    Address::MirrorOnce,
+];
+
+/// A 2D texture of `format` with random texels (float formats get some
+/// edge values: zeros, infinities, NaNs, denormals).
+fn texture(rng: &mut Rng, format: Format, width: u32, height: u32, mips: u32) -> Texture {
+    let texels: u32 = (0..mips)
+        .map(|m| (width >> m).max(1) * (height >> m).max(1))
+        .sum();
+    let bytes = (texels * format.bytes_per_texel()) as usize;
+    let data = if format.kind() == crate::format::FormatKind::Float {
+        (0..bytes / 4)
+            .flat_map(|_| rng.float().to_le_bytes())
+            .collect()
+    } else {
+        (0..bytes).map(|_| rng.next() as u8).collect()
+    };
+    Texture::new(TextureKind::Texture2D, format, width, height, 1, mips, data).expect("texture")
+}
+
+fn sampler(rng: &mut Rng) -> SamplerState {
+    SamplerState {
+        filter: rng.pick(&[Filter::Point, Filter::Linear, Filter::Anisotropic]),
+        mip_filter: rng.pick(&[MipFilter::None, MipFilter::Point, MipFilter::Linear]),
+        address: [
+            rng.pick(&ADDRESSES),
+            rng.pick(&ADDRESSES),
+            rng.pick(&ADDRESSES),
+        ],
+        compare: Compare::None,
+        border: [rng.float(), rng.float(), rng.float(), rng.float()],
+        lod_bias: if rng.below(2) == 0 { 0.0 } else { rng.float() },
+        min_lod: if rng.below(2) == 0 { 0.0 } else { rng.float() },
+        max_lod: if rng.below(2) == 0 {
+            f32::MAX
+        } else {
+            rng.float()
+        },
+    }
+}
+
+/// A quad near texel grid points and edges, sometimes far outside.
+fn quad(rng: &mut Rng) -> QuadSample {
+    let mut lanes = || {
+        let base = rng.float();
+        std::array::from_fn(|_| match rng.below(3) {
+            0 => rng.float(),
+            1 => base,
+            _ => base + rng.below(9) as f32 / 64.0,
+        })
+    };
+    QuadSample {
+        coord: [lanes(), lanes(), lanes(), lanes()],
+        ddx: [lanes(), lanes(), lanes(), lanes()],
+        ddy: [lanes(), lanes(), lanes(), lanes()],
+        lod: lanes(),
+        reference: lanes(),
+        offset: [rng.below(16) as i32 - 8, rng.below(16) as i32 - 8, 0],
+        mode: rng.pick(&[LOD_IMPLICIT, LOD_BIAS, LOD_LEVEL, LOD_GRADIENT, 7]),
+        array_layer_in_coord: 0,
+    }
+}
+
+/// Equal bits, or both NaN.
+fn same(a: f32, b: f32) -> bool {
+    a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan())
+}
+
+#[test]
+fn fast_path_matches_the_generic_one() {
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let shapes = [
+        (1, 1, 1),
+        (3, 5, 3),
+        (4, 4, 3),
+        (8, 2, 4),
+        (16, 16, 5),
+        (5, 1, 1),
+    ];
+    for format in FORMATS {
+        for (width, height, mips) in shapes {
+            let t = texture(&mut rng, format, width, height, mips);
+            for _ in 0..400 {
+                let s = sampler(&mut rng);
+                let q = quad(&mut rng);
+                let fast = quad_for(&t, &s).expect("covered")(&t, &s, &q);
+                let generic = generic_quad(&t, &s, &q);
+                let equal = fast
+                    .iter()
+                    .flatten()
+                    .zip(generic.iter().flatten())
+                    .all(|(&a, &b)| same(a, b));
+                assert!(
+                    equal,
+                    "{format:?} {width}x{height}x{mips}\n{s:?}\n{q:?}\nfast {fast:?}\ngeneric {generic:?}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn fast_path_covers_only_plain_2d_reads() {
+    let mut rng = Rng(1);
+    let t = texture(&mut rng, Format::Rgba8Unorm, 2, 2, 1);
+    let plain = SamplerState::default();
+    assert!(quad_for(&t, &plain).is_some());
+    let compare = SamplerState {
+        compare: Compare::Less,
+        ..plain
+    };
+    assert!(quad_for(&t, &compare).is_none());
+    let half = texture(&mut rng, Format::Rgba16Float, 2, 2, 1);
+    assert!(quad_for(&half, &plain).is_none());
+    let array = Texture::new(
+        TextureKind::Texture2DArray,
+        Format::Rgba8Unorm,
+        1,
+        1,
+        2,
+        1,
+        vec![0; 8],
+    )
+    .expect("array");
+    assert!(quad_for(&array, &plain).is_none());
+}
