@@ -351,3 +351,45 @@ fn double_op_with_four_results_is_an_error() {
         .expect("rejected");
     assert!(err.to_string().contains("two doubles"), "{err}");
 }
+
+/// Found by proptest: a vertex program whose version token says cs_5_0 read
+/// input registers a compute dispatch never binds.
+#[test]
+fn compute_shader_with_input_registers_is_an_error() {
+    let text = "cs_5_0\ndcl_input v0.xyzw\ndcl_uav_raw u0\ndcl_thread_group 1, 1, 1\n\
+                store_raw u0.xyzw, l(0), v0.xyzw\nret\n";
+    let bytes = dxjit::text::assemble(text).expect("assembles");
+    assert!(dxjit::compile(&bytes, &dxjit::CompileOptions::default()).is_err());
+}
+
+/// Found by proptest: a thread group of 4 x 268438016 x 0 asked the
+/// dispatcher for unbounded memory.
+#[test]
+fn thread_group_past_direct3d_limits_is_an_error() {
+    for dims in [
+        "4, 268438016, 0",
+        "0, 1, 1",
+        "1025, 1, 1",
+        "1, 1, 65",
+        "64, 32, 1",
+    ] {
+        let text = format!(
+            "cs_5_0\ndcl_uav_raw u0\ndcl_thread_group {dims}\nstore_raw u0.x, l(0), l(1)\nret\n"
+        );
+        let bytes = dxjit::text::assemble(&text).expect("assembles");
+        assert!(
+            dxjit::compile(&bytes, &dxjit::CompileOptions::default()).is_err(),
+            "{dims}"
+        );
+    }
+}
+
+/// Found by proptest: group-shared memory in a pixel shader was addressed
+/// through a frame that has none.
+#[test]
+fn groupshared_memory_outside_compute_is_an_error() {
+    let text = "ps_5_0\ndcl_tgsm_raw g0, 16\ndcl_output o0.x\ndcl_temps 1\n\
+                ld_raw r0.x, l(0), g0.xxxx\nmov o0.x, r0.x\nret\n";
+    let bytes = dxjit::text::assemble(text).expect("assembles");
+    assert!(dxjit::compile(&bytes, &dxjit::CompileOptions::default()).is_err());
+}

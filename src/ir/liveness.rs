@@ -281,9 +281,14 @@ fn matching(main: &[Inst]) -> Option<Vec<usize>> {
     open.is_empty().then_some(close)
 }
 
+/// Temps the analysis tracks at most: Direct3D's 4096 plus front ends'
+/// scratch registers. Programs with more are rejected by the backend; the
+/// analysis must still not allocate for the count such a program declares.
+const TRACKED_TEMPS: u32 = 4096 + 256;
+
 /// Every component of every temp the program has.
 fn every_temp(prog: &Program) -> Components {
-    (0..prog.temps)
+    (0..prog.temps.min(TRACKED_TEMPS))
         .flat_map(|r| (0..4).map(move |c| (r, c)))
         .collect()
 }

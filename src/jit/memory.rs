@@ -74,6 +74,11 @@ impl Tr<'_, '_> {
     /// The address, size and stride of a resource.
     pub fn mem(&mut self, res: Resource) -> Result<Mem, JitError> {
         if let Resource::Tgsm(id) = res {
+            if self.prog.stage != crate::ir::Stage::Compute {
+                return Err(JitError::Invalid(format!(
+                    "g{id}: group-shared memory exists only in compute shaders"
+                )));
+            }
             let mut offset = 0u32;
             let mut found = None;
             for d in &self.prog.tgsm {

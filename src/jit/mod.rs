@@ -80,6 +80,20 @@ pub const MAX_IO_REGS: u32 = 64;
 /// Rejects programs past Direct3D's register limits, which would otherwise
 /// ask for unbounded frame memory.
 fn check_limits(prog: &Program) -> Result<(), JitError> {
+    if prog.stage == Stage::Compute && !(prog.inputs.is_empty() && prog.outputs.is_empty()) {
+        return Err(JitError::Invalid(
+            "a compute shader has no input or output registers".into(),
+        ));
+    }
+    if prog.stage == Stage::Compute {
+        let [x, y, z] = prog.thread_group;
+        let in_range = (1..=1024).contains(&x) && (1..=1024).contains(&y) && (1..=64).contains(&z);
+        if !in_range || x * y * z > 1024 {
+            return Err(JitError::Invalid(format!(
+                "thread group {x}x{y}x{z}: Direct3D 11 allows 1-1024 x 1-1024 x 1-64, at most 1024 threads"
+            )));
+        }
+    }
     let indexable: u64 = prog.indexables.iter().map(|x| u64::from(x.count)).sum();
     if u64::from(prog.temps) + indexable > MAX_TEMPS {
         return Err(JitError::Invalid(format!(
@@ -148,6 +162,10 @@ impl JitOptions {
     /// while fewer lanes per call lose only call overhead).
     pub fn for_program(prog: &Program) -> JitOptions {
         let mut opts = JitOptions::for_stage(prog.stage);
+        if check_limits(prog).is_err() {
+            // `compile` rejects it; analysing it could ask for unbounded memory.
+            return opts;
+        }
         let liveness = crate::ir::Liveness::of(prog);
         let loop_state = prog
             .main

@@ -90,7 +90,7 @@ impl Lowerer {
 
     fn scratch(&mut self, n: u32) -> u32 {
         self.scratch_used = self.scratch_used.max(n + 1);
-        self.declared_temps.unwrap_or(0) + n
+        self.declared_temps.unwrap_or(0).saturating_add(n)
     }
 
     /// The output register oDepth lands in: the first one past the declared outputs.
