@@ -75,11 +75,6 @@ impl Liveness {
     }
 }
 
-/// The temp components of `prog` that may be read after `main[pos]`.
-pub fn live_after(prog: &Program, pos: usize) -> Components {
-    Liveness::of(prog).after(pos).clone()
-}
-
 /// Where `break` and `continue` lead, as the live sets there.
 #[derive(Default, Clone)]
 struct Exits {
@@ -339,7 +334,7 @@ mod tests {
             .iter()
             .position(|i| matches!(i, Inst::Sync { .. }))
             .expect("a barrier");
-        live_after(&prog, pos).into_iter().collect()
+        Liveness::of(&prog).after(pos).iter().copied().collect()
     }
 
     #[test]

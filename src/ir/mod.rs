@@ -10,7 +10,7 @@
 mod liveness;
 mod validate;
 
-pub use liveness::{live_after, Components, Liveness};
+pub use liveness::{Components, Liveness};
 pub use validate::{validate, IrError};
 
 /// The pipeline stage a program runs in.
@@ -761,6 +761,11 @@ pub struct Program {
 }
 
 impl Program {
+    /// The input register a name in the bytecode's own syntax (`v1`, `t0`) denotes.
+    pub fn input_named(&self, name: &str) -> Option<u32> {
+        self.inputs.iter().find(|r| r.name == name).map(|r| r.reg)
+    }
+
     /// An empty program for a stage.
     pub fn new(stage: Stage) -> Self {
         Program {
@@ -862,38 +867,5 @@ impl Inst {
             Inst::Atomic { dst, .. } => dst.iter().collect(),
             _ => Vec::new(),
         }
-    }
-}
-
-impl Program {
-    /// The temporaries (`r#`) any function of the program names.
-    pub fn referenced_temps(&self) -> std::collections::BTreeSet<u32> {
-        fn visit(src: &Src, out: &mut std::collections::BTreeSet<u32>) {
-            if src.file == File::Temp {
-                out.insert(src.index.base);
-            }
-            if let Some(rel) = &src.index.rel {
-                visit(rel, out);
-            }
-        }
-        let mut out = std::collections::BTreeSet::new();
-        for inst in self
-            .main
-            .iter()
-            .chain(self.subroutines.iter().flat_map(|(_, b)| b.iter()))
-        {
-            for s in inst.sources() {
-                visit(s, &mut out);
-            }
-            for d in inst.destinations() {
-                if d.file == File::Temp {
-                    out.insert(d.index.base);
-                }
-                if let Some(rel) = &d.index.rel {
-                    visit(rel, &mut out);
-                }
-            }
-        }
-        out
     }
 }
