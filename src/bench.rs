@@ -1,7 +1,7 @@
 //! `dxjit bench`: compile a case once, repeat its action, report medians.
 
 use crate::case::parse_case;
-use crate::run::prepare;
+use crate::run::{compile_case, prepare};
 use crate::CompileOptions;
 use std::path::Path;
 use std::time::Instant;
@@ -36,7 +36,7 @@ pub fn bench(
         let first_compile_us = first.compile_us;
         let mut compiles = vec![first_compile_us];
         for _ in 1..COMPILES {
-            compiles.push(prepare(&case, &options)?.compile_us);
+            compiles.push(compile_case(&case, &options)?);
         }
         compiles.sort_by(f64::total_cmp);
         let compile_us = compiles[compiles.len() / 2];

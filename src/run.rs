@@ -383,6 +383,15 @@ enum Ready {
     Nothing,
 }
 
+/// Compiles every shader of a case; the microseconds the backend spent.
+pub fn compile_case(case: &Case, options: &CompileOptions) -> Result<f64, String> {
+    let mut us = 0.0;
+    for (table, desc) in case.stages() {
+        us += compile_stage(table, desc, options)?.compile_us();
+    }
+    Ok(us)
+}
+
 /// Compiles a case's shaders and builds its resources.
 pub fn prepare(case: &Case, options: &CompileOptions) -> Result<Prepared, String> {
     let mut uav_memory = Vec::new();
@@ -461,9 +470,7 @@ pub fn prepare(case: &Case, options: &CompileOptions) -> Result<Prepared, String
             )
         }
         Action::None => {
-            for (table, desc) in case.stages() {
-                compile_us += compile_stage(table, desc, options)?.compile_us();
-            }
+            compile_us += compile_case(case, options)?;
             (Ready::Nothing, 0)
         }
     };

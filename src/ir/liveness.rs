@@ -19,24 +19,22 @@ pub type Components = BTreeSet<(u32, u8)>;
 /// The live temp components at every point of a program's main function.
 #[derive(Debug, Clone)]
 pub struct Liveness {
-    /// The live set before each instruction, and at the end; `None` when the
-    /// nesting is malformed (then everything is live everywhere).
-    before: Option<Vec<Components>>,
+    /// The live set before each instruction, and at the end; one set of
+    /// every temp when the nesting is malformed (then everything is live
+    /// everywhere).
+    before: Vec<Components>,
     /// For each construct opener, the index of its closer.
     close: Vec<usize>,
-    every: Components,
 }
 
 impl Liveness {
     /// Analyses `prog`'s main function.
     pub fn of(prog: &Program) -> Liveness {
         let main = &prog.main;
-        let every = every_temp(prog);
         let Some(close) = matching(main) else {
             return Liveness {
-                before: None,
+                before: vec![every_temp(prog)],
                 close: (0..main.len()).collect(),
-                every,
             };
         };
         let mut a = Analysis {
@@ -48,9 +46,8 @@ impl Liveness {
         };
         a.seq(0, main.len(), Components::new(), &Exits::default());
         Liveness {
-            before: Some(a.before),
+            before: a.before,
             close: a.close,
-            every,
         }
     }
 
@@ -62,10 +59,8 @@ impl Liveness {
     /// The components that may be read from just before `main[pos]` on
     /// (`pos` may be the length of `main`: the end).
     pub fn before(&self, pos: usize) -> &Components {
-        match &self.before {
-            Some(b) => b.get(pos).unwrap_or(&self.every),
-            None => &self.every,
-        }
+        let last = self.before.len() - 1;
+        &self.before[pos.min(last)]
     }
 
     /// The index of the `endif`/`endloop`/`endswitch` closing the construct

@@ -425,18 +425,18 @@ impl Tr<'_, '_> {
         Ok(())
     }
 
-    /// What a barrier `remaining` instructions before the end of the
-    /// function must keep: the live temp components, the masks that may not
-    /// be all ones, and the saved masks of open constructs.
-    fn kept_state(&self, remaining: usize) -> Kept {
-        if self.call_depth > 0 {
+    /// What a barrier at `main[pos]` must keep: the live temp components,
+    /// the masks that may not be all ones, and the saved masks of open
+    /// constructs.
+    fn kept_state(&self, pos: Option<usize>) -> Kept {
+        let Some(pos) = pos else {
             // The caller's open constructs are out of sight: keep everything.
             return Kept {
                 whole: self.all_vars.clone(),
                 uniform: Vec::new(),
                 ones: Vec::new(),
             };
-        }
+        };
         let m = self.masks;
         let mut kept = Kept {
             whole: vec![m.ret, m.alive],
@@ -449,7 +449,6 @@ impl Tr<'_, '_> {
         } else {
             kept.whole.extend([m.cond, m.brk, m.cont, m.sw]);
         }
-        let pos = self.prog.main.len() - remaining - 1;
         for &(reg, comp) in self.liveness.after(pos) {
             if let Some(v) = self.temps.get(reg as usize * 4 + comp as usize) {
                 if self.uniform.temp(reg, comp) {
@@ -477,14 +476,14 @@ impl Tr<'_, '_> {
         kept
     }
 
-    /// A group barrier, `remaining` instructions before the end of the
-    /// function: the live state is spilled, the resume point recorded, and
-    /// the function returns; the next call reloads the state and goes on.
-    pub fn emit_barrier(&mut self, remaining: usize) -> Result<(), JitError> {
+    /// A group barrier at `main[pos]` (`None` inside an inlined call): the
+    /// live state is spilled, the resume point recorded, and the function
+    /// returns; the next call reloads the state and goes on.
+    pub fn emit_barrier(&mut self, pos: Option<usize>) -> Result<(), JitError> {
         let id = self.resumes.len() as u32 + 1;
         let scratch = self.frame_ptr(offset_of!(Frame, scratch));
         let spill = self.scratch.spill as i32;
-        let kept = self.kept_state(remaining);
+        let kept = self.kept_state(pos);
         let k = self.k;
         let spilled = kept
             .whole

@@ -8,6 +8,32 @@ use super::memory::{Addr, Mem};
 use super::state::Tr;
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{types, InstBuilder, Value};
+use cranelift_frontend::FunctionBuilder;
+
+/// Lanes `2 * half` and `2 * half + 1` of the `i32x4` `v` as an `i64x2`,
+/// sign- or zero-extended.
+pub fn widen_half(b: &mut FunctionBuilder, v: Value, half: usize, signed: bool) -> Value {
+    match (half, signed) {
+        (0, false) => b.ins().uwiden_low(v),
+        (0, true) => b.ins().swiden_low(v),
+        (_, false) => b.ins().uwiden_high(v),
+        (_, true) => b.ins().swiden_high(v),
+    }
+}
+
+/// The addresses `ptr + byte` of a lane pair (`i64x2` operands), or
+/// `fallback` where the lane's `ok` mask is clear.
+pub fn pair_addrs(
+    b: &mut FunctionBuilder,
+    byte: Value,
+    ok: Value,
+    ptr: Value,
+    fallback: Value,
+) -> [Value; 2] {
+    let a = b.ins().iadd(byte, ptr);
+    let a = b.ins().bitselect(ok, a, fallback);
+    [b.ins().extractlane(a, 0), b.ins().extractlane(a, 1)]
+}
 
 impl Tr<'_, '_> {
     /// `max(total - 3 - extra, 0)` clamped to 32 bits: a 4-byte access at
@@ -72,18 +98,11 @@ impl Tr<'_, '_> {
             }
             let o = b.ins().iadd(o, extra_v.v[j]);
             for half in 0..2 {
-                let (o64, ok64) = if half == 0 {
-                    (b.ins().uwiden_low(o), b.ins().swiden_low(ok))
-                } else {
-                    (b.ins().uwiden_high(o), b.ins().swiden_high(ok))
-                };
+                let o64 = widen_half(b, o, half, false);
+                let ok64 = widen_half(b, ok, half, true);
                 let (byte, ok64) = match (addr, buf_limit) {
                     (Addr::Structured(index, _), Some(buf_limit)) => {
-                        let i = if half == 0 {
-                            b.ins().uwiden_low(index.v[j])
-                        } else {
-                            b.ins().uwiden_high(index.v[j])
-                        };
+                        let i = widen_half(b, index.v[j], half, false);
                         let base = b.ins().imul(i, stride);
                         let byte = b.ins().iadd(base, o64);
                         let in_buf = b.ins().icmp(IntCC::UnsignedLessThan, byte, buf_limit);
@@ -91,10 +110,7 @@ impl Tr<'_, '_> {
                     }
                     _ => (o64, ok64),
                 };
-                let a = b.ins().iadd(byte, ptr);
-                let a = b.ins().bitselect(ok64, a, fallback);
-                out.push(b.ins().extractlane(a, 0));
-                out.push(b.ins().extractlane(a, 1));
+                out.extend(pair_addrs(b, byte, ok64, ptr, fallback));
             }
         }
         out

@@ -162,8 +162,9 @@ impl JitOptions {
     /// while fewer lanes per call lose only call overhead).
     pub fn for_program(prog: &Program) -> JitOptions {
         let mut opts = JitOptions::for_stage(prog.stage);
-        if check_limits(prog).is_err() {
-            // `compile` rejects it; analysing it could ask for unbounded memory.
+        let has_loop = prog.main.iter().any(|i| matches!(i, crate::ir::Inst::Loop));
+        if !has_loop || check_limits(prog).is_err() {
+            // Nothing to fit; or `compile` rejects it.
             return opts;
         }
         let liveness = crate::ir::Liveness::of(prog);

@@ -163,6 +163,12 @@ impl<'p, 'f> Tr<'p, 'f> {
             .iadd_imm_s(scratch, i64::from(self.scratch.args))
     }
 
+    /// The index in the main function of the instruction followed by `rest`;
+    /// `None` inside an inlined call, whose body is another function's.
+    pub fn main_index(&self, rest: &[crate::ir::Inst]) -> Option<usize> {
+        (self.call_depth == 0).then(|| self.prog.main.len() - rest.len() - 1)
+    }
+
     /// Lanes per call.
     pub fn lanes(&self) -> u32 {
         4 * self.k as u32

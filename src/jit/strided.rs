@@ -8,18 +8,14 @@
 use super::lanes::{Lanes, MAX_K, VEC};
 use super::memory::Mem;
 use super::state::Tr;
+use super::vector_memory::flags;
 use super::JitError;
 use cranelift_codegen::ir::condcodes::IntCC;
-use cranelift_codegen::ir::{types, InstBuilder, MemFlagsData, Value};
-use dxjit_runtime::raw_quad::{COMPONENTS, MASK, OFFSETS};
+use cranelift_codegen::ir::{types, InstBuilder, Value};
+use dxjit_runtime::raw_quad::{COMPONENTS, MASK};
 
 /// Strides with a vector path.
 pub const STRIDES: [i64; 3] = [0, 4, 16];
-
-/// Unaligned, non-trapping access flags.
-fn flags() -> MemFlagsData {
-    MemFlagsData::new().with_notrap()
-}
 
 impl Tr<'_, '_> {
     /// Loads the 32-bit words `words` (byte `4 * w` past each lane's
@@ -78,21 +74,16 @@ impl Tr<'_, '_> {
         self.b.ins().jump(join, &[]);
         self.b.switch_to_block(slow);
         self.b.set_cold_block(slow);
-        let f = self.helper("dxjit_raw_load_words")?;
-        let args = self.args_ptr();
-        for j in 0..self.k {
-            let at = (4 * (OFFSETS + 4 * j)) as i32;
-            self.b.ins().store(flags(), off.v[j], args, at);
-        }
+        // The word indices go where the block's masks would be.
+        let block = self.args_ptr();
         for (c, w) in words.iter().enumerate() {
             let w = self.b.ins().iconst(types::I32, i64::from(*w));
             self.b
                 .ins()
-                .store(flags(), w, args, (4 * (MASK + c)) as i32);
+                .store(flags(), w, block, (4 * (MASK + c)) as i32);
         }
-        let n = self.b.ins().iconst(types::I32, lanes);
         let count = self.b.ins().iconst(types::I32, words.len() as i64);
-        self.b.ins().call(f, &[m.ptr, m.size, args, n, count]);
+        let args = self.call_raw_quad("dxjit_raw_load_words", m, off, None, None, &[count])?;
         for (c, var) in vars.iter().enumerate() {
             let v = self.load_lanes(args, (4 * (COMPONENTS + c * lanes as usize)) as i32);
             self.lb().def_var(*var, v);

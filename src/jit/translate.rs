@@ -83,11 +83,10 @@ impl Tr<'_, '_> {
     }
 
     fn emit_inst(&mut self, inst: &Inst, rest: &[Inst]) -> Result<(), JitError> {
-        if self.call_depth == 0 {
+        let pos = self.main_index(rest);
+        if let Some(pos) = pos {
             match inst {
-                Inst::If { .. } | Inst::Loop | Inst::Switch { .. } => {
-                    self.open_at.push(self.prog.main.len() - rest.len() - 1);
-                }
+                Inst::If { .. } | Inst::Loop | Inst::Switch { .. } => self.open_at.push(pos),
                 Inst::EndIf | Inst::EndLoop | Inst::EndSwitch => {
                     self.open_at.pop();
                 }
@@ -140,12 +139,7 @@ impl Tr<'_, '_> {
                 swizzle,
             } => {
                 let off = self.read(offset, 0, Ty::I)?;
-                let stride = if self.call_depth == 0 {
-                    let pos = self.prog.main.len() - rest.len() - 1;
-                    self.load_strides.get(&pos).copied()
-                } else {
-                    None
-                };
+                let stride = pos.and_then(|p| self.load_strides.get(&p).copied());
                 self.emit_load(dst, *res, Addr::Raw(&off), *swizzle, stride)
             }
             Inst::StoreRaw {
@@ -231,7 +225,7 @@ impl Tr<'_, '_> {
             } => self.emit_fetch(dst, *res, coord, *offset, *swizzle),
             Inst::Sync { group, .. } => {
                 if *group && self.prog.stage == crate::ir::Stage::Compute {
-                    self.emit_barrier(rest.len())
+                    self.emit_barrier(pos)
                 } else {
                     Ok(())
                 }

@@ -4,6 +4,7 @@
 //! per-component bounds; then the runtime's exact path runs instead
 //! (`dxjit_runtime::raw_quad`), out of line, as it is rare.
 
+use super::lane_addr::{pair_addrs, widen_half};
 use super::lanes::{Lanes, MAX_K, VEC};
 use super::memory::Mem;
 use super::state::Tr;
@@ -12,7 +13,7 @@ use cranelift_codegen::ir::{types, Block, InstBuilder, MemFlagsData, Value};
 use dxjit_runtime::raw_quad::{COMPONENTS, MASK, OFFSETS};
 
 /// Unaligned, non-trapping access flags.
-fn flags() -> MemFlagsData {
+pub fn flags() -> MemFlagsData {
     MemFlagsData::new().with_notrap()
 }
 
@@ -56,31 +57,26 @@ impl Tr<'_, '_> {
                 None => part,
             });
             for half in 0..2 {
-                let (o64, ok64) = if half == 0 {
-                    (b.ins().uwiden_low(o), b.ins().swiden_low(full))
-                } else {
-                    (b.ins().uwiden_high(o), b.ins().swiden_high(full))
-                };
-                let a = b.ins().iadd(o64, ptr);
-                let a = b.ins().bitselect(ok64, a, fallback);
-                addrs.push(b.ins().extractlane(a, 0));
-                addrs.push(b.ins().extractlane(a, 1));
+                let o64 = widen_half(b, o, half, false);
+                let ok64 = widen_half(b, full, half, true);
+                addrs.extend(pair_addrs(b, o64, ok64, ptr, fallback));
             }
         }
         let partial = partial.expect("k >= 1");
         (addrs, self.b.ins().vany_true(partial))
     }
 
-    /// Calls `helper` (`dxjit_raw_load4` or `dxjit_raw_store4`) with the
-    /// per-lane offsets, masks and components in the helper argument block;
-    /// returns the block's address.
-    fn call_raw_quad(
+    /// Calls a `dxjit_runtime::raw_quad` helper with the per-lane offsets,
+    /// masks and components in the helper argument block, and `extra`
+    /// arguments after the lane count; returns the block's address.
+    pub fn call_raw_quad(
         &mut self,
         helper: &'static str,
         m: &Mem,
         off: &Lanes,
         mask: Option<&Lanes>,
         vals: Option<&[Lanes; 4]>,
+        extra: &[Value],
     ) -> Result<Value, super::JitError> {
         let f = self.helper(helper)?;
         let args = self.args_ptr();
@@ -99,7 +95,9 @@ impl Tr<'_, '_> {
             }
         }
         let n = self.b.ins().iconst(types::I32, i64::from(lanes));
-        self.b.ins().call(f, &[m.ptr, m.size, args, n]);
+        let mut call_args = vec![m.ptr, m.size, args, n];
+        call_args.extend_from_slice(extra);
+        self.b.ins().call(f, &call_args);
         Ok(args)
     }
 
@@ -179,7 +177,7 @@ impl Tr<'_, '_> {
         }
         self.b.ins().jump(join, &[]);
         self.b.switch_to_block(slow_block);
-        let args = self.call_raw_quad("dxjit_raw_load4", m, off, None, None)?;
+        let args = self.call_raw_quad("dxjit_raw_load4", m, off, None, None, &[])?;
         let lanes = self.lanes() as usize;
         for (c, var) in vars.iter().enumerate() {
             let v = self.load_lanes(args, (4 * (COMPONENTS + c * lanes)) as i32);
@@ -225,7 +223,7 @@ impl Tr<'_, '_> {
         }
         self.b.ins().jump(join, &[]);
         self.b.switch_to_block(slow_block);
-        self.call_raw_quad("dxjit_raw_store4", m, off, Some(exec), Some(vals))?;
+        self.call_raw_quad("dxjit_raw_store4", m, off, Some(exec), Some(vals), &[])?;
         self.b.ins().jump(join, &[]);
         self.b.switch_to_block(join);
         Ok(())
