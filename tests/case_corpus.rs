@@ -1,5 +1,5 @@
-//! Every case file of the shared conformance corpus and the peer cases must
-//! parse. Skipped (with a note) where the corpus is not checked out.
+//! Every case file of the conformance corpus (`tests/conformance`) and the
+//! benchmark kernels (`benches/data`) must parse.
 
 use std::path::{Path, PathBuf};
 
@@ -27,13 +27,9 @@ fn toml_files(dir: &Path) -> Vec<PathBuf> {
 }
 
 /// Parses every case under `rel` (relative to the crate root); returns how
-/// many parsed, or `None` when the folder is absent.
-fn parse_all(rel: &str) -> Option<usize> {
+/// many parsed.
+fn parse_all(rel: &str) -> usize {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(rel);
-    if !dir.is_dir() {
-        eprintln!("note: {} is absent; skipping", dir.display());
-        return None;
-    }
     let files = toml_files(&dir);
     let errors: Vec<String> = files
         .iter()
@@ -46,33 +42,24 @@ fn parse_all(rel: &str) -> Option<usize> {
         files.len(),
         errors.join("\n")
     );
-    Some(files.len())
+    files.len()
 }
 
 #[test]
 fn conformance_cases_parse() {
-    if let Some(n) = parse_all("../shared/conformance") {
-        eprintln!("{n} conformance cases parse");
-        assert!(n > 0);
-    }
+    let n = parse_all("tests/conformance");
+    assert_eq!(n, 1706, "the corpus holds 1706 cases");
 }
 
 #[test]
-fn peer_cases_parse() {
-    if let Some(n) = parse_all("../shared/peer/cases") {
-        eprintln!("{n} peer cases parse");
-        assert!(n > 0);
-    }
+fn benchmark_kernels_parse() {
+    assert_eq!(parse_all("benches/data"), 3);
 }
 
 #[test]
 fn case_conformance_sample_has_expected_shape() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/conformance/wine-d3d11/uint_shader_instructions_036_ibfe.toml");
-    if !path.is_file() {
-        eprintln!("note: {} is absent; skipping", path.display());
-        return;
-    }
+        .join("tests/conformance/wine-d3d11/uint_shader_instructions_036_ibfe.toml");
     let case = parse_case(&path).expect("parses");
     assert_eq!(case.name, "uint_shader_instructions_036_ibfe");
     let ps = case.ps.as_ref().expect("has [ps]");

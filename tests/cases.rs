@@ -1,8 +1,10 @@
-//! Runs every hand-written case file under `tests/cases/` and requires each
-//! to pass: the project's own semantics tests, in the shared case format.
+//! Runs every case file under `tests/cases/` (the project's own semantics
+//! tests) and `tests/conformance/` (the corpus from Wine's and vkd3d's test
+//! suites) and requires each to pass.
 
 use dxjit::case::{check, parse_case};
 use dxjit::CompileOptions;
+use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 
 fn case_files(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -19,30 +21,45 @@ fn case_files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// Runs every case with `options`; the failures, one line each.
-fn failures_with(options: &CompileOptions) -> (usize, Vec<String>) {
+/// Runs every case under `dir` (relative to the crate root) with
+/// `options`, several at once; the count and the failures, one line each.
+fn failures_in(dir: &str, options: &CompileOptions) -> (usize, Vec<String>) {
     let mut files = Vec::new();
-    case_files(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cases"),
-        &mut files,
-    );
+    case_files(&Path::new(env!("CARGO_MANIFEST_DIR")).join(dir), &mut files);
     files.sort();
-    assert!(!files.is_empty(), "no case files under tests/cases");
-    let mut failures = Vec::new();
-    for f in &files {
-        match parse_case(f) {
+    assert!(!files.is_empty(), "no case files under {dir}");
+    let failures: Vec<String> = files
+        .par_iter()
+        .filter_map(|f| match parse_case(f) {
             Ok(case) => {
                 let outcome = dxjit::run::execute(&case, options);
                 let fails = check(&case, &outcome);
-                if !fails.is_empty() {
+                (!fails.is_empty()).then(|| {
                     let what: Vec<String> = fails.iter().map(|x| x.what.clone()).collect();
-                    failures.push(format!("{}: {}", f.display(), what.join("; ")));
-                }
+                    format!("{}: {}", f.display(), what.join("; "))
+                })
             }
-            Err(e) => failures.push(format!("{}: {e}", f.display())),
-        }
-    }
+            Err(e) => Some(format!("{}: {e}", f.display())),
+        })
+        .collect();
     (files.len(), failures)
+}
+
+/// Runs the hand-written cases with `options`.
+fn failures_with(options: &CompileOptions) -> (usize, Vec<String>) {
+    failures_in("tests/cases", options)
+}
+
+#[test]
+fn every_conformance_case_passes() {
+    let (count, failures) = failures_in("tests/conformance", &CompileOptions::default());
+    assert_eq!(count, 1706, "the corpus holds 1706 cases");
+    assert!(
+        failures.is_empty(),
+        "{} of {count} conformance cases failed:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
 
 #[test]

@@ -1,6 +1,6 @@
-//! Runs the D3D9 front end over every D3D9 shader in the shared conformance
-//! corpus (when it is present next to the crate): decode, lower, validate,
-//! and the assembler round trip.
+//! Runs the D3D9 front end over every D3D9 shader in the conformance corpus
+//! (`tests/conformance`): decode, lower, validate, and the assembler round
+//! trip.
 
 use std::path::{Path, PathBuf};
 
@@ -25,15 +25,8 @@ fn words_of(table: &toml::Value) -> Option<Vec<u32>> {
     )
 }
 
-fn corpus() -> Option<Vec<(PathBuf, Vec<u32>)>> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/conformance");
-    if !root.exists() {
-        println!(
-            "note: {} not found; skipping the conformance corpus",
-            root.display()
-        );
-        return None;
-    }
+fn corpus() -> Vec<(PathBuf, Vec<u32>)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/conformance");
     let mut out = Vec::new();
     for folder in ["wine-d3d9", "vkd3d-hlsl"] {
         let Ok(dir) = std::fs::read_dir(root.join(folder)) else {
@@ -61,12 +54,13 @@ fn corpus() -> Option<Vec<(PathBuf, Vec<u32>)>> {
             }
         }
     }
-    Some(out)
+    assert!(!out.is_empty(), "no D3D9 shaders under {}", root.display());
+    out
 }
 
 #[test]
 fn d3d9_conformance_decode_lower_roundtrip() {
-    let Some(shaders) = corpus() else { return };
+    let shaders = corpus();
     let mut failures = Vec::new();
     let (mut lowered, mut round_trips) = (0, 0);
     for (path, words) in &shaders {

@@ -1,7 +1,6 @@
-//! SM4/SM5 front end over the conformance corpus (`../shared/conformance`
-//! relative to the crate root): container checksums, decoding, lowering,
-//! disassembly against vkd3d's reference text, and assembler round trips.
-//! Skipped with a note when the corpus is absent.
+//! SM4/SM5 front end over the conformance corpus (`tests/conformance`):
+//! container checksums, decoding, lowering, disassembly against vkd3d's
+//! reference text, and assembler round trips.
 
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
@@ -16,17 +15,8 @@ struct Shader {
     bytes: Vec<u8>,
 }
 
-fn corpus() -> Option<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/conformance");
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        println!(
-            "note: {} is absent, conformance checks skipped",
-            dir.display()
-        );
-        None
-    }
+fn corpus() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/conformance")
 }
 
 fn shader_bytes(table: &toml::Value) -> Option<Vec<u8>> {
@@ -90,7 +80,7 @@ fn read_shaders(root: &Path) -> Vec<Shader> {
 
 #[test]
 fn sm4_corpus_parses_and_lowers() {
-    let Some(root) = corpus() else { return };
+    let root = corpus();
     let all = shaders(&root);
     assert!(!all.is_empty());
     let mut failures = Vec::new();
@@ -128,7 +118,7 @@ fn reference(root: &Path, s: &Shader) -> Option<String> {
 
 #[test]
 fn sm4_corpus_disassembly_matches_reference() {
-    let Some(root) = corpus() else { return };
+    let root = corpus();
     let (mut same, mut total, mut lines_same, mut lines_total) = (0, 0, 0, 0);
     let mut first_diffs = Vec::new();
     for s in shaders(&root) {
@@ -166,7 +156,7 @@ fn sm4_corpus_disassembly_matches_reference() {
 
 #[test]
 fn sm4_corpus_assembler_round_trip() {
-    let Some(root) = corpus() else { return };
+    let root = corpus();
     let (mut ok, mut total, mut fallback) = (0, 0, 0);
     let mut failures = Vec::new();
     for s in shaders(&root) {

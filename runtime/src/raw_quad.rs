@@ -1,8 +1,7 @@
 //! The exact, word-by-word paths of raw accesses, for the calls where
 //! compiled code cannot take its vectorised path: some lane's four words
-//! straddle the end of the buffer (`ld_raw`/`store_raw` of `.xyzw`), or the
-//! offsets do not step by the stride a strided load expected. Each 32-bit
-//! word is bounds-checked on its own.
+//! straddle the end of the buffer (`ld_raw`/`store_raw` of `.xyzw`). Each
+//! 32-bit word is bounds-checked on its own.
 //!
 //! Arguments travel in one block of words: lane `l`'s byte offset at
 //! [`OFFSETS`]` + l`, its mask (nonzero: active) at [`MASK`]` + l`, and
@@ -35,39 +34,6 @@ pub unsafe extern "C" fn dxjit_raw_load4(ptr: *const u8, size: u64, args: *mut u
         let offset = unsafe { *args.add(OFFSETS + l) };
         for c in 0..4 {
             let word = match word_at(offset, c, size) {
-                // SAFETY: `word_at` checked the four bytes lie inside the buffer.
-                Some(b) => unsafe { (ptr.add(b) as *const u32).read_unaligned() },
-                None => 0,
-            };
-            // SAFETY: the block has room for 4 * MAX_LANES components.
-            unsafe { *args.add(COMPONENTS + c * lanes + l) = word };
-        }
-    }
-}
-
-/// Loads `count` words per lane: component `c` is the word `4 * w` bytes
-/// past the lane's offset, where `w` is the word index at [`MASK`]` + c`;
-/// words past the end read 0.
-///
-/// # Safety
-/// `ptr` is readable for `size` bytes; `args` holds the block described in
-/// the module documentation for `lanes` (at most [`MAX_LANES`]) lanes and
-/// `count` (at most 4) word indices.
-pub unsafe extern "C" fn dxjit_raw_load_words(
-    ptr: *const u8,
-    size: u64,
-    args: *mut u32,
-    lanes: u32,
-    count: u32,
-) {
-    let lanes = (lanes as usize).min(MAX_LANES);
-    for c in 0..(count as usize).min(4) {
-        // SAFETY: the block has room for the word indices.
-        let w = unsafe { *args.add(MASK + c) } as usize & 3;
-        for l in 0..lanes {
-            // SAFETY: the block has room for MAX_LANES offsets.
-            let offset = unsafe { *args.add(OFFSETS + l) };
-            let word = match word_at(offset, w, size) {
                 // SAFETY: `word_at` checked the four bytes lie inside the buffer.
                 Some(b) => unsafe { (ptr.add(b) as *const u32).read_unaligned() },
                 None => 0,
@@ -139,21 +105,6 @@ mod tests {
         assert_eq!(got[1], [word(12), word(16), word(20), 0]);
         assert_eq!(got[2], [word(20), 0, 0, 0]);
         assert_eq!(got[3], [0, 0, 0, 0]);
-    }
-
-    #[test]
-    fn word_loads_pick_the_asked_words() {
-        let buf: Vec<u8> = (0u8..16).collect();
-        let mut args = block(&[0, 8, 13, 100], &[3, 0, 0, 0], &[[0; 4]; 4]);
-        // SAFETY: `buf` is readable for its length; `args` is a whole block.
-        unsafe { dxjit_raw_load_words(buf.as_ptr(), 16, args.as_mut_ptr(), 4, 2) };
-        let word = |b: usize| u32::from_le_bytes([b as u8, b as u8 + 1, b as u8 + 2, b as u8 + 3]);
-        // Component 0 is word 3, component 1 word 0; offset 13 aligns to 12.
-        assert_eq!(&args[COMPONENTS..COMPONENTS + 4], &[word(12), 0, 0, 0]);
-        assert_eq!(
-            &args[COMPONENTS + 4..COMPONENTS + 8],
-            &[word(0), word(8), word(12), 0]
-        );
     }
 
     #[test]

@@ -162,7 +162,7 @@ impl Tr<'_, '_> {
                 let mut words: Vec<u8> = comps.iter().map(|c| swizzle[*c] & 3).collect();
                 words.sort_unstable();
                 words.dedup();
-                let values = self.load_strided(&m, off, stride, &words)?;
+                let values = self.load_strided(&m, off, stride, &words, zero)?;
                 for c in comps {
                     let at = words.binary_search(&(swizzle[c] & 3)).unwrap_or(0);
                     self.write(dst, c, values[at])?;

@@ -91,12 +91,6 @@ pub fn helpers() -> Vec<Helper> {
             returns: &[],
         },
         Helper {
-            name: "dxjit_raw_load_words",
-            addr: dxjit_runtime::raw_quad::dxjit_raw_load_words as *const u8,
-            params: &[P, P, P, I, I],
-            returns: &[],
-        },
-        Helper {
             name: "dxjit_raw_store4",
             addr: dxjit_runtime::raw_quad::dxjit_raw_store4 as *const u8,
             params: &[P, P, P, I],

@@ -67,16 +67,15 @@ impl Tr<'_, '_> {
     }
 
     /// Calls a `dxjit_runtime::raw_quad` helper with the per-lane offsets,
-    /// masks and components in the helper argument block, and `extra`
-    /// arguments after the lane count; returns the block's address.
-    pub fn call_raw_quad(
+    /// masks and components in the helper argument block; returns the
+    /// block's address.
+    fn call_raw_quad(
         &mut self,
         helper: &'static str,
         m: &Mem,
         off: &Lanes,
         mask: Option<&Lanes>,
         vals: Option<&[Lanes; 4]>,
-        extra: &[Value],
     ) -> Result<Value, super::JitError> {
         let f = self.helper(helper)?;
         let args = self.args_ptr();
@@ -95,9 +94,7 @@ impl Tr<'_, '_> {
             }
         }
         let n = self.b.ins().iconst(types::I32, i64::from(lanes));
-        let mut call_args = vec![m.ptr, m.size, args, n];
-        call_args.extend_from_slice(extra);
-        self.b.ins().call(f, &call_args);
+        self.b.ins().call(f, &[m.ptr, m.size, args, n]);
         Ok(args)
     }
 
@@ -177,7 +174,7 @@ impl Tr<'_, '_> {
         }
         self.b.ins().jump(join, &[]);
         self.b.switch_to_block(slow_block);
-        let args = self.call_raw_quad("dxjit_raw_load4", m, off, None, None, &[])?;
+        let args = self.call_raw_quad("dxjit_raw_load4", m, off, None, None)?;
         let lanes = self.lanes() as usize;
         for (c, var) in vars.iter().enumerate() {
             let v = self.load_lanes(args, (4 * (COMPONENTS + c * lanes)) as i32);
@@ -223,7 +220,7 @@ impl Tr<'_, '_> {
         }
         self.b.ins().jump(join, &[]);
         self.b.switch_to_block(slow_block);
-        self.call_raw_quad("dxjit_raw_store4", m, off, Some(exec), Some(vals), &[])?;
+        self.call_raw_quad("dxjit_raw_store4", m, off, Some(exec), Some(vals))?;
         self.b.ins().jump(join, &[]);
         self.b.switch_to_block(join);
         Ok(())
