@@ -15,6 +15,7 @@ use dxjit::CompileOptions;
 use dxjit_runtime::abi::{Frame, SysValSlot, View, STATUS_DONE, SYSVAL_COUNT};
 use dxjit_runtime::dispatch::{dispatch, Bindings, Kernel};
 use dxjit_runtime::format::Format;
+use dxjit_runtime::sampler::InlineSampler;
 use memmap2::{MmapMut, MmapOptions};
 
 /// The byte written around every buffer inside its accessible pages.
@@ -258,6 +259,7 @@ fn run_direct(k: &Kernel, b: &Bindings, groups: u32, place: Place) {
         .collect();
     let mut sysvals = vec![vec![0u32; SYSVAL_COUNT * 4 * w]; batches];
     let mut masks = vec![vec![0u32; w]; batches];
+    let inline = vec![InlineSampler::RUNTIME; k.inline_pair_count as usize];
     for g in 0..groups {
         tgsm.contents().fill(0);
         let mut frames: Vec<Frame> = (0..batches)
@@ -285,6 +287,7 @@ fn run_direct(k: &Kernel, b: &Bindings, groups: u32, place: Place) {
                     srvs: b.srvs.as_ptr(),
                     uavs: b.uavs.as_ptr(),
                     samplers: b.samplers.as_ptr(),
+                    inline_samplers: inline.as_ptr(),
                     tgsm: tgsm.view(0).ptr,
                     scratch: scratch[batch].view(0).ptr,
                     resume: 0,

@@ -102,6 +102,9 @@ pub struct Frame {
     pub uavs: *const View,
     /// Samplers: `SAMPLER_SLOTS` states.
     pub samplers: *const crate::sampler::SamplerState,
+    /// One entry per (texture, sampler) pair the kernel filters itself
+    /// (`Kernel::inline_pairs`), in that order.
+    pub inline_samplers: *const crate::sampler::InlineSampler,
     /// This group's shared memory (sized as the program declares).
     pub tgsm: *mut u8,
     /// Per-call scratch: indexable temporaries and the barrier spill area.

@@ -9,7 +9,8 @@ use crate::abi::{
     Frame, ShaderFn, SysValSlot, View, CB_SLOTS, SAMPLER_SLOTS, SRV_SLOTS, STATUS_DONE,
     SYSVAL_COUNT, UAV_SLOTS,
 };
-use crate::sampler::SamplerState;
+use crate::sampler::{InlineSampler, SamplerState, INLINE_PAIRS};
+use crate::texture::Texture;
 use rayon::prelude::*;
 
 mod draw;
@@ -36,6 +37,32 @@ pub struct Kernel {
     pub thread_group: [u32; 3],
     /// Whether calls may stop at barriers.
     pub has_barriers: bool,
+    /// The (SRV slot, sampler slot) pairs compiled code may filter itself;
+    /// the first `inline_pair_count` are used. The runtime describes each
+    /// pair's bound texture and sampler to it in `Frame::inline_samplers`.
+    pub inline_pairs: [[u8; 2]; INLINE_PAIRS],
+    /// How many of `inline_pairs` are used.
+    pub inline_pair_count: u32,
+}
+
+impl Kernel {
+    /// How compiled code reads each of the kernel's inline pairs under `b`.
+    fn inline_samplers(&self, b: &Bindings) -> Vec<InlineSampler> {
+        let count = (self.inline_pair_count as usize).min(INLINE_PAIRS);
+        self.inline_pairs[..count]
+            .iter()
+            .map(|&[srv, sampler]| {
+                let view = b.srvs.get(usize::from(srv));
+                // SAFETY: a bound view's `texture` is null or points to a live
+                // Texture for as long as the bindings are used (see `Bindings`).
+                let texture = unsafe { view.and_then(|v| v.texture.cast::<Texture>().as_ref()) };
+                match b.samplers.get(usize::from(sampler)) {
+                    Some(state) => InlineSampler::new(texture, state),
+                    None => InlineSampler::RUNTIME,
+                }
+            })
+            .collect()
+    }
 }
 
 /// The resources bound to a stage. Views point to memory the caller owns
@@ -109,6 +136,8 @@ struct Call {
     frame: Box<Frame>,
     /// Owns the memory `frame.scratch` points to.
     _scratch: Block,
+    /// Owns the descriptions `frame.inline_samplers` points to.
+    _inline_samplers: Vec<InlineSampler>,
     lane_mask: Block,
 }
 
@@ -116,6 +145,7 @@ impl Call {
     fn new(k: &Kernel, b: &Bindings) -> Call {
         let mut scratch = Block::new(k.scratch_size as usize);
         let mut lane_mask = Block::new(4 * k.lanes as usize);
+        let inline_samplers = k.inline_samplers(b);
         let frame = Box::new(Frame {
             inputs: std::ptr::null(),
             outputs: std::ptr::null_mut(),
@@ -125,6 +155,7 @@ impl Call {
             srvs: b.srvs.as_ptr(),
             uavs: b.uavs.as_ptr(),
             samplers: b.samplers.as_ptr(),
+            inline_samplers: inline_samplers.as_ptr(),
             tgsm: std::ptr::null_mut(),
             scratch: scratch.ptr(),
             resume: 0,
@@ -135,6 +166,7 @@ impl Call {
         Call {
             frame,
             _scratch: scratch,
+            _inline_samplers: inline_samplers,
             lane_mask,
         }
     }

@@ -39,9 +39,12 @@ mod address;
 mod cube;
 mod fast;
 mod filter;
+mod inline;
 mod lod;
 mod plane;
 mod texel;
+
+pub use inline::{InlineSampler, INLINE_COORD_LIMIT, INLINE_PAIRS};
 
 use crate::abi::View;
 use crate::format::FormatKind;

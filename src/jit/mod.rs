@@ -5,6 +5,7 @@
 mod alu;
 mod double;
 mod flow;
+mod inline_sample;
 mod lane_addr;
 mod lanes;
 mod memory;
@@ -208,6 +209,8 @@ pub struct Compiled {
     pub tgsm_size: u32,
     /// Whether the function may stop at barriers.
     pub has_barriers: bool,
+    /// The (SRV, sampler) pairs the function may filter itself.
+    pub inline_pairs: Vec<(u32, u32)>,
     /// Bytes of machine code.
     pub code_size: usize,
     /// Microseconds spent compiling.
@@ -241,6 +244,12 @@ impl Compiled {
             tgsm_size: self.tgsm_size,
             thread_group,
             has_barriers: self.has_barriers,
+            inline_pairs: std::array::from_fn(|i| {
+                self.inline_pairs
+                    .get(i)
+                    .map_or([0; 2], |&(srv, sampler)| [srv as u8, sampler as u8])
+            }),
+            inline_pair_count: self.inline_pairs.len() as u32,
         }
     }
 }
@@ -354,6 +363,7 @@ pub fn compile(prog: &Program, opts: JitOptions) -> Result<Compiled, JitError> {
         liveness: crate::ir::Liveness::of(prog),
         load_strides,
         open_at: Vec::new(),
+        inline_pairs: inline_sample::inline_pairs(prog),
     };
     tr.masks = Masks {
         cond: tr.declare(),
@@ -405,6 +415,7 @@ pub fn compile(prog: &Program, opts: JitOptions) -> Result<Compiled, JitError> {
     tr.b.ins().br_table(resume, jt);
     tr.b.seal_all_blocks();
     let has_barriers = !tr.resumes.is_empty();
+    let inline_pairs = std::mem::take(&mut tr.inline_pairs);
     let spill_bytes = tr.spill_vectors * 16;
     let scratch_size = tr.scratch.size + spill_bytes;
     tr.b.finalize(target_config);
@@ -438,6 +449,7 @@ pub fn compile(prog: &Program, opts: JitOptions) -> Result<Compiled, JitError> {
         output_regs,
         tgsm_size,
         has_barriers,
+        inline_pairs,
         code_size,
         compile_us: started.elapsed().as_secs_f64() * 1e6,
         listing,

@@ -133,6 +133,9 @@ pub struct Tr<'p, 'f> {
     pub open_at: Vec<usize>,
     /// The likely lane-to-lane stride of each raw load's offset in `main`.
     pub load_strides: HashMap<usize, i64>,
+    /// The (SRV, sampler) pairs compiled code may filter itself, in the
+    /// order of the frame's `inline_samplers`.
+    pub inline_pairs: Vec<(u32, u32)>,
 }
 
 /// Instructions a program may expand to after inlining calls.

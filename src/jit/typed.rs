@@ -303,7 +303,9 @@ impl Tr<'_, '_> {
         }
     }
 
-    /// sample*: one runtime call per 2x2 quad with the lanes' coordinates.
+    /// sample*: filtered in compiled code for the pairs the runtime
+    /// describes as inline (see `inline_sample`), otherwise one runtime
+    /// call per 2x2 quad with the lanes' coordinates.
     #[allow(clippy::too_many_arguments)]
     pub fn emit_sample(
         &mut self,
@@ -319,16 +321,9 @@ impl Tr<'_, '_> {
         if sampler as usize >= dxjit_runtime::abi::SAMPLER_SLOTS {
             return Err(JitError::Invalid(format!("s{sampler} out of range")));
         }
-        let view = self.view_addr(Resource::Srv(res))?;
-        let samplers = self.frame_ptr(offset_of!(Frame, samplers));
-        let state = self.b.ins().iadd_imm_s(
-            samplers,
-            i64::from(sampler) * size_of::<SamplerState>() as i64,
-        );
-        let f = self.helper("dxjit_sample_quad")?;
         let coords = self.read_n(coord, 4, Ty::F)?;
         let vertex = self.prog.stage != crate::ir::Stage::Pixel;
-        let (mode, lodv, grads) = match lod {
+        let (mode, lod, grads) = match lod {
             Lod::Implicit if vertex => (LOD_LEVEL, Some(self.lb().splat(0)), None),
             Lod::Implicit => (LOD_IMPLICIT, None, None),
             Lod::Bias(s) => (LOD_BIAS, Some(self.read(s, 0, Ty::F)?), None),
@@ -343,27 +338,74 @@ impl Tr<'_, '_> {
             Some(s) => Some(self.read(s, 0, Ty::F)?),
             None => None,
         };
+        let args = QuadArgs {
+            res,
+            sampler,
+            coords: &coords,
+            mode,
+            lod,
+            grads: grads.as_ref(),
+            reference,
+            offset,
+        };
+        let pair = match compare {
+            None => self.inline_pairs.iter().position(|p| *p == (res, sampler)),
+            Some(_) => None,
+        };
+        let results = match pair {
+            Some(pair) => {
+                let mut needed = [false; 4];
+                for c in 0..4 {
+                    if dst.mask & (1 << c) != 0 {
+                        needed[swizzle[c] as usize & 3] = true;
+                    }
+                }
+                self.sample_inline(pair, &coords, offset, needed, |tr| tr.sample_call(&args))?
+            }
+            None => self.sample_call(&args)?,
+        };
+        let mut comps = Vec::new();
+        for c in 0..4 {
+            if dst.mask & (1 << c) != 0 {
+                comps.push((c, results[swizzle[c] as usize & 3]));
+            }
+        }
+        for (c, v) in comps {
+            self.write(dst, c, v)?;
+        }
+        Ok(())
+    }
+
+    /// One `dxjit_sample_quad` call per quad; the four result components.
+    fn sample_call(&mut self, a: &QuadArgs) -> Result<[Lanes; 4], JitError> {
+        let view = self.view_addr(Resource::Srv(a.res))?;
+        let samplers = self.frame_ptr(offset_of!(Frame, samplers));
+        let state = self.b.ins().iadd_imm_s(
+            samplers,
+            i64::from(a.sampler) * size_of::<SamplerState>() as i64,
+        );
+        let f = self.helper("dxjit_sample_quad")?;
         let args = self.args_ptr();
         let out = self
             .b
             .ins()
             .iadd_imm_s(args, size_of::<QuadSample>().next_multiple_of(16) as i64);
-        let mode_v = self.b.ins().iconst(types::I32, i64::from(mode));
+        let mode_v = self.b.ins().iconst(types::I32, i64::from(a.mode));
         let zero = self.b.ins().iconst(types::I32, 0);
-        let mut results: Vec<Lanes> = vec![self.lb().splat(0); 4];
+        let mut results = [self.lb().splat(0); 4];
         for j in 0..self.k {
-            self.store_quad(&coords, j, args, offset_of!(QuadSample, coord));
-            if let Some((gx, gy)) = &grads {
+            self.store_quad(a.coords, j, args, offset_of!(QuadSample, coord));
+            if let Some((gx, gy)) = a.grads {
                 self.store_quad(gx, j, args, offset_of!(QuadSample, ddx));
                 self.store_quad(gy, j, args, offset_of!(QuadSample, ddy));
             }
-            if let Some(l) = lodv {
+            if let Some(l) = a.lod {
                 self.store_quad(&[l], j, args, offset_of!(QuadSample, lod));
             }
-            if let Some(r) = reference {
+            if let Some(r) = a.reference {
                 self.store_quad(&[r], j, args, offset_of!(QuadSample, reference));
             }
-            for (i, o) in offset.iter().enumerate() {
+            for (i, o) in a.offset.iter().enumerate() {
                 let v = self.b.ins().iconst(types::I32, i64::from(*o));
                 self.b.ins().store(
                     MemFlagsData::trusted(),
@@ -392,16 +434,7 @@ impl Tr<'_, '_> {
                     .load(VEC, MemFlagsData::trusted(), out, 16 * c as i32);
             }
         }
-        let mut comps = Vec::new();
-        for c in 0..4 {
-            if dst.mask & (1 << c) != 0 {
-                comps.push((c, results[swizzle[c] as usize & 3]));
-            }
-        }
-        for (c, v) in comps {
-            self.write(dst, c, v)?;
-        }
-        Ok(())
+        Ok(results)
     }
 
     /// ld on a texture SRV: integer coordinates plus the immediate offset,
@@ -426,4 +459,16 @@ impl Tr<'_, '_> {
         let with_mip = matches!(self.kind_of(Resource::Srv(res)), Some(ResourceKind::Typed(d)) if d != Dim::Buffer);
         self.typed_load_lanes(dst, Resource::Srv(res), &c, swizzle, with_mip)
     }
+}
+
+/// A lookup's operands as the runtime's `QuadSample` takes them.
+struct QuadArgs<'a> {
+    res: u32,
+    sampler: u32,
+    coords: &'a [Lanes],
+    mode: u32,
+    lod: Option<Lanes>,
+    grads: Option<&'a (Vec<Lanes>, Vec<Lanes>)>,
+    reference: Option<Lanes>,
+    offset: [i8; 3],
 }

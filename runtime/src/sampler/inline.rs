@@ -1,0 +1,199 @@
+//! What compiled code needs to filter a texture itself, without calling
+//! [`super::sample_quad`]: the common case of a whole pixel shader's
+//! lookups — a 2D `rgba8_unorm` or `bgra8_unorm` texture read at mip 0
+//! with a point or (bi)linear filter, wrapped (power-of-two sizes) or
+//! clamped, without comparison.
+//!
+//! The runtime fills one [`InlineSampler`] per (texture, sampler) pair a
+//! shader samples through, once per worker; compiled code tests
+//! [`InlineSampler::texels`] and, when it is not null, computes the taps,
+//! weights and texel decodes of `plane::sample` in vectors, in the same
+//! order with the same operations, so its results are the runtime's bit
+//! for bit. It calls the runtime instead when `texels` is null, and for
+//! quads whose texel coordinates reach [`INLINE_COORD_LIMIT`] or are not
+//! numbers (where the runtime's 64-bit indices and the vector code's
+//! 32-bit ones could differ).
+
+use super::{Address, Compare, Filter, MipFilter, SamplerState};
+use crate::format::Format;
+use crate::texture::{Texture, TextureKind};
+
+/// (SRV slot, sampler slot) pairs a kernel can sample inline; lookups
+/// through further pairs call the runtime.
+pub const INLINE_PAIRS: usize = 8;
+
+/// Texel coordinates (`u × size − centre`) at or past this magnitude take
+/// the runtime's path.
+pub const INLINE_COORD_LIMIT: f32 = 4_194_304.0;
+
+/// One (texture, sampler) pair as compiled code filters it. Every field
+/// but `texels` is meaningful only when `texels` is not null.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct InlineSampler {
+    /// Mip 0 of the texture, or null: call the runtime.
+    pub texels: *const u8,
+    /// Bytes between rows of mip 0.
+    pub row_pitch: u32,
+    /// All ones when the texture stores blue in its first byte and red in
+    /// its third (`bgra8_unorm`), 0 for `rgba8_unorm`.
+    pub swap_red_blue: u32,
+    /// Subtracted from `u × size` before the floor: 0.5 for linear
+    /// filtering, 0 for point.
+    pub center: f32,
+    /// All ones for linear filtering (the fraction weighs the second tap),
+    /// 0 for point (the second tap weighs 0).
+    pub fraction_mask: u32,
+    /// Texels along u and v, as floats.
+    pub size: [f32; 2],
+    /// Per axis, ANDed into a texel index: `size − 1` when the axis wraps
+    /// (power-of-two sizes only), all ones when it clamps.
+    pub wrap_mask: [u32; 2],
+    /// Per axis, the last texel index, `size − 1`: indices are clamped to
+    /// `0..=last` after the wrap mask.
+    pub last: [u32; 2],
+}
+
+impl InlineSampler {
+    /// The pair compiled code cannot filter itself.
+    pub const RUNTIME: InlineSampler = InlineSampler {
+        texels: std::ptr::null(),
+        row_pitch: 0,
+        swap_red_blue: 0,
+        center: 0.0,
+        fraction_mask: 0,
+        size: [0.0; 2],
+        wrap_mask: [0; 2],
+        last: [0; 2],
+    };
+
+    /// How compiled code reads `texture` through `sampler`:
+    /// [`InlineSampler::RUNTIME`] unless the pair is in the inline subset.
+    pub fn new(texture: Option<&Texture>, sampler: &SamplerState) -> InlineSampler {
+        let Some(texture) = texture else {
+            return Self::RUNTIME;
+        };
+        let swap_red_blue = match texture.format() {
+            Format::Rgba8Unorm => 0,
+            Format::Bgra8Unorm => u32::MAX,
+            _ => return Self::RUNTIME,
+        };
+        let mip0_only = sampler.mip_filter == MipFilter::None || texture.mips() == 1;
+        if texture.kind() != TextureKind::Texture2D
+            || sampler.compare != Compare::None
+            || !mip0_only
+        {
+            return Self::RUNTIME;
+        }
+        let [width, height, _] = texture.level_size(0);
+        let axis = |mode: Address, n: u32| match mode {
+            Address::Wrap if n.is_power_of_two() => Some(n - 1),
+            Address::Clamp => Some(u32::MAX),
+            _ => None,
+        };
+        let (Some(wrap_u), Some(wrap_v)) = (
+            axis(sampler.address[0], width),
+            axis(sampler.address[1], height),
+        ) else {
+            return Self::RUNTIME;
+        };
+        let linear = sampler.filter != Filter::Point;
+        let level = texture.level(0, 0);
+        InlineSampler {
+            texels: level.bytes.as_ptr(),
+            row_pitch: 4 * width,
+            swap_red_blue,
+            center: if linear { 0.5 } else { 0.0 },
+            fraction_mask: if linear { u32::MAX } else { 0 },
+            size: [width as f32, height as f32],
+            wrap_mask: [wrap_u, wrap_v],
+            last: [width - 1, height - 1],
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn texture(format: Format, width: u32, height: u32, mips: u32) -> Texture {
+        Texture::new(
+            TextureKind::Texture2D,
+            format,
+            width,
+            height,
+            1,
+            mips,
+            vec![0; 32 * (width * height) as usize],
+        )
+        .expect("valid texture")
+    }
+
+    #[test]
+    fn rgba8_linear_wrap_is_inline() {
+        let t = texture(Format::Rgba8Unorm, 8, 4, 1);
+        let s = SamplerState {
+            filter: Filter::Linear,
+            ..SamplerState::default()
+        };
+        let i = InlineSampler::new(Some(&t), &s);
+        assert!(!i.texels.is_null());
+        assert_eq!(i.row_pitch, 32);
+        assert_eq!(i.swap_red_blue, 0);
+        assert_eq!((i.center, i.fraction_mask), (0.5, u32::MAX));
+        assert_eq!(i.size, [8.0, 4.0]);
+        assert_eq!(i.wrap_mask, [7, 3]);
+        assert_eq!(i.last, [7, 3]);
+    }
+
+    #[test]
+    fn bgra8_point_clamp_is_inline() {
+        let t = texture(Format::Bgra8Unorm, 5, 3, 1);
+        let s = SamplerState {
+            address: [Address::Clamp; 3],
+            ..SamplerState::default()
+        };
+        let i = InlineSampler::new(Some(&t), &s);
+        assert_eq!(i.swap_red_blue, u32::MAX);
+        assert_eq!((i.center, i.fraction_mask), (0.0, 0));
+        assert_eq!(i.wrap_mask, [u32::MAX; 2]);
+        assert_eq!(i.last, [4, 2]);
+    }
+
+    #[test]
+    fn other_pairs_call_the_runtime() {
+        let linear = SamplerState {
+            filter: Filter::Linear,
+            ..SamplerState::default()
+        };
+        let cases = [
+            (texture(Format::Rgba8Unorm, 6, 4, 1), linear),
+            (texture(Format::Rgba32Float, 4, 4, 1), linear),
+            (
+                texture(Format::Rgba8Unorm, 4, 4, 3),
+                SamplerState {
+                    mip_filter: MipFilter::Linear,
+                    ..linear
+                },
+            ),
+            (
+                texture(Format::Rgba8Unorm, 4, 4, 1),
+                SamplerState {
+                    address: [Address::Mirror; 3],
+                    ..linear
+                },
+            ),
+            (
+                texture(Format::Rgba8Unorm, 4, 4, 1),
+                SamplerState {
+                    compare: Compare::Less,
+                    ..linear
+                },
+            ),
+        ];
+        for (t, s) in &cases {
+            assert_eq!(InlineSampler::new(Some(t), s), InlineSampler::RUNTIME);
+        }
+        assert_eq!(InlineSampler::new(None, &linear), InlineSampler::RUNTIME);
+    }
+}

@@ -1,0 +1,301 @@
+//! Texture lookups filtered in compiled code.
+//!
+//! For each (texture, sampler) pair a program samples without comparison
+//! from a 2D texture, the runtime describes the bound pair in an
+//! [`InlineSampler`]. When that description has texels, the quad is
+//! filtered here in vectors — taps, addressing, weights, texel decode and
+//! the weighted sum — with the operations and order of the runtime's
+//! `plane::sample`, so the results are the runtime's bit for bit; otherwise,
+//! and for quads whose texel coordinates are too large or not numbers, the
+//! runtime's `dxjit_sample_quad` runs as before, out of line.
+
+use super::lanes::{LaneVar, Lanes, FVEC, MAX_K, VEC};
+use super::state::Tr;
+use super::JitError;
+use crate::ir::{Dim, Inst, Program, ResourceKind};
+use cranelift_codegen::ir::condcodes::FloatCC;
+use cranelift_codegen::ir::{types, InstBuilder, MemFlagsData, Value};
+use dxjit_runtime::abi::Frame;
+use dxjit_runtime::sampler::{InlineSampler, INLINE_COORD_LIMIT, INLINE_PAIRS};
+use std::mem::{offset_of, size_of};
+
+/// The (SRV slot, sampler slot) pairs of `prog`'s lookups that compiled
+/// code may filter itself: lookups without comparison from a declared 2D
+/// texture, in order of first use, at most [`INLINE_PAIRS`].
+pub fn inline_pairs(prog: &Program) -> Vec<(u32, u32)> {
+    let mut pairs = Vec::new();
+    let bodies = std::iter::once(&prog.main).chain(prog.subroutines.iter().map(|(_, body)| body));
+    for inst in bodies.flatten() {
+        let Inst::Sample {
+            res,
+            sampler,
+            compare: None,
+            ..
+        } = inst
+        else {
+            continue;
+        };
+        let two_d = prog
+            .srvs
+            .iter()
+            .any(|d| d.slot == *res && d.kind == ResourceKind::Typed(Dim::Texture2D));
+        let fits = *res <= u32::from(u8::MAX) && *sampler <= u32::from(u8::MAX);
+        if two_d && fits && !pairs.contains(&(*res, *sampler)) && pairs.len() < INLINE_PAIRS {
+            pairs.push((*res, *sampler));
+        }
+    }
+    pairs
+}
+
+/// One axis of a quad's lookup after the floor: the texel coordinate and
+/// its floor, per vector.
+struct Axis {
+    x: [Value; MAX_K],
+    low: [Value; MAX_K],
+}
+
+/// The pair's description, loaded once per lookup: uniform vectors.
+struct Desc {
+    texels: Value,
+    pitch: Value,
+    fraction_mask: Value,
+    wrap_mask: [Value; 2],
+    last: [Value; 2],
+}
+
+impl Tr<'_, '_> {
+    /// Runs a lookup through pair `pair` of the program's inline pairs: in
+    /// compiled code when the runtime's description of the pair allows it,
+    /// otherwise through `runtime`. Returns the components `needed` asks
+    /// for (the others are zeros).
+    pub fn sample_inline(
+        &mut self,
+        pair: usize,
+        coords: &[Lanes],
+        offset: [i8; 3],
+        needed: [bool; 4],
+        runtime: impl FnOnce(&mut Self) -> Result<[Lanes; 4], JitError>,
+    ) -> Result<[Lanes; 4], JitError> {
+        // Red and blue trade places for bgra8, decided only at run time.
+        let mut needed = needed;
+        if needed[0] || needed[2] {
+            needed[0] = true;
+            needed[2] = true;
+        }
+        let vars: Vec<(usize, LaneVar)> = (0..4)
+            .filter(|c| needed[*c])
+            .map(|c| (c, self.lb().declare()))
+            .collect();
+        let table = self.frame_ptr(offset_of!(Frame, inline_samplers));
+        let desc = self
+            .b
+            .ins()
+            .iadd_imm_s(table, (pair * size_of::<InlineSampler>()) as i64);
+        let texels = self.b.ins().load(
+            types::I64,
+            MemFlagsData::trusted(),
+            desc,
+            offset_of!(InlineSampler, texels) as i32,
+        );
+        let check = self.b.create_block();
+        let fast = self.b.create_block();
+        let slow = self.b.create_block();
+        let join = self.b.create_block();
+        self.b.ins().brif(texels, check, &[], slow, &[]);
+
+        self.b.switch_to_block(check);
+        let center = self.load_f32_splat(desc, offset_of!(InlineSampler, center));
+        let mut axes = Vec::new();
+        let mut in_range = None;
+        let limit = self.b.ins().f32const(INLINE_COORD_LIMIT);
+        let limit = self.b.ins().splat(FVEC, limit);
+        for (axis, coord) in coords.iter().take(2).enumerate() {
+            let size = self.load_f32_splat(desc, offset_of!(InlineSampler, size) + 4 * axis);
+            let mut a = Axis {
+                x: coord.v,
+                low: coord.v,
+            };
+            for j in 0..self.k {
+                let u = self.b.ins().bitcast(FVEC, super::lanes::le(), coord.v[j]);
+                let scaled = self.b.ins().fmul(u, size);
+                let x = self.b.ins().fsub(scaled, center);
+                let magnitude = self.b.ins().fabs(x);
+                let ok = self.b.ins().fcmp(FloatCC::LessThan, magnitude, limit);
+                in_range = Some(match in_range {
+                    None => ok,
+                    Some(all) => self.b.ins().band(all, ok),
+                });
+                a.x[j] = x;
+                a.low[j] = self.b.ins().floor(x);
+            }
+            axes.push(a);
+        }
+        let all_in_range = match in_range {
+            Some(mask) => self.b.ins().vall_true(mask),
+            None => self.b.ins().iconst(types::I8, 0),
+        };
+        self.b.ins().brif(all_in_range, fast, &[], slow, &[]);
+
+        self.b.switch_to_block(fast);
+        let d = Desc {
+            texels,
+            pitch: self.load_i32_splat(desc, offset_of!(InlineSampler, row_pitch)),
+            fraction_mask: self.load_i32_splat(desc, offset_of!(InlineSampler, fraction_mask)),
+            wrap_mask: [0, 1]
+                .map(|a| self.load_i32_splat(desc, offset_of!(InlineSampler, wrap_mask) + 4 * a)),
+            last: [0, 1]
+                .map(|a| self.load_i32_splat(desc, offset_of!(InlineSampler, last) + 4 * a)),
+        };
+        let swap = self.load_i32_splat(desc, offset_of!(InlineSampler, swap_red_blue));
+        let mut results = [self.lb().splat(0); 4];
+        for j in 0..self.k {
+            let values = self.filter_vector(&d, &axes, j, offset, needed);
+            for (c, v) in values.into_iter().enumerate() {
+                if let Some(v) = v {
+                    results[c].v[j] = v;
+                }
+            }
+            if needed[0] {
+                let (r, b) = (results[0].v[j], results[2].v[j]);
+                results[0].v[j] = self.b.ins().bitselect(swap, b, r);
+                results[2].v[j] = self.b.ins().bitselect(swap, r, b);
+            }
+        }
+        for (c, var) in &vars {
+            let value = results[*c];
+            self.lb().def_var(*var, value);
+        }
+        self.b.ins().jump(join, &[]);
+
+        self.b.switch_to_block(slow);
+        self.b.set_cold_block(slow);
+        let called = runtime(self)?;
+        for (c, var) in &vars {
+            self.lb().def_var(*var, called[*c]);
+        }
+        self.b.ins().jump(join, &[]);
+
+        self.b.switch_to_block(join);
+        let mut out = [self.lb().splat(0); 4];
+        for (c, var) in &vars {
+            out[*c] = self.lb().use_var(*var);
+        }
+        Ok(out)
+    }
+
+    /// Vector `j`'s filtered components (as `i32x4` bit patterns), in
+    /// `plane::sample`'s order: taps (x0, y0), (x0, y1), (x1, y0), (x1, y1),
+    /// each weighted by `wx * wy` and added to the sum in turn. Red and blue
+    /// are the texel's first and third bytes (the caller swaps them for
+    /// bgra8).
+    fn filter_vector(
+        &mut self,
+        d: &Desc,
+        axes: &[Axis],
+        j: usize,
+        offset: [i8; 3],
+        needed: [bool; 4],
+    ) -> [Option<Value>; 4] {
+        let one = self.b.ins().f32const(1.0);
+        let one = self.b.ins().splat(FVEC, one);
+        let mut taps = Vec::new();
+        let mut weights = Vec::new();
+        for (axis, a) in axes.iter().enumerate() {
+            let diff = self.b.ins().fsub(a.x[j], a.low[j]);
+            let diff = self.b.ins().bitcast(VEC, super::lanes::le(), diff);
+            let frac = self.b.ins().band(diff, d.fraction_mask);
+            let frac = self.b.ins().bitcast(FVEC, super::lanes::le(), frac);
+            let mut first = self.b.ins().x86_cvtt2dq(VEC, a.low[j]);
+            if offset[axis] != 0 {
+                let offset = self.lb().splat(i32::from(offset[axis]) as u32).v[0];
+                first = self.b.ins().iadd(first, offset);
+            }
+            let one_texel = self.lb().splat(1).v[0];
+            let second = self.b.ins().iadd(first, one_texel);
+            let zero = self.b.ins().iconst(types::I32, 0);
+            let zero = self.b.ins().splat(VEC, zero);
+            let address = |tr: &mut Self, i: Value| {
+                let wrapped = tr.b.ins().band(i, d.wrap_mask[axis]);
+                let above = tr.b.ins().smax(wrapped, zero);
+                tr.b.ins().smin(above, d.last[axis])
+            };
+            taps.push([address(self, first), address(self, second)]);
+            let rest = self.b.ins().fsub(one, frac);
+            weights.push([rest, frac]);
+        }
+        let rows = taps[1].map(|y| self.b.ins().imul(y, d.pitch));
+        let columns = taps[0].map(|x| self.b.ins().ishl_imm_u(x, 2));
+        let mut sums: [Option<Value>; 4] = [None; 4];
+        for (xi, column) in columns.iter().enumerate() {
+            for (yi, row) in rows.iter().enumerate() {
+                let weight = self.b.ins().fmul(weights[0][xi], weights[1][yi]);
+                let at = self.b.ins().iadd(*row, *column);
+                let texel = self.gather_texels(d.texels, at);
+                for (c, sum) in sums.iter_mut().enumerate() {
+                    if !needed[c] {
+                        continue;
+                    }
+                    let value = self.decode_unorm8(texel, c);
+                    let term = self.b.ins().fmul(weight, value);
+                    *sum = Some(match *sum {
+                        None => term,
+                        Some(s) => self.b.ins().fadd(s, term),
+                    });
+                }
+            }
+        }
+        sums.map(|s| s.map(|s| self.b.ins().bitcast(VEC, super::lanes::le(), s)))
+    }
+
+    /// The 32-bit texels at byte offsets `at` (one per lane) from `texels`.
+    fn gather_texels(&mut self, texels: Value, at: Value) -> Value {
+        let mut out = at;
+        for l in 0..4u8 {
+            let offset = self.b.ins().extractlane(at, l);
+            let offset = self.b.ins().uextend(types::I64, offset);
+            let address = self.b.ins().iadd(texels, offset);
+            let word = self.b.ins().load(
+                types::I32,
+                MemFlagsData::trusted().with_readonly(),
+                address,
+                0,
+            );
+            out = self.b.ins().insertlane(out, word, l);
+        }
+        out
+    }
+
+    /// Byte `c` of each lane's texel as a unorm value: `byte / 255`, one
+    /// correctly rounded division, as the runtime decodes it.
+    fn decode_unorm8(&mut self, texel: Value, c: usize) -> Value {
+        let byte = if c == 3 {
+            self.b.ins().ushr_imm_s(texel, 24)
+        } else {
+            let shifted = self.b.ins().ushr_imm_s(texel, 8 * c as i64);
+            let mask = self.lb().splat(0xff).v[0];
+            self.b.ins().band(shifted, mask)
+        };
+        let value = self.b.ins().fcvt_from_sint(FVEC, byte);
+        let max = self.b.ins().f32const(255.0);
+        let max = self.b.ins().splat(FVEC, max);
+        self.b.ins().fdiv(value, max)
+    }
+
+    /// The f32 at `base + offset`, in every lane.
+    fn load_f32_splat(&mut self, base: Value, offset: usize) -> Value {
+        let x = self
+            .b
+            .ins()
+            .load(types::F32, MemFlagsData::trusted(), base, offset as i32);
+        self.b.ins().splat(FVEC, x)
+    }
+
+    /// The 32-bit word at `base + offset`, in every lane.
+    fn load_i32_splat(&mut self, base: Value, offset: usize) -> Value {
+        let x = self
+            .b
+            .ins()
+            .load(types::I32, MemFlagsData::trusted(), base, offset as i32);
+        self.b.ins().splat(VEC, x)
+    }
+}

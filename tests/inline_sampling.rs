@@ -1,0 +1,217 @@
+//! Lookups that compiled code filters itself give the runtime's results
+//! bit for bit: random textures, sampler states and coordinates (texel
+//! centres and edges, negative, huge, NaN, infinite), drawn through pixel
+//! shaders that record each pixel's coordinates next to its result, are
+//! checked quad by quad against `sampler::sample_quad` on the same
+//! coordinates. The pairs outside the inline subset (other formats,
+//! mirror and border addressing, sizes that are not powers of two under
+//! wrap) take the runtime's path and are checked the same way.
+
+use dxjit::CompileOptions;
+use dxjit_runtime::dispatch::{self, Bindings, Draw, PixelInput, RenderTarget};
+use dxjit_runtime::format::Format;
+use dxjit_runtime::sampler::{
+    sample_quad, Address, Filter, MipFilter, QuadSample, SamplerState, LOD_IMPLICIT,
+};
+use dxjit_runtime::texture::{Texture, TextureKind};
+
+/// Samples t0 at v1.xy into o0 and records v1.xy in o1.
+const PLAIN: &str = "ps_4_0
+dcl_sampler s0, mode_default
+dcl_resource_texture2d (float,float,float,float) t0
+dcl_input_ps linear v1.xy
+dcl_output o0.xyzw
+dcl_output o1.xyzw
+sample o0.xyzw, v1.xyxx, t0.xyzw, s0
+mov o1.xyzw, v1.xyxx
+ret
+";
+
+/// As `PLAIN`, with texel offsets and a swizzle, writing o0.xyw only.
+const OFFSET: &str = "ps_4_0
+dcl_sampler s0, mode_default
+dcl_resource_texture2d (float,float,float,float) t0
+dcl_input_ps linear v1.xy
+dcl_output o0.xyzw
+dcl_output o1.xyzw
+mov o0.xyzw, l(-7.0, -7.0, -7.0, -7.0)
+sample_aoffimmi(-1,2,0) o0.xyw, v1.xyxx, t0.zxwy, s0
+mov o1.xyzw, v1.xyxx
+ret
+";
+
+/// A small deterministic generator (xorshift32).
+struct Rng(u32);
+
+impl Rng {
+    fn next(&mut self) -> u32 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 17;
+        self.0 ^= self.0 << 5;
+        self.0
+    }
+
+    fn pick<T: Copy>(&mut self, items: &[T]) -> T {
+        items[self.next() as usize % items.len()]
+    }
+
+    /// A coordinate: mostly ordinary, sometimes at texel edges or centres,
+    /// sometimes far outside or not a number.
+    fn coord(&mut self) -> f32 {
+        match self.next() % 10 {
+            0 => self.pick(&[f32::NAN, f32::INFINITY, f32::NEG_INFINITY]),
+            1 => self.pick(&[3.0e6, -1.0e7, 5.0e9, -2.0e30]),
+            2 => self.pick(&[0.0, -0.0, 0.5, 1.0, 0.25, 0.125, -1.0]),
+            _ => (self.next() % 20_000) as f32 / 2_500.0 - 4.0,
+        }
+    }
+}
+
+const WIDTH: u32 = 8;
+const HEIGHT: u32 = 4;
+
+/// Runs `shader` once over a WIDTH x HEIGHT target with coordinates
+/// interpolated from `corners`; returns o0 and o1 per pixel.
+fn draw(
+    shader: &dxjit::Shader,
+    texture: &Texture,
+    sampler: SamplerState,
+    corners: [[u32; 4]; 4],
+) -> (Vec<[f32; 4]>, Vec<[f32; 4]>) {
+    let pixels = (WIDTH * HEIGHT) as usize;
+    let mut results = vec![[0.0f32; 4]; pixels];
+    let mut coords = vec![[0.0f32; 4]; pixels];
+    let target = |data: &mut Vec<[f32; 4]>, output_reg| RenderTarget {
+        ptr: data.as_mut_ptr().cast(),
+        width: WIDTH,
+        height: HEIGHT,
+        row_pitch: WIDTH * 16,
+        format: Format::Rgba32Float,
+        output_reg,
+    };
+    let d = Draw {
+        rect: [0, 0, WIDTH, HEIGHT],
+        pixel_center: 0.5,
+        inputs: vec![PixelInput {
+            reg: shader.program.input_named("v1").expect("declared"),
+            corners,
+        }],
+        targets: vec![target(&mut results, 0), target(&mut coords, 1)],
+    };
+    let mut bindings = Bindings::default();
+    bindings.srvs[0] = texture.view();
+    bindings.samplers[0] = sampler;
+    dispatch::draw(&shader.kernel(), &bindings, &d);
+    (results, coords)
+}
+
+/// The same, bit for bit, or both NaN.
+fn same(a: f32, b: f32) -> bool {
+    a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan())
+}
+
+#[test]
+fn compiled_lookups_match_the_runtime() {
+    let compile = |text: &str| {
+        let bytes = dxjit::text::assemble(text).expect("assembles");
+        dxjit::compile(&bytes, &CompileOptions::default()).expect("compiles")
+    };
+    let shaders = [
+        (compile(PLAIN), [0, 0], [0, 1, 2, 3], 0b1111u8),
+        (compile(OFFSET), [-1, 2], [2, 0, 3, 1], 0b1011u8),
+    ];
+    let mut rng = Rng(0x1234_5678);
+    let mut inline_trials = 0;
+    for trial in 0..1000 {
+        let format = rng.pick(&[
+            Format::Rgba8Unorm,
+            Format::Bgra8Unorm,
+            Format::Rgba8Unorm,
+            Format::Bgra8Unorm,
+            Format::Rgba32Float,
+            Format::R8Unorm,
+        ]);
+        let width = rng.pick(&[1, 2, 4, 8, 16, 4, 5]);
+        let height = rng.pick(&[1, 2, 4, 8, 32, 6]);
+        let mips = if rng.next().is_multiple_of(4) && width >= 2 && height >= 2 {
+            2
+        } else {
+            1
+        };
+        let bytes = 2 * (width * height * format.bytes_per_texel()) as usize;
+        let data: Vec<u8> = match format {
+            // Floats of ordinary size: no products underflow to denormals,
+            // which compiled code flushes and this test's thread does not.
+            Format::Rgba32Float => (0..bytes / 4)
+                .flat_map(|_| ((rng.next() % 1000) as f32 / 999.0).to_le_bytes())
+                .collect(),
+            _ => (0..bytes).map(|_| rng.next() as u8).collect(),
+        };
+        let texture = Texture::new(TextureKind::Texture2D, format, width, height, 1, mips, data)
+            .expect("valid texture");
+        let address = [
+            Address::Wrap,
+            Address::Wrap,
+            Address::Clamp,
+            Address::Clamp,
+            Address::Mirror,
+            Address::Border,
+        ];
+        let sampler = SamplerState {
+            filter: rng.pick(&[Filter::Point, Filter::Linear, Filter::Anisotropic]),
+            mip_filter: rng.pick(&[MipFilter::None, MipFilter::None, MipFilter::Linear]),
+            address: [rng.pick(&address), rng.pick(&address), Address::Wrap],
+            border: [0.25, 0.5, 0.75, 1.0],
+            ..SamplerState::default()
+        };
+        let inline = matches!(format, Format::Rgba8Unorm | Format::Bgra8Unorm)
+            && (sampler.mip_filter == MipFilter::None || mips == 1)
+            && sampler.address[..2]
+                .iter()
+                .zip([width, height])
+                .all(|(a, n)| *a == Address::Clamp || (*a == Address::Wrap && n.is_power_of_two()));
+        inline_trials += usize::from(inline);
+        let corners: [[u32; 4]; 4] =
+            std::array::from_fn(|_| [rng.coord().to_bits(), rng.coord().to_bits(), 0, 0]);
+        let (shader, offset, swizzle, mask) = &shaders[trial % shaders.len()];
+        let (results, coords) = draw(shader, &texture, sampler, corners);
+        for qy in 0..HEIGHT / 2 {
+            for qx in 0..WIDTH / 2 {
+                let pixel = |lane: u32| ((2 * qy + lane / 2) * WIDTH + 2 * qx + lane % 2) as usize;
+                let mut args = QuadSample {
+                    mode: LOD_IMPLICIT,
+                    offset: [offset[0], offset[1], 0],
+                    ..QuadSample::default()
+                };
+                for lane in 0..4 {
+                    args.coord[0][lane] = coords[pixel(lane as u32)][0];
+                    args.coord[1][lane] = coords[pixel(lane as u32)][1];
+                }
+                let expected = sample_quad(Some(&texture), &sampler, &args);
+                for lane in 0..4u32 {
+                    let got = results[pixel(lane)];
+                    for c in 0..4 {
+                        let want = if mask & (1 << c) != 0 {
+                            expected[swizzle[c]][lane as usize]
+                        } else {
+                            -7.0
+                        };
+                        assert!(
+                            same(got[c], want),
+                            "trial {trial}: {format:?} {width}x{height} mips {mips} {sampler:?}, \
+                             quad ({qx}, {qy}) lane {lane} component {c} at {:?}: \
+                             got {} want {}",
+                            coords[pixel(lane)],
+                            got[c],
+                            want
+                        );
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        inline_trials > 200,
+        "only {inline_trials} trials took the inline path"
+    );
+}
