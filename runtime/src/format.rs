@@ -270,6 +270,7 @@ impl Format {
     /// turns finite overflow into the largest finite value (negatives become 0
     /// in the unsigned 11/10-bit floats); 32-bit components are stored as is.
     /// Components the format lacks are ignored.
+    #[inline]
     pub fn store(self, value: [u32; 4], bytes: &mut [u8]) {
         let n = self.components() as usize;
         let f = value.map(f32::from_bits);
@@ -284,9 +285,12 @@ impl Format {
                     write_u16(bytes, 2 * c, F16.encode(x));
                 }
             }
+            Layout::Unorm8 if n == 4 => {
+                write_u32(bytes, 0, u32::from_le_bytes(f.map(unorm::encode8)))
+            }
             Layout::Unorm8 => {
                 for (c, &x) in f.iter().enumerate().take(n) {
-                    bytes[c] = unorm::encode(x, 8) as u8;
+                    bytes[c] = unorm::encode8(x);
                 }
             }
             Layout::Unorm16 => {
@@ -295,9 +299,8 @@ impl Format {
                 }
             }
             Layout::Bgra8 => {
-                for (c, &x) in f.iter().enumerate() {
-                    bytes[BGRA[c]] = unorm::encode(x, 8) as u8;
-                }
+                let [r, g, b, a] = f;
+                write_u32(bytes, 0, unorm::encode8x4([b, g, r, a]));
             }
             Layout::Rgb10A2 => {
                 let packed = f.iter().zip(RGB10A2).fold(0, |acc, (&x, (shift, bits))| {

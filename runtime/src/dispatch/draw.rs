@@ -62,14 +62,12 @@ unsafe impl Send for RenderTarget {}
 unsafe impl Sync for RenderTarget {}
 
 /// A worker's memory for one batch of calls: per call, its input, output
-/// and system-value blocks and lane mask (`words` words each), and the
-/// pixel each lane covers.
+/// and system-value blocks and lane mask (`words` words each).
 struct Batch {
     inputs: Block,
     outputs: Block,
     sysvals: Block,
     masks: Block,
-    pixels: Vec<Option<(u32, u32)>>,
 }
 
 /// Words per call of a [`Batch`]'s blocks.
@@ -98,7 +96,6 @@ impl Batch {
             outputs: Block::new(4 * BATCH * words.outputs),
             sysvals,
             masks: Block::new(4 * BATCH * w),
-            pixels: vec![None; BATCH * w],
         }
     }
 }
@@ -134,6 +131,9 @@ pub fn draw(k: &Kernel, b: &Bindings, d: &Draw) {
     let inputs = Inputs::new(&d.inputs, ni, &columns);
     let rows = Axis::new(qy0, 2 * quad_rows as usize, y0, y1, d.pixel_center);
     let pos = SysValSlot::Position as usize * 4;
+    let column_inside: Vec<bool> = (0..columns.len())
+        .map(|dx| (x0..x1).contains(&(qx0 + dx as u32)))
+        .collect();
     (0..quad_rows).into_par_iter().for_each_init(
         || {
             let mut batch = Batch::new(words);
@@ -143,25 +143,27 @@ pub fn draw(k: &Kernel, b: &Bindings, d: &Draw) {
             (Call::new(k, b), batch)
         },
         |(call, batch), row| {
+            let dy = [2 * row as usize, 2 * row as usize + 1];
+            let ys = dy.map(|d| qy0 + d as u32);
+            let place = dy.map(|d| rows.at(d));
+            let row_inside = ys.map(|y| (y0..y1).contains(&y));
             for first in (0..calls_per_row).step_by(BATCH) {
                 let calls = BATCH.min(calls_per_row - first);
                 for c in 0..calls {
                     let input = &mut batch.inputs.words()[c * words.inputs..][..words.inputs];
                     let sysval = &mut batch.sysvals.words()[c * words.sysvals..][..words.sysvals];
                     let mask = &mut batch.masks.words()[c * w..][..w];
-                    let pixels = &mut batch.pixels[c * w..][..w];
-                    for (l, px) in pixels.iter_mut().enumerate() {
-                        let q = (first + c) * quads_per_call + l / 4;
-                        let (dx, dy) = (2 * q + (l & 1), 2 * row as usize + ((l >> 1) & 1));
-                        let (x, y) = (qx0 + dx as u32, qy0 + dy as u32);
-                        let inside = q < quad_cols && x >= x0 && x < x1 && y >= y0 && y < y1;
-                        let (_, fx) = columns.at(dx);
-                        let (v, fy) = rows.at(dy);
-                        inputs.fill(input, w, l, dx, v);
-                        sysval[pos * w + l] = fx;
-                        sysval[(pos + 1) * w + l] = fy;
-                        mask[l] = if inside { u32::MAX } else { 0 };
-                        *px = inside.then_some((x, y));
+                    for quad in 0..quads_per_call {
+                        let q = (first + c) * quads_per_call + quad;
+                        let lane = 4 * quad;
+                        inputs.fill_quad(input, w, lane, 2 * q, [place[0].0, place[1].0]);
+                        for l in 0..4 {
+                            let dx = 2 * q + (l & 1);
+                            let inside = q < quad_cols && column_inside[dx] && row_inside[l >> 1];
+                            sysval[pos * w + lane + l] = columns.at(dx).1;
+                            sysval[(pos + 1) * w + lane + l] = place[l >> 1].1;
+                            mask[lane + l] = if inside { u32::MAX } else { 0 };
+                        }
                     }
                 }
                 batch.outputs.zero();
@@ -178,12 +180,13 @@ pub fn draw(k: &Kernel, b: &Bindings, d: &Draw) {
                 });
                 let outputs = batch.outputs.words();
                 let masks = batch.masks.words();
-                for (i, px) in batch.pixels[..calls * w].iter().enumerate() {
-                    let Some((x, y)) = *px else { continue };
-                    if masks[i] == 0 {
+                for (i, &covered) in masks[..calls * w].iter().enumerate() {
+                    if covered == 0 {
                         continue;
                     }
                     let (c, l) = (i / w, i % w);
+                    let q = (first + c) * quads_per_call + l / 4;
+                    let (x, y) = (qx0 + (2 * q + (l & 1)) as u32, ys[(l >> 1) & 1]);
                     let o = &outputs[c * words.outputs..][..words.outputs];
                     for t in &d.targets {
                         let r = t.output_reg as usize;

@@ -138,15 +138,29 @@ impl Inputs {
         }
     }
 
-    /// Writes the varying components of the pixel at column `column` and
-    /// place `v` down the rectangle into lane `lane` of a call's input
-    /// block of `lanes` lanes.
+    /// Writes the varying components of a quad into lanes `lane..lane + 4`
+    /// of a call's input block of `lanes` lanes: the quad's pixels are at
+    /// columns `column` and `column + 1` and places `v[0]` (top row) and
+    /// `v[1]` (bottom row) down the rectangle, in the order top-left,
+    /// top-right, bottom-left, bottom-right.
     #[inline]
-    pub(super) fn fill(&self, block: &mut [u32], lanes: usize, lane: usize, column: usize, v: f64) {
+    pub(super) fn fill_quad(
+        &self,
+        block: &mut [u32],
+        lanes: usize,
+        lane: usize,
+        column: usize,
+        v: [f64; 2],
+    ) {
         let n = self.varying.len();
-        let steps = &self.columns[column * n..(column + 1) * n];
-        for (&slot, &(top, rise)) in self.varying.iter().zip(steps) {
-            block[slot * lanes + lane] = ((top + rise * v) as f32).to_bits();
+        let left = &self.columns[column * n..(column + 1) * n];
+        let right = &self.columns[(column + 1) * n..(column + 2) * n];
+        for ((&slot, &(lt, lr)), &(rt, rr)) in self.varying.iter().zip(left).zip(right) {
+            let quad = &mut block[slot * lanes + lane..slot * lanes + lane + 4];
+            quad[0] = ((lt + lr * v[0]) as f32).to_bits();
+            quad[1] = ((rt + rr * v[0]) as f32).to_bits();
+            quad[2] = ((lt + lr * v[1]) as f32).to_bits();
+            quad[3] = ((rt + rr * v[1]) as f32).to_bits();
         }
     }
 }
@@ -156,18 +170,19 @@ mod tests {
     use super::{Axis, Inputs};
     use crate::dispatch::PixelInput;
 
-    /// The words lane 0 of a one-lane block gets at column `x`, place `v`.
+    /// The words of the pixel at column `x`, place `v`: lane 0 of a
+    /// four-lane block filled for the quad whose top-left pixel it is.
     fn block(inputs: &Inputs, x: usize, v: f64) -> Vec<u32> {
-        let mut block = vec![0; 8];
-        inputs.fill_flat(&mut block, 1);
-        inputs.fill(&mut block, 1, 0, x, v);
-        block
+        let mut block = vec![0; 32];
+        inputs.fill_flat(&mut block, 4);
+        inputs.fill_quad(&mut block, 4, 0, x, [v, 0.25]);
+        block.chunks(4).map(|lanes| lanes[0]).collect()
     }
 
     #[test]
     fn equal_corners_copy_bits() {
         let corners = [[0x7fc0_1234, 0x8000_0000, 1, 2]; 4];
-        let columns = Axis::new(0, 4, 0, 4, 0.5);
+        let columns = Axis::new(0, 5, 0, 4, 0.5);
         let inputs = Inputs::new(&[PixelInput { reg: 1, corners }], 2, &columns);
         assert_eq!(block(&inputs, 3, 0.7)[4..], corners[0]);
     }
@@ -178,7 +193,13 @@ mod tests {
         let corners = [[f(0.0); 4], [f(1.0); 4], [f(2.0); 4], [f(4.0); 4]];
         // Columns at u = 0, 1/3, 1/2, 1.
         let columns = Axis::new(0, 4, 0, 6, 0.0);
-        let columns = Axis(vec![columns.at(0), columns.at(2), columns.at(3), (1.0, 0)]);
+        let columns = Axis(vec![
+            columns.at(0),
+            columns.at(2),
+            columns.at(3),
+            (1.0, 0),
+            (1.0, 0),
+        ]);
         let inputs = Inputs::new(&[PixelInput { reg: 0, corners }], 1, &columns);
         assert_eq!(block(&inputs, 0, 0.0)[0], f(0.0));
         assert_eq!(block(&inputs, 3, 0.0)[0], f(1.0));
@@ -194,7 +215,7 @@ mod tests {
         let f = |x: f32| x.to_bits();
         let varying = [[f(0.0); 4], [f(1.0); 4], [f(2.0); 4], [f(4.0); 4]];
         let flat = [[7; 4]; 4];
-        let columns = Axis::new(0, 2, 0, 2, 0.5);
+        let columns = Axis::new(0, 3, 0, 2, 0.5);
         let first = Inputs::new(
             &[
                 PixelInput {
