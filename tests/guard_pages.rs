@@ -288,6 +288,8 @@ fn run_direct(k: &Kernel, b: &Bindings, groups: u32, place: Place) {
                     uavs: b.uavs.as_ptr(),
                     samplers: b.samplers.as_ptr(),
                     inline_samplers: inline.as_ptr(),
+                    direct_targets: std::ptr::null(),
+                    pixel_origin: [0; 2],
                     tgsm: tgsm.view(0).ptr,
                     scratch: scratch[batch].view(0).ptr,
                     resume: 0,

@@ -105,6 +105,13 @@ pub struct Frame {
     /// One entry per (texture, sampler) pair the kernel filters itself
     /// (`Kernel::inline_pairs`), in that order.
     pub inline_samplers: *const crate::sampler::InlineSampler,
+    /// Pixel shaders: [`DIRECT_TARGETS`] entries, one per output register,
+    /// for the render targets compiled code writes itself; null outside
+    /// draws (compiled code then only fills `outputs`).
+    pub direct_targets: *const DirectTarget,
+    /// Pixel shaders: the pixel of lane 0 (the top-left pixel of the first
+    /// quad); lane `4q + l` shades pixel (x + 2q + l % 2, y + l / 2).
+    pub pixel_origin: [u32; 2],
     /// This group's shared memory (sized as the program declares).
     pub tgsm: *mut u8,
     /// Per-call scratch: indexable temporaries and the barrier spill area.
@@ -118,6 +125,47 @@ pub struct Frame {
     pub sink: [u32; 8],
     /// Out-of-bounds loads read here: always zero.
     pub zero: [u32; 8],
+}
+
+/// Output registers [`Frame::direct_targets`] describes.
+pub const DIRECT_TARGETS: usize = 8;
+
+/// A render target a pixel shader writes itself at its end, converting
+/// output register `r` (entry `r` of [`Frame::direct_targets`]) to
+/// 8-bit unorm as D3D does: NaN to 0, clamped to [0, 1], scaled by 255 and
+/// rounded to nearest with halves up. Only covered pixels inside `width` ×
+/// `height` are written.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DirectTarget {
+    /// First byte of row 0, or null: the runtime stores this register.
+    pub ptr: *mut u8,
+    /// Bytes between rows.
+    pub row_pitch: u32,
+    /// Pixels per row.
+    pub width: u32,
+    /// Rows.
+    pub height: u32,
+    /// All ones to store blue in the first byte and red in the third
+    /// (`bgra8_unorm`), 0 for `rgba8_unorm`.
+    pub swap_red_blue: u32,
+}
+
+// SAFETY: a direct target describes memory the caller of `draw` owns for
+// the draw; threads write disjoint pixels of it.
+unsafe impl Send for DirectTarget {}
+// SAFETY: as above.
+unsafe impl Sync for DirectTarget {}
+
+impl DirectTarget {
+    /// No target: the runtime stores the register.
+    pub const NONE: DirectTarget = DirectTarget {
+        ptr: std::ptr::null_mut(),
+        row_pitch: 0,
+        width: 0,
+        height: 0,
+        swap_red_blue: 0,
+    };
 }
 
 /// The order of system-value registers in [`Frame::sysvals`].

@@ -43,6 +43,9 @@ pub struct Kernel {
     pub inline_pairs: [[u8; 2]; INLINE_PAIRS],
     /// How many of `inline_pairs` are used.
     pub inline_pair_count: u32,
+    /// Pixel shaders: bit `r` is set when compiled code can write output
+    /// register `r` to an 8-bit unorm target itself (`Frame::direct_targets`).
+    pub direct_outputs: u32,
 }
 
 impl Kernel {
@@ -156,6 +159,8 @@ impl Call {
             uavs: b.uavs.as_ptr(),
             samplers: b.samplers.as_ptr(),
             inline_samplers: inline_samplers.as_ptr(),
+            direct_targets: std::ptr::null(),
+            pixel_origin: [0; 2],
             tgsm: std::ptr::null_mut(),
             scratch: scratch.ptr(),
             resume: 0,

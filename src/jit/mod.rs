@@ -15,6 +15,7 @@ mod peephole;
 mod state;
 mod stride;
 mod strided;
+mod target_store;
 mod translate;
 mod typed;
 mod uniform;
@@ -211,6 +212,9 @@ pub struct Compiled {
     pub has_barriers: bool,
     /// The (SRV, sampler) pairs the function may filter itself.
     pub inline_pairs: Vec<(u32, u32)>,
+    /// Output registers the function can store to 8-bit unorm targets
+    /// itself, as a bit set.
+    pub direct_outputs: u32,
     /// Bytes of machine code.
     pub code_size: usize,
     /// Microseconds spent compiling.
@@ -250,6 +254,7 @@ impl Compiled {
                     .map_or([0; 2], |&(srv, sampler)| [srv as u8, sampler as u8])
             }),
             inline_pair_count: self.inline_pairs.len() as u32,
+            direct_outputs: self.direct_outputs,
         }
     }
 }
@@ -396,6 +401,11 @@ pub fn compile(prog: &Program, opts: JitOptions) -> Result<Compiled, JitError> {
     let alive = tr.lb().use_var(m.alive);
     let lane_mask = tr.frame_ptr(offset_of!(Frame, lane_mask));
     tr.store_lanes(alive, lane_mask, 0);
+    let direct_outputs = match prog.stage {
+        Stage::Pixel => target_store::direct_outputs(prog),
+        _ => 0,
+    };
+    tr.store_direct_targets(direct_outputs, alive);
     let done = tr.b.ins().iconst(types::I32, i64::from(STATUS_DONE));
     tr.b.ins().return_(&[done]);
     tr.b.switch_to_block(dispatch);
@@ -450,6 +460,7 @@ pub fn compile(prog: &Program, opts: JitOptions) -> Result<Compiled, JitError> {
         tgsm_size,
         has_barriers,
         inline_pairs,
+        direct_outputs,
         code_size,
         compile_us: started.elapsed().as_secs_f64() * 1e6,
         listing,

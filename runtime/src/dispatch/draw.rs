@@ -9,7 +9,7 @@
 
 use super::interpolate::{Axis, Inputs};
 use super::{with_flushed_denormals, Bindings, Block, Call, Kernel};
-use crate::abi::{SysValSlot, SYSVAL_COUNT};
+use crate::abi::{DirectTarget, SysValSlot, DIRECT_TARGETS, SYSVAL_COUNT};
 use crate::format::Format;
 use rayon::prelude::*;
 
@@ -131,6 +131,7 @@ pub fn draw(k: &Kernel, b: &Bindings, d: &Draw) {
     let inputs = Inputs::new(&d.inputs, ni, &columns);
     let rows = Axis::new(qy0, 2 * quad_rows as usize, y0, y1, d.pixel_center);
     let pos = SysValSlot::Position as usize * 4;
+    let (direct, by_runtime) = direct_targets(k, &d.targets);
     let column_inside: Vec<bool> = (0..columns.len())
         .map(|dx| (x0..x1).contains(&(qx0 + dx as u32)))
         .collect();
@@ -140,7 +141,9 @@ pub fn draw(k: &Kernel, b: &Bindings, d: &Draw) {
             for c in 0..BATCH {
                 inputs.fill_flat(&mut batch.inputs.words()[c * words.inputs..], w);
             }
-            (Call::new(k, b), batch)
+            let mut call = Call::new(k, b);
+            call.frame.direct_targets = direct.as_ptr();
+            (call, batch)
         },
         |(call, batch), row| {
             let dy = [2 * row as usize, 2 * row as usize + 1];
@@ -174,6 +177,8 @@ pub fn draw(k: &Kernel, b: &Bindings, d: &Draw) {
                         frame.outputs = batch.outputs.words()[c * words.outputs..].as_mut_ptr();
                         frame.sysvals = batch.sysvals.words()[c * words.sysvals..].as_ptr();
                         frame.lane_mask = batch.masks.words()[c * w..].as_mut_ptr();
+                        frame.pixel_origin =
+                            [qx0 + (2 * (first + c) * quads_per_call) as u32, ys[0]];
                         frame.resume = 0;
                         call.run(k.func);
                     }
@@ -188,7 +193,7 @@ pub fn draw(k: &Kernel, b: &Bindings, d: &Draw) {
                     let q = (first + c) * quads_per_call + l / 4;
                     let (x, y) = (qx0 + (2 * q + (l & 1)) as u32, ys[(l >> 1) & 1]);
                     let o = &outputs[c * words.outputs..][..words.outputs];
-                    for t in &d.targets {
+                    for t in &by_runtime {
                         let r = t.output_reg as usize;
                         if x >= t.width || y >= t.height || r >= no {
                             continue;
@@ -206,4 +211,41 @@ pub fn draw(k: &Kernel, b: &Bindings, d: &Draw) {
             }
         },
     );
+}
+
+/// The targets compiled code writes itself, one entry per output register,
+/// and the targets left to the runtime: the first rgba8 or bgra8 target of
+/// each register the kernel can write directly.
+fn direct_targets(
+    k: &Kernel,
+    targets: &[RenderTarget],
+) -> ([DirectTarget; DIRECT_TARGETS], Vec<RenderTarget>) {
+    let mut direct = [DirectTarget::NONE; DIRECT_TARGETS];
+    let mut by_runtime = Vec::new();
+    for t in targets {
+        let r = t.output_reg as usize;
+        let swap_red_blue = match t.format {
+            Format::Rgba8Unorm => Some(0),
+            Format::Bgra8Unorm => Some(u32::MAX),
+            _ => None,
+        };
+        match swap_red_blue {
+            Some(swap_red_blue)
+                if r < DIRECT_TARGETS
+                    && k.direct_outputs & (1 << r) != 0
+                    && direct[r].ptr.is_null()
+                    && !t.ptr.is_null() =>
+            {
+                direct[r] = DirectTarget {
+                    ptr: t.ptr,
+                    row_pitch: t.row_pitch,
+                    width: t.width,
+                    height: t.height,
+                    swap_red_blue,
+                };
+            }
+            _ => by_runtime.push(*t),
+        }
+    }
+    (direct, by_runtime)
 }

@@ -1,0 +1,225 @@
+//! Pixel shaders that write their 8-bit unorm render targets themselves.
+//!
+//! At the end of a pixel shader, for each colour output register the
+//! runtime describes in `Frame::direct_targets`, the four components are
+//! converted as D3D converts float to unorm (NaN to 0, clamped to [0, 1],
+//! `x · 255 + 0.5` in double precision, where it is exact, then floored),
+//! packed into rgba8 or bgra8 texels and stored at the lanes' pixels: two
+//! 8-byte rows per quad when the whole quad is covered and inside the
+//! target, pixel by pixel otherwise. The runtime stores the other targets
+//! from the output block as before.
+
+use super::lanes::{Lanes, FVEC, VEC};
+use super::state::Tr;
+use crate::ir::Program;
+use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
+use cranelift_codegen::ir::{types, Block, InstBuilder, MemFlagsData, Value};
+use dxjit_runtime::abi::{DirectTarget, Frame, DIRECT_TARGETS};
+use std::mem::{offset_of, size_of};
+
+/// The output registers a pixel shader can write to 8-bit unorm targets
+/// itself: its colour outputs below [`DIRECT_TARGETS`], as a bit set.
+pub fn direct_outputs(prog: &Program) -> u32 {
+    prog.outputs
+        .iter()
+        .map(|o| o.reg)
+        .filter(|r| (*r as usize) < DIRECT_TARGETS && Some(*r) != prog.depth_output)
+        .fold(0, |set, r| set | (1 << r))
+}
+
+impl Tr<'_, '_> {
+    /// Stores every output register of `regs` (a [`direct_outputs`] set)
+    /// whose direct target is bound, for the lanes `alive` leaves covered.
+    pub fn store_direct_targets(&mut self, regs: u32, alive: Lanes) {
+        if regs == 0 {
+            return;
+        }
+        let table = self.frame_ptr(offset_of!(Frame, direct_targets));
+        let done = self.b.create_block();
+        let start = self.b.create_block();
+        self.b.ins().brif(table, start, &[], done, &[]);
+        self.b.switch_to_block(start);
+        let origin = [0, 1].map(|axis| {
+            self.b.ins().load(
+                types::I32,
+                MemFlagsData::trusted(),
+                self.frame,
+                (offset_of!(Frame, pixel_origin) + 4 * axis) as i32,
+            )
+        });
+        for r in (0..DIRECT_TARGETS as u32).filter(|r| regs & (1 << r) != 0) {
+            let desc = self
+                .b
+                .ins()
+                .iadd_imm_s(table, (r as usize * size_of::<DirectTarget>()) as i64);
+            let ptr = self.b.ins().load(
+                types::I64,
+                MemFlagsData::trusted(),
+                desc,
+                offset_of!(DirectTarget, ptr) as i32,
+            );
+            let store = self.b.create_block();
+            let next = self.b.create_block();
+            self.b.ins().brif(ptr, store, &[], next, &[]);
+            self.b.switch_to_block(store);
+            self.store_target(r, desc, ptr, origin, alive);
+            self.b.ins().jump(next, &[]);
+            self.b.switch_to_block(next);
+        }
+        self.b.ins().jump(done, &[]);
+        self.b.switch_to_block(done);
+    }
+
+    /// Converts, packs and stores output register `r` to the target `desc`
+    /// (whose first byte is `ptr`), quad by quad.
+    fn store_target(&mut self, r: u32, desc: Value, ptr: Value, origin: [Value; 2], alive: Lanes) {
+        let field = |tr: &mut Self, offset: usize| {
+            tr.b.ins()
+                .load(types::I32, MemFlagsData::trusted(), desc, offset as i32)
+        };
+        let pitch = field(self, offset_of!(DirectTarget, row_pitch));
+        let width = field(self, offset_of!(DirectTarget, width));
+        let height = field(self, offset_of!(DirectTarget, height));
+        let swap = field(self, offset_of!(DirectTarget, swap_red_blue));
+        let swap = self.b.ins().splat(VEC, swap);
+        let outputs = self.frame_ptr(offset_of!(Frame, outputs));
+        let lanes = 4 * self.k;
+        let pitch64 = self.b.ins().uextend(types::I64, pitch);
+        let width_v = self.b.ins().splat(VEC, width);
+        let height_v = self.b.ins().splat(VEC, height);
+        for j in 0..self.k {
+            let comps: Vec<Value> = (0..4)
+                .map(|c| {
+                    let offset = ((r as usize * 4 + c) * lanes + 4 * j) * 4;
+                    let v = self
+                        .b
+                        .ins()
+                        .load(VEC, MemFlagsData::trusted(), outputs, offset as i32);
+                    self.encode_unorm8(v)
+                })
+                .collect();
+            let red = self.b.ins().bitselect(swap, comps[2], comps[0]);
+            let blue = self.b.ins().bitselect(swap, comps[0], comps[2]);
+            let mut texel = red;
+            for (shift, c) in [(8, comps[1]), (16, blue), (24, comps[3])] {
+                let moved = self.b.ins().ishl_imm_s(c, shift);
+                texel = self.b.ins().bor(texel, moved);
+            }
+            // The quad's pixels: x + [0, 1, 0, 1], y + [0, 0, 1, 1].
+            let x = self.b.ins().iadd_imm_s(origin[0], 2 * j as i64);
+            let xs = self.b.ins().splat(VEC, x);
+            let step = self.lb().splat_words([0, 1, 0, 1]);
+            let xs = self.b.ins().iadd(xs, step);
+            let ys = self.b.ins().splat(VEC, origin[1]);
+            let step = self.lb().splat_words([0, 0, 1, 1]);
+            let ys = self.b.ins().iadd(ys, step);
+            let inside_x = self.b.ins().icmp(IntCC::UnsignedLessThan, xs, width_v);
+            let inside_y = self.b.ins().icmp(IntCC::UnsignedLessThan, ys, height_v);
+            let inside = self.b.ins().band(inside_x, inside_y);
+            let covered = self.b.ins().band(inside, alive.v[j]);
+            let row = self.b.ins().uextend(types::I64, origin[1]);
+            let row = self.b.ins().imul(row, pitch64);
+            let column = self.b.ins().uextend(types::I64, x);
+            let column = self.b.ins().ishl_imm_s(column, 2);
+            let first = self.b.ins().iadd(ptr, row);
+            let first = self.b.ins().iadd(first, column);
+            self.store_texels(texel, covered, first, pitch64);
+        }
+    }
+
+    /// Stores the quad's four texels at `first` (top row) and
+    /// `first + pitch` (bottom row), each only where `covered`.
+    fn store_texels(&mut self, texel: Value, covered: Value, first: Value, pitch: Value) {
+        let whole = self.b.create_block();
+        let partial = self.b.create_block();
+        let next = self.b.create_block();
+        let all = self.b.ins().vall_true(covered);
+        self.b.ins().brif(all, whole, &[], partial, &[]);
+
+        self.b.switch_to_block(whole);
+        let rows = self
+            .b
+            .ins()
+            .bitcast(types::I64X2, super::lanes::le(), texel);
+        let top = self.b.ins().extractlane(rows, 0);
+        let bottom = self.b.ins().extractlane(rows, 1);
+        let second = self.b.ins().iadd(first, pitch);
+        self.b.ins().store(MemFlagsData::trusted(), top, first, 0);
+        self.b
+            .ins()
+            .store(MemFlagsData::trusted(), bottom, second, 0);
+        self.b.ins().jump(next, &[]);
+
+        self.b.switch_to_block(partial);
+        self.b.set_cold_block(partial);
+        let second = self.b.ins().iadd(first, pitch);
+        for l in 0..4u8 {
+            let at = if l < 2 { first } else { second };
+            let store = self.b.create_block();
+            let skip: Block = self.b.create_block();
+            let lane = self.b.ins().extractlane(covered, l);
+            self.b.ins().brif(lane, store, &[], skip, &[]);
+            self.b.switch_to_block(store);
+            self.b.set_cold_block(store);
+            let word = self.b.ins().extractlane(texel, l);
+            self.b
+                .ins()
+                .store(MemFlagsData::trusted(), word, at, 4 * i32::from(l & 1));
+            self.b.ins().jump(skip, &[]);
+            self.b.switch_to_block(skip);
+            self.b.set_cold_block(skip);
+        }
+        self.b.ins().jump(next, &[]);
+        self.b.switch_to_block(next);
+    }
+
+    /// Float bits to 8-bit unorm integers, per lane: NaN and values not
+    /// above 0 give 0, values from 1 give 255, others `floor(x · 255 + 0.5)`
+    /// computed in double precision (exact for every float).
+    fn encode_unorm8(&mut self, bits: Value) -> Value {
+        let x = self.b.ins().bitcast(FVEC, super::lanes::le(), bits);
+        let zero = self.b.ins().f32const(0.0);
+        let zero = self.b.ins().splat(FVEC, zero);
+        let one = self.b.ins().f32const(1.0);
+        let one = self.b.ins().splat(FVEC, one);
+        let positive = self.b.ins().fcmp(FloatCC::GreaterThan, x, zero);
+        let kept = self.b.ins().band(bits, positive);
+        let kept = self.b.ins().bitcast(FVEC, super::lanes::le(), kept);
+        let full = self.b.ins().fcmp(FloatCC::GreaterThanOrEqual, kept, one);
+        let full = self.b.ins().bitcast(FVEC, super::lanes::le(), full);
+        let clamped = self.b.ins().bitselect(full, one, kept);
+        let scale = self.b.ins().f64const(255.0);
+        let scale = self.b.ins().splat(types::F64X2, scale);
+        let half = self.b.ins().f64const(0.5);
+        let half = self.b.ins().splat(types::F64X2, half);
+        let high = self
+            .b
+            .ins()
+            .bitcast(types::I64X2, super::lanes::le(), clamped);
+        let high = self.b.ins().bitcast(types::I8X16, super::lanes::le(), high);
+        let high_first: Vec<u8> = (8..16).chain(8..16).collect();
+        let mask = self.b.func.dfg.immediates.push(high_first.into());
+        let high = self.b.ins().shuffle(high, high, mask);
+        let high = self.b.ins().bitcast(FVEC, super::lanes::le(), high);
+        let halves = [clamped, high].map(|h| {
+            let wide = self.b.ins().fvpromote_low(h);
+            let scaled = self.b.ins().fmul(wide, scale);
+            let shifted = self.b.ins().fadd(scaled, half);
+            let whole = self.b.ins().floor(shifted);
+            self.b.ins().fvdemote(whole)
+        });
+        let low = self
+            .b
+            .ins()
+            .bitcast(types::I8X16, super::lanes::le(), halves[0]);
+        let high = self
+            .b
+            .ins()
+            .bitcast(types::I8X16, super::lanes::le(), halves[1]);
+        let joined: Vec<u8> = (0..8).chain(16..24).collect();
+        let mask = self.b.func.dfg.immediates.push(joined.into());
+        let both = self.b.ins().shuffle(low, high, mask);
+        let both = self.b.ins().bitcast(FVEC, super::lanes::le(), both);
+        self.b.ins().x86_cvtt2dq(VEC, both)
+    }
+}

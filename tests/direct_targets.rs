@@ -1,0 +1,161 @@
+//! Pixel shaders write rgba8 and bgra8 targets themselves
+//! (`Frame::direct_targets`): every covered, surviving pixel inside each
+//! target gets D3D's float-to-unorm conversion of its output, bit for bit
+//! as the runtime's `Format::store` gives it, and every other pixel keeps
+//! its contents. Outputs come from a buffer indexed by the pixel, so each
+//! pixel gets its own edge value (NaN, infinities, zeros of both signs,
+//! denormals, values around every k/255 and (k + 0.5)/255); the rectangle
+//! is off the quad grid, some pixels discard, and one target is smaller
+//! than the rectangle.
+
+use dxjit::CompileOptions;
+use dxjit_runtime::abi::View;
+use dxjit_runtime::dispatch::{self, Bindings, Draw, RenderTarget};
+use dxjit_runtime::format::Format;
+
+const WIDTH: u32 = 37;
+const HEIGHT: u32 = 11;
+
+/// o0 = o1 = t0[y * WIDTH + x]; pixels where (x + y) & 3 == 0 discard.
+const SHADER: &str = "ps_5_0
+dcl_resource_structured t0, 16
+dcl_input_ps_siv linear noperspective v0.xy, position
+dcl_output o0.xyzw
+dcl_output o1.xyzw
+dcl_temps 2
+ftou r0.xy, v0.xyxx
+iadd r1.x, r0.x, r0.y
+and r1.x, r1.x, l(3)
+discard_z r1.x
+imad r0.x, r0.y, l(37), r0.x
+ld_structured r0.xyzw, r0.x, l(0), t0.xyzw
+mov o0.xyzw, r0.xyzw
+mov o1.xyzw, r0.xyzw
+ret
+";
+
+/// D3D's float-to-unorm8 conversion, written out: NaN to 0, clamp, scale,
+/// round half up (exact in f64).
+fn unorm8(word: u32) -> u8 {
+    let x = f32::from_bits(word);
+    if x.is_nan() {
+        return 0;
+    }
+    (f64::from(x.clamp(0.0, 1.0)) * 255.0 + 0.5).floor() as u8
+}
+
+/// The edge values the outputs cycle through, then pseudo-random ones.
+fn values() -> Vec<u32> {
+    let mut v = vec![
+        0x7fc0_0000,
+        0xffc0_0000,
+        0x7f80_0001,
+        f32::INFINITY.to_bits(),
+        f32::NEG_INFINITY.to_bits(),
+        0,
+        0x8000_0000,
+        1,
+        0x8000_0001,
+        0x007f_ffff,
+        1.0f32.to_bits(),
+        1.5f32.to_bits(),
+        (-0.25f32).to_bits(),
+        f32::MAX.to_bits(),
+    ];
+    for k in 0..=255u32 {
+        for x in [k as f32 / 255.0, (k as f32 + 0.5) / 255.0] {
+            v.extend([x.to_bits().wrapping_sub(1), x.to_bits(), x.to_bits() + 1]);
+        }
+    }
+    let mut state = 0x9e37_79b9u32;
+    while v.len() < (4 * WIDTH * HEIGHT) as usize {
+        state ^= state << 13;
+        state ^= state >> 17;
+        state ^= state << 5;
+        v.push(((state % 1_000_001) as f32 / 1_000_000.0).to_bits());
+    }
+    v
+}
+
+#[test]
+fn direct_targets_convert_and_cover_exactly() {
+    let bytes = dxjit::text::assemble(SHADER).expect("assembles");
+    let shader = dxjit::compile(&bytes, &CompileOptions::default()).expect("compiles");
+    assert_eq!(shader.kernel().direct_outputs, 0b11);
+    let words = values();
+    let data: Vec<u8> = words[..(4 * WIDTH * HEIGHT) as usize]
+        .iter()
+        .flat_map(|w| w.to_le_bytes())
+        .collect();
+    let mut bindings = Bindings::default();
+    bindings.srvs[0] = View {
+        ptr: data.as_ptr().cast_mut(),
+        size: data.len() as u32,
+        stride: 16,
+        ..View::default()
+    };
+
+    const SENTINEL: u32 = 0x5a5a_5a5a;
+    let small = WIDTH - 3;
+    let mut rgba = vec![SENTINEL; (WIDTH * HEIGHT) as usize];
+    let mut bgra = vec![SENTINEL; (small * HEIGHT) as usize];
+    let mut float = vec![[0u32; 4]; (WIDTH * HEIGHT) as usize];
+    let target = |ptr: *mut u8, width: u32, format: Format, output_reg| RenderTarget {
+        ptr,
+        width,
+        height: HEIGHT,
+        row_pitch: width * format.bytes_per_texel(),
+        format,
+        output_reg,
+    };
+    let rect = [1, 0, WIDTH, HEIGHT - 1];
+    let d = Draw {
+        rect,
+        pixel_center: 0.5,
+        inputs: Vec::new(),
+        targets: vec![
+            target(rgba.as_mut_ptr().cast(), WIDTH, Format::Rgba8Unorm, 0),
+            target(bgra.as_mut_ptr().cast(), small, Format::Bgra8Unorm, 1),
+            target(float.as_mut_ptr().cast(), WIDTH, Format::Rgba32Uint, 0),
+        ],
+    };
+    dispatch::draw(&shader.kernel(), &bindings, &d);
+
+    let mut checked = 0;
+    for y in 0..HEIGHT {
+        for x in 0..WIDTH {
+            let at = (y * WIDTH + x) as usize;
+            let covered = (rect[0]..rect[2]).contains(&x) && (rect[1]..rect[3]).contains(&y);
+            let survives = covered && (x + y) & 3 != 0;
+            let word = |c: usize| words[4 * at + c];
+            let [r, g, b, a] = [0, 1, 2, 3].map(|c| unorm8(word(c)));
+            let want_rgba = if survives {
+                u32::from_le_bytes([r, g, b, a])
+            } else {
+                SENTINEL
+            };
+            assert_eq!(rgba[at], want_rgba, "rgba8 at ({x}, {y})");
+            if survives {
+                assert_eq!(
+                    float[at],
+                    [0, 1, 2, 3].map(word),
+                    "runtime target at ({x}, {y})"
+                );
+                checked += 1;
+            }
+            if x < small {
+                let want_bgra = if survives {
+                    u32::from_le_bytes([b, g, r, a])
+                } else {
+                    SENTINEL
+                };
+                assert_eq!(
+                    bgra[(y * small + x) as usize],
+                    want_bgra,
+                    "bgra8 at ({x}, {y})"
+                );
+            }
+        }
+    }
+    assert!(checked > 200);
+}
