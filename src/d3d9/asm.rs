@@ -5,6 +5,7 @@ use super::error::D3d9Error;
 use super::opcodes::{
     self, Extra, OpInfo, BREAK, BREAKC, COMMENT, DCL, DEF, DEFB, DEFI, IF, IFC, TEX, TEXCOORD,
 };
+use super::predication;
 use super::syntax::{COMPONENTS, REGISTER_NAMES};
 use super::types::*;
 
@@ -423,6 +424,12 @@ fn assemble_line(line: &Line, version: Version, out: &mut Vec<u32>) -> Result<()
         let d = ops.next().ok_or_else(|| line.err("missing destination"))?;
         assemble_dst(line, d, version, dmods, &mut body)?;
     }
+    if let Some(p) = predicate {
+        if !predication::may_be_predicated(info.code, version) {
+            return Err(line.err(format!("{} cannot be predicated", info.name)));
+        }
+        assemble_src(line, p, version, &mut body)?;
+    }
     match info.extra {
         Extra::Literal(n) => {
             for _ in 0..n {
@@ -434,9 +441,6 @@ fn assemble_line(line: &Line, version: Version, out: &mut Vec<u32>) -> Result<()
     }
     for s in ops {
         assemble_src(line, s, version, &mut body)?;
-    }
-    if let Some(p) = predicate {
-        assemble_src(line, p, version, &mut body)?;
     }
     let mut token = u32::from(info.code) | u32::from(controls) << 16 | flags;
     if version.major >= 2 {

@@ -3,6 +3,7 @@
 use super::ctab;
 use super::error::D3d9Error;
 use super::opcodes::{self, Extra, COMMENT, END};
+use super::predication;
 use super::types::*;
 
 /// Bit 13 of a parameter token: relative addressing.
@@ -162,6 +163,9 @@ fn decode_instruction(
     if info.dst {
         inst.dst = Some(decode_dst(r, limit, version)?);
     }
+    if predicated {
+        inst.predicate = Some(decode_predicate(r, opcode, limit, version)?);
+    }
     if let Extra::Literal(n) = info.extra {
         let mut words = Vec::new();
         for _ in 0..n {
@@ -172,9 +176,6 @@ fn decode_instruction(
     for _ in 0..opcodes::source_count(info, version) {
         let s = decode_src(r, limit, version)?;
         inst.src.push(s);
-    }
-    if predicated {
-        inst.predicate = Some(decode_src(r, limit, version)?);
     }
     if sm2 && r.pos != limit {
         return Err(r.err(
@@ -240,6 +241,28 @@ fn decode_dst(r: &mut Reader, limit: usize, version: Version) -> Result<DstParam
     })
 }
 
+/// The predicate token of a predicated instruction: it follows the
+/// destination (see [`super::predication`]).
+fn decode_predicate(
+    r: &mut Reader,
+    opcode: u16,
+    limit: usize,
+    version: Version,
+) -> Result<SrcParam, D3d9Error> {
+    if !predication::may_be_predicated(opcode, version) {
+        return Err(r.err(
+            r.start,
+            format!("opcode {opcode:#x} cannot be predicated (bit 28 set)"),
+        ));
+    }
+    let at = r.pos;
+    let p = decode_src(r, limit, version)?;
+    match predication::predicate_problem(&p) {
+        Some(what) => Err(r.err(at, what)),
+        None => Ok(p),
+    }
+}
+
 fn decode_src(r: &mut Reader, limit: usize, version: Version) -> Result<SrcParam, D3d9Error> {
     let at = r.pos;
     let t = r.next(limit)?;
@@ -289,6 +312,40 @@ mod tests {
         assert!(decode(&[0xffff0200]).is_err());
         assert!(decode(&[0xffff0200, 0x03000001, 0x800f0000, 0x80e40000, 0xffff]).is_err());
         assert!(decode(&[0xffff0200, 0x0000ffff, 0]).is_err());
+    }
+
+    /// `(p0) add r1, r1, c3` as fxc writes it: the predicate follows the
+    /// destination and the length field counts it.
+    const PREDICATED_ADD: [u32; 7] = [
+        0xfffe0300, 0x14000002, 0x800f0001, 0xb0e41000, 0x80e40001, 0xa0e40003, 0x0000ffff,
+    ];
+
+    #[test]
+    fn reads_the_predicate_after_the_destination() {
+        let s = decode(&PREDICATED_ADD).expect("decodes");
+        let inst = s.instructions().next().expect("one");
+        let p = inst.predicate.as_ref().expect("predicated");
+        assert_eq!(p.reg.ty, RegType::Predicate);
+        assert_eq!(inst.dst.as_ref().map(|d| d.reg.num), Some(1));
+        let src: Vec<_> = inst.src.iter().map(|p| (p.reg.ty, p.reg.num)).collect();
+        assert_eq!(src, [(RegType::Temp, 1), (RegType::Const, 3)]);
+        assert_eq!(
+            crate::d3d9::assemble("vs_3_0\n(p0) add r1, r1, c3").expect("assembles"),
+            PREDICATED_ADD
+        );
+    }
+
+    #[test]
+    fn refuses_misplaced_and_misused_predicates() {
+        let mut last = PREDICATED_ADD;
+        last[3..6].rotate_left(1);
+        assert!(decode(&last).is_err(), "predicate after the sources");
+        let predicated_if = [
+            0xfffe0300, 0x12000028, 0xb0e41000, 0xb0001000, 0x0000002b, 0xffff,
+        ];
+        assert!(decode(&predicated_if).is_err(), "bit 28 on if");
+        assert!(crate::d3d9::assemble("vs_3_0\n(p0) if p0.x\nendif").is_err());
+        assert!(crate::d3d9::assemble("vs_1_1\n(p0) mov r0, c0").is_err());
     }
 
     #[test]

@@ -7,6 +7,7 @@ pub mod ctab;
 mod decode;
 mod error;
 pub mod opcodes;
+mod predication;
 pub mod types;
 
 pub use decode::decode;

@@ -243,8 +243,16 @@ impl Tr<'_, '_> {
                 b.ins().fdiv(one, x)
             }),
             Exp => self.call_vec("dxjit_exp2", s[0])?,
-            Log => self.call_vec("dxjit_log2", s[0])?,
-            Sin => self.call_vec("dxjit_sin", s[0])?,
+            // log/sin: the helpers read a denormal's bits, so it is flushed
+            // first: log(±denorm) = -inf, sin(±denorm) = ±0.
+            Log => {
+                let x = self.flush_denormals(s[0]);
+                self.call_vec("dxjit_log2", x)?
+            }
+            Sin => {
+                let x = self.flush_denormals(s[0]);
+                self.call_vec("dxjit_sin", x)?
+            }
             Cos => self.call_vec("dxjit_cos", s[0])?,
             // frc: x - floor(x), in [0, 1).
             Frc => self.fun(s[0], |b, x| {

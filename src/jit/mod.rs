@@ -3,6 +3,7 @@
 //! knows Cranelift.
 
 mod alu;
+mod denormal;
 mod double;
 mod flow;
 mod inline_sample;

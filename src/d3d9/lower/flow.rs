@@ -1,4 +1,4 @@
-//! Control flow: branches, loops, subroutines, `texkill`.
+//! Control flow: branches, loops, subroutines, `texkill` (predicated too).
 
 use super::*;
 use crate::ir::{AluOp, File};
@@ -163,6 +163,12 @@ impl Lowerer<'_> {
         let mask = if self.ps1() { 7 } else { d.mask };
         let t = self.tmp();
         self.alu(AluOp::Lt, Dst::temp(t, 0xF), vec![value, Src::splat(0)]);
+        if let Some(p) = &inst.predicate {
+            // `(p0) texkill`: a component counts only where the predicate
+            // (swizzled, `!` applied) is true.
+            let pred = self.src(p)?;
+            self.alu(AluOp::And, Dst::temp(t, 0xF), vec![Src::temp(t), pred]);
+        }
         let any = self.tmp();
         self.alu(AluOp::Mov, Dst::temp(any, 1), vec![Src::splat(0)]);
         for c in (0..4u8).filter(|c| mask & (1 << c) != 0) {
