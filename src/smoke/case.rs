@@ -39,7 +39,11 @@ fn stage_desc(
         }
     }
     for srv in &program.srvs {
-        let ty = declared.srv_types.get(&srv.slot).copied().unwrap_or_default();
+        let ty = declared
+            .srv_types
+            .get(&srv.slot)
+            .copied()
+            .unwrap_or_default();
         desc.srvs.push(resources::srv(srv, ty, d3d9)?);
     }
     desc.samplers = declared

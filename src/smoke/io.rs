@@ -55,8 +55,7 @@ pub fn pixel_inputs(inputs: &[IoReg], types: &BTreeMap<u32, ElementType>) -> Vec
         .map(|r| {
             let ty = types.get(&r.reg).copied().unwrap_or_default();
             let seed = r.reg as usize * 13;
-            let values = if ty != ElementType::Float || r.interpolation == Interpolation::Constant
-            {
+            let values = if ty != ElementType::Float || r.interpolation == Interpolation::Constant {
                 InputValues::Flat(vector(ty, seed))
             } else {
                 InputValues::Corners([0, 1, 2, 3].map(|c| vector(ty, seed + c * 4)))
@@ -71,7 +70,11 @@ pub fn pixel_inputs(inputs: &[IoReg], types: &BTreeMap<u32, ElementType>) -> Vec
 
 /// A 16×16 render target for every pixel output, in a format of its type
 /// (depth: one float).
-pub fn targets(outputs: &[IoReg], types: &BTreeMap<u32, ElementType>, depth: Option<u32>) -> Vec<TargetDesc> {
+pub fn targets(
+    outputs: &[IoReg],
+    types: &BTreeMap<u32, ElementType>,
+    depth: Option<u32>,
+) -> Vec<TargetDesc> {
     outputs
         .iter()
         .map(|r| {

@@ -59,12 +59,7 @@ pub struct Declared {
 fn register_types(elements: &[SignatureElement]) -> BTreeMap<u32, ElementType> {
     elements
         .iter()
-        .map(|e| {
-            (
-                e.register,
-                ElementType::of_component_type(e.component_type),
-            )
-        })
+        .map(|e| (e.register, ElementType::of_component_type(e.component_type)))
         .collect()
 }
 

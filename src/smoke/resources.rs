@@ -50,7 +50,9 @@ pub fn float_constants(rows: u32) -> BTreeMap<u32, [u32; 4]> {
 
 /// D3D9 integer constants `i0..i<rows>`: loop counts 1..4 from 0 by 1.
 pub fn int_constants(rows: u32) -> BTreeMap<u32, [i32; 4]> {
-    (0..rows).map(|r| (r, [1 + (r % 4) as i32, 0, 1, 0])).collect()
+    (0..rows)
+        .map(|r| (r, [1 + (r % 4) as i32, 0, 1, 0]))
+        .collect()
 }
 
 /// D3D9 boolean constants `b0..b<rows>`, alternating true and false.
