@@ -1,7 +1,7 @@
 //! `dxjit smoke` over the collection of game shaders in `tests/shaders`:
 //! exactly the shaders listed in `tests/shaders/expected-failures.tsv` fail,
 //! each with a message containing its listed reason, and every other one
-//! runs. Also the command's output and exit code.
+//! runs. Also the command: its lines, counts and exit code, and a hang.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -87,4 +87,34 @@ fn the_command_prints_a_line_per_shader_sorted_and_the_counts() {
     assert_eq!(report["failed"], 0);
     assert_eq!(report["shaders"][0]["ok"], true);
     assert_eq!(out.status.code(), Some(0));
+}
+
+#[test]
+fn a_hang_is_reported_and_ends_the_run_with_the_counts() {
+    let dir = std::env::temp_dir().join(format!("dxjit-smoke-hang-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("a-hang.asm"),
+        "cs_5_0\ndcl_uav_raw u0\ndcl_temps 1\ndcl_thread_group 1, 1, 1\nmov r0.x, l(0)\n\
+         loop\niadd r0.x, r0.x, l(1)\nstore_raw u0.x, l(0), r0.x\nendloop\nret\n",
+    )
+    .unwrap();
+    std::fs::copy(
+        collection().join("alreborn/archlord/g_vs11_shadow.bin"),
+        dir.join("b-after.bin"),
+    )
+    .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_dxjit"))
+        .args(["smoke", "--timeout", "1"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 3, "{text}");
+    assert!(lines[0].ends_with("a-hang.asm: error: hang: still running after 1 s"));
+    assert!(lines[1].ends_with("b-after.bin: error: not run: an earlier shader hung"));
+    assert_eq!(lines[2], "0 passed, 2 failed");
+    assert_eq!(out.status.code(), Some(1));
 }
