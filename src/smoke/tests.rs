@@ -150,3 +150,10 @@ fn a_small_shader_runs() {
     let bytes = assemble(SM5_PS).unwrap();
     assert_eq!(smoke_bytes(Path::new("t.asm"), bytes), Ok(()));
 }
+
+#[test]
+fn a_geometry_shader_fails_with_the_compilers_reason() {
+    let bytes = assemble("gs_4_0\nret\n").unwrap();
+    let err = smoke_bytes(Path::new("t.asm"), bytes).unwrap_err();
+    assert!(err.contains("gs programs are not supported"), "{err}");
+}
