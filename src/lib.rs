@@ -17,6 +17,7 @@ pub mod jit;
 pub mod run;
 pub mod shader;
 pub mod sm4;
+pub mod smoke;
 pub mod text;
 
 pub use error::Error;

@@ -75,6 +75,18 @@ enum Command {
         #[arg(long)]
         k: Option<usize>,
     },
+    /// Runs shaders once with bindings made from their own declarations.
+    Smoke {
+        /// Bytecode (.cso, .dxbc, .bin, .fxo) or assembly (.asm, .txt) files, or folders of them.
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        /// Print a JSON report instead of text.
+        #[arg(long)]
+        json: bool,
+        /// Seconds a shader may run before it is reported as hung.
+        #[arg(long, default_value_t = 10)]
+        timeout: u64,
+    },
     /// Describes a shader: stage, model, signatures, resources, counts.
     Info {
         /// Bytecode file, or a case file.
@@ -154,6 +166,11 @@ fn main() -> ExitCode {
                 println!("{p:#?}");
                 true
             }),
+        Command::Smoke {
+            paths,
+            json,
+            timeout,
+        } => dxjit::smoke::command(&paths, json, std::time::Duration::from_secs(timeout)),
         Command::Info { file } => dxjit::text::load(&file)
             .and_then(|b| dxjit::text::info(&b))
             .map(|t| {
