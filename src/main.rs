@@ -31,7 +31,8 @@ enum Command {
         #[arg(long)]
         no_checksum: bool,
     },
-    /// Compiles a case once, repeats its action and reports times.
+    /// Compiles a case, repeats its action and reports times and rates
+    /// (GFLOP/s against the peak, GB/s against memcpy).
     Bench {
         /// The case file.
         case: PathBuf,
@@ -96,7 +97,15 @@ fn main() -> ExitCode {
             threads,
             k,
             json,
-        } => dxjit::bench::bench(&case, iterations, threads, k, json),
+        } => dxjit::bench::bench(
+            &case,
+            &dxjit::bench::BenchOptions {
+                iterations,
+                threads,
+                k,
+                json,
+            },
+        ),
         Command::Disasm { file } => dxjit::text::load(&file)
             .and_then(|b| dxjit::text::disassemble(&b))
             .map(|t| {

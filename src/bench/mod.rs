@@ -1,88 +1,67 @@
-//! `dxjit bench`: compile a case once, repeat its action, report medians.
+//! `dxjit bench`: compile a case, repeat its action, report medians and
+//! what bounds it (GFLOP/s against the peak, GB/s against memcpy, work
+//! and barriers per second).
 
-use crate::case::parse_case;
-use crate::run::{compile_case, prepare};
-use crate::CompileOptions;
+mod counts;
+#[cfg(test)]
+mod counts_tests;
+mod flop_cost;
+mod fold;
+mod measure;
+mod memcpy;
+mod peak;
+mod progress;
+mod rates;
+mod report;
+mod structure;
+
+use crate::case::{parse_case, Case};
+use measure::measure;
+use peak::Peak;
+use progress::Progress;
+use rates::{groups, Rates, Work};
 use std::path::Path;
-use std::time::Instant;
 
-/// Compiles timed to report the median compile time.
-const COMPILES: usize = 5;
+/// What `dxjit bench` was asked to do.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct BenchOptions {
+    /// Timed repetitions of the action.
+    pub iterations: u32,
+    /// Worker threads; `None`: every core.
+    pub threads: Option<usize>,
+    /// Vectors of four lanes per register component; `None`: the JIT's choice.
+    pub k: Option<usize>,
+    /// End with one JSON object.
+    pub json: bool,
+}
 
-/// Times a case's action; prints a report (and with `json` a last line
+/// Times a case's action and prints a report (with `json` a last line
 /// holding one JSON object). Returns whether it ran.
-pub fn bench(
-    path: &Path,
-    iterations: u32,
-    threads: Option<usize>,
-    k: Option<usize>,
-    json: bool,
-) -> Result<bool, String> {
+pub fn bench(path: &Path, options: &BenchOptions) -> Result<bool, String> {
     let case = parse_case(path).map_err(|e| e.to_string())?;
-    let options = CompileOptions {
-        k,
-        ..CompileOptions::default()
-    };
-    let mut builder = rayon::ThreadPoolBuilder::new();
-    if let Some(t) = threads {
-        builder = builder.num_threads(t);
+    let peak = Peak::detect();
+    once(&case, options, peak.as_ref())
+}
+
+fn once(case: &Case, options: &BenchOptions, peak: Option<&Peak>) -> Result<bool, String> {
+    let mut progress = Progress::new(u64::from(options.iterations.max(1)));
+    let point = measure(
+        case,
+        options.threads,
+        options.k,
+        options.iterations,
+        &mut progress,
+    )?;
+    drop(progress);
+    let work = Work::of(&case.action);
+    let rates = Rates::of(&point, peak, groups(&case.action));
+    print!(
+        "{}",
+        report::point_text(&case.name, work, &point, &rates, peak)
+    );
+    if options.json {
+        let obj = report::point_json(&case.name, work, &point, &rates);
+        println!("{}", serde_json::Value::Object(obj));
     }
-    let pool = builder.build().map_err(|e| e.to_string())?;
-    let threads = pool.current_num_threads();
-    pool.install(|| {
-        // The first compile also pays one-time costs (CPU feature detection,
-        // allocator growth); the median of a few is what a compile costs.
-        let first = prepare(&case, &options)?;
-        let first_compile_us = first.compile_us;
-        let mut compiles = vec![first_compile_us];
-        for _ in 1..COMPILES {
-            compiles.push(compile_case(&case, &options)?);
-        }
-        compiles.sort_by(f64::total_cmp);
-        let compile_us = compiles[compiles.len() / 2];
-        let mut prepared = first;
-        prepared.act();
-        let mut times: Vec<f64> = (0..iterations.max(1))
-            .map(|_| {
-                let t = Instant::now();
-                prepared.act();
-                t.elapsed().as_secs_f64() * 1e3
-            })
-            .collect();
-        times.sort_by(f64::total_cmp);
-        let median = times[times.len() / 2];
-        let rate = prepared.invocations as f64 / (median / 1e3);
-        println!("case: {}", case.name);
-        println!(
-            "compile: {compile_us:.1} us (median of {COMPILES}; first {first_compile_us:.1} us)"
-        );
-        println!("lanes per call: {}", prepared.lanes);
-        println!("threads: {threads}, iterations: {}", times.len());
-        println!(
-            "median: {median:.3} ms (min {:.3}, max {:.3})",
-            times[0],
-            times[times.len() - 1]
-        );
-        println!(
-            "invocations: {} per action, {:.3e} per second",
-            prepared.invocations, rate
-        );
-        if json {
-            let obj = serde_json::json!({
-                "case": case.name,
-                "compile_us": compile_us,
-                "first_compile_us": first_compile_us,
-                "lanes": prepared.lanes,
-                "median_ms": median,
-                "min_ms": times[0],
-                "max_ms": times[times.len() - 1],
-                "iterations": times.len(),
-                "threads": threads,
-                "invocations": prepared.invocations,
-                "invocations_per_s": rate,
-            });
-            println!("{obj}");
-        }
-        Ok(true)
-    })
+    Ok(true)
 }
