@@ -34,6 +34,11 @@ impl Progress {
         }
     }
 
+    /// Names what runs now (the point of a sweep).
+    pub fn set_message(&self, message: String) {
+        self.bar.set_message(message);
+    }
+
     /// Marks one step done, and shows the bar when it is due.
     pub fn step(&mut self) {
         self.bar.inc(1);

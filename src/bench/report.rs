@@ -1,12 +1,24 @@
-//! What `dxjit bench` prints: the report of one point and its JSON.
+//! What `dxjit bench` prints: the report of one point, the table of a
+//! sweep, and the JSON of both.
 
 use super::counts::StaticCounts;
 use super::measure::{Point, COMPILES};
 use super::peak::Peak;
 use super::rates::{Bound, Rates, Work};
+use super::sweep::Sweep;
 use crate::run::BoundBytes;
 use serde_json::{json, Map, Value};
 use std::fmt::Write;
+
+/// One measured point of a sweep: the swept value, the point, its rates.
+pub struct Row<'a> {
+    /// The value of the swept parameter.
+    pub value: usize,
+    /// What was measured.
+    pub point: &'a Point,
+    /// What it reached.
+    pub rates: Rates,
+}
 
 /// The JSON object of one point: the keys `bench` has always printed
 /// (`compile_us`, `median_ms`, `invocations_per_s`, ...) and the rates.
@@ -51,6 +63,26 @@ pub fn point_json(case: &str, work: Work, point: &Point, rates: &Rates) -> Map<S
     put("barriers_per_s", json!(rates.barriers_per_s));
     put("bound", json!(rates.bound().name()));
     obj
+}
+
+/// The JSON object of a sweep: the case, the parameter, and one object per
+/// point (its [`point_json`] with the swept `value`).
+pub fn sweep_json(case: &str, sweep: Sweep, work: Work, rows: &[Row]) -> Value {
+    let points: Vec<Value> = rows
+        .iter()
+        .map(|r| {
+            let mut obj = Map::new();
+            obj.insert("value".into(), json!(r.value));
+            obj.extend(point_json(case, work, r.point, &r.rates));
+            Value::Object(obj)
+        })
+        .collect();
+    json!({
+        "case": case,
+        "sweep": sweep.name(),
+        "work": work.noun(),
+        "points": points,
+    })
 }
 
 /// How the flop count was made.
@@ -184,6 +216,111 @@ pub fn point_text(
     s
 }
 
+/// The text report of a sweep: what is common to every point, then one
+/// table row per point.
+pub fn sweep_text(
+    case: &str,
+    sweep: Sweep,
+    work: Work,
+    rows: &[Row],
+    peak: Option<&Peak>,
+) -> String {
+    let mut s = String::new();
+    let _ = writeln!(s, "case: {case}");
+    if let Some(first) = rows.first() {
+        let _ = writeln!(
+            s,
+            "sweep: {sweep}, {} iterations per point, {} {} per action",
+            first.point.times_ms.len(),
+            first.point.invocations,
+            work.noun()
+        );
+        if let Some(c) = &first.point.counts {
+            let _ = writeln!(s, "flops: {} per invocation ({})", c.flops, flops_basis(c));
+            if c.barriers > 0 {
+                let _ = writeln!(s, "barriers: {} per group", c.barriers);
+            }
+        }
+        let _ = writeln!(s, "memory: {}", bytes_text(&first.point.bytes));
+        if let (Some(p), Some(last)) = (peak, rows.last()) {
+            let _ = writeln!(s, "peak: {}", p.explain(last.point.threads));
+        }
+    }
+    let barriers = rows.iter().any(|r| r.rates.barriers_per_s.is_some());
+    let threads_column = sweep != Sweep::Threads;
+    let mut header = vec![sweep.name().to_string()];
+    if threads_column {
+        header.push("threads".into());
+    }
+    header.extend([
+        "lanes".into(),
+        "median ms".into(),
+        format!("{}/s", work.noun()),
+        "GFLOP/s".into(),
+        "% peak".into(),
+        "GB/s".into(),
+        "memcpy GB/s".into(),
+        "% memcpy".into(),
+    ]);
+    if barriers {
+        header.push("barriers/s".into());
+    }
+    header.push("bound".into());
+    let mut table = vec![header];
+    for r in rows {
+        let mut cells = vec![r.value.to_string()];
+        if threads_column {
+            cells.push(r.point.threads.to_string());
+        }
+        cells.extend([
+            r.point.lanes.to_string(),
+            format!("{:.3}", r.point.median_ms()),
+            format!("{:.3e}", r.rates.per_s),
+            number(r.rates.gflops, 2),
+            percent(r.rates.peak_fraction()),
+            format!("{:.2}", r.rates.gb_per_s),
+            number(r.rates.memcpy_gb_per_s, 2),
+            percent(r.rates.memcpy_fraction()),
+        ]);
+        if barriers {
+            cells.push(
+                r.rates
+                    .barriers_per_s
+                    .map_or("-".into(), |b| format!("{b:.3e}")),
+            );
+        }
+        cells.push(r.rates.bound().name().into());
+        table.push(cells);
+    }
+    s.push_str(&aligned(&table));
+    s
+}
+
+/// A table with right-aligned columns separated by two spaces.
+fn aligned(table: &[Vec<String>]) -> String {
+    let columns = table.iter().map(Vec::len).max().unwrap_or(0);
+    let widths: Vec<usize> = (0..columns)
+        .map(|c| {
+            table
+                .iter()
+                .filter_map(|row| row.get(c))
+                .map(|cell| cell.chars().count())
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let mut s = String::new();
+    for row in table {
+        let line: Vec<String> = row
+            .iter()
+            .zip(&widths)
+            .map(|(cell, w)| format!("{cell:>w$}"))
+            .collect();
+        let _ = writeln!(s, "{}", line.join("  "));
+    }
+    s
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -212,10 +349,83 @@ mod tests {
     }
 
     #[test]
+    fn a_sweep_carries_every_point_with_the_old_keys() {
+        let points = [point(1, 2.0), point(2, 1.0)];
+        let rows: Vec<Row> = points
+            .iter()
+            .zip([1, 2])
+            .map(|(p, value)| Row {
+                value,
+                point: p,
+                rates: Rates::of(p, None, 4),
+            })
+            .collect();
+        let v = sweep_json("c", Sweep::Threads, Work::Invocations, &rows);
+        assert_eq!(v["case"], "c");
+        assert_eq!(v["sweep"], "threads");
+        let points = v["points"].as_array().expect("points");
+        assert_eq!(points.len(), 2);
+        for (p, value) in points.iter().zip([1, 2]) {
+            assert_eq!(p["value"], value);
+            assert_eq!(p["threads"], value);
+            for key in [
+                "compile_us",
+                "first_compile_us",
+                "lanes",
+                "median_ms",
+                "min_ms",
+                "max_ms",
+                "iterations",
+                "invocations",
+                "invocations_per_s",
+                "flops_per_invocation",
+                "gflops",
+                "gb_per_s",
+                "memcpy_gb_per_s",
+                "barriers_per_s",
+                "bound",
+            ] {
+                assert!(p.get(key).is_some(), "point lacks {key}");
+            }
+        }
+        // 1000 invocations x 10 flops in 1 ms; 8000 bytes in 1 ms; 4 groups x 2 barriers.
+        let close = |key: &str, expected: f64| {
+            let got = points[1][key].as_f64().expect("a number");
+            assert!((got - expected).abs() <= expected * 1e-9, "{key}: {got}");
+        };
+        close("invocations_per_s", 1e6);
+        close("gflops", 1e-2);
+        close("gb_per_s", 8e-3);
+        close("barriers_per_s", 8e3);
+        assert_eq!(points[1]["peak_gflops"], Value::Null);
+    }
+
+    #[test]
     fn draws_report_pixels_per_second_too() {
         let p = point(1, 1.0);
         let obj = point_json("c", Work::Pixels, &p, &Rates::of(&p, None, 0));
         assert_eq!(obj["pixels_per_s"], obj["invocations_per_s"]);
         assert_eq!(obj["barriers_per_s"], Value::Null);
+    }
+
+    #[test]
+    fn the_table_has_a_row_per_point() {
+        let points = [point(1, 2.0), point(2, 1.0)];
+        let rows: Vec<Row> = points
+            .iter()
+            .zip([1, 2])
+            .map(|(p, value)| Row {
+                value,
+                point: p,
+                rates: Rates::of(p, None, 4),
+            })
+            .collect();
+        let text = sweep_text("c", Sweep::Threads, Work::Invocations, &rows, None);
+        let table: Vec<&str> = text
+            .lines()
+            .skip_while(|l| !l.contains("median ms"))
+            .collect();
+        assert_eq!(table.len(), 3);
+        assert!(table[0].contains("barriers/s"));
     }
 }
