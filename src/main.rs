@@ -31,11 +31,13 @@ enum Command {
         #[arg(long)]
         no_checksum: bool,
     },
-    /// Compiles a case once, repeats its action and reports times.
+    /// Compiles a case, repeats its action and reports times and rates
+    /// (GFLOP/s against the peak, GB/s against memcpy), once or per value
+    /// of a swept parameter.
     Bench {
         /// The case file.
         case: PathBuf,
-        /// Timed repetitions.
+        /// Timed repetitions (per point of a sweep).
         #[arg(long, default_value_t = 20)]
         iterations: u32,
         /// Worker threads (default: every core).
@@ -47,6 +49,16 @@ enum Command {
         /// End with one JSON object.
         #[arg(long)]
         json: bool,
+        /// Run at each value of a parameter: threads, k or tier.
+        #[arg(long)]
+        sweep: Option<dxjit::bench::Sweep>,
+        /// The swept values, e.g. 1,2,4 or 1-4 (default: threads 1 to the
+        /// cores; k every count the JIT compiles).
+        #[arg(long, requires = "sweep")]
+        values: Option<dxjit::bench::SweepValues>,
+        /// Draw throughput against the swept value into this SVG file.
+        #[arg(long, requires = "sweep")]
+        plot: Option<PathBuf>,
     },
     /// Prints a shader's disassembly.
     Disasm {
@@ -108,7 +120,21 @@ fn main() -> ExitCode {
             threads,
             k,
             json,
-        } => dxjit::bench::bench(&case, iterations, threads, k, json),
+            sweep,
+            values,
+            plot,
+        } => dxjit::bench::bench(
+            &case,
+            &dxjit::bench::BenchOptions {
+                iterations,
+                threads,
+                k,
+                json,
+                sweep,
+                values: values.map(|v| v.0),
+                plot,
+            },
+        ),
         Command::Disasm { file } => dxjit::text::load(&file)
             .and_then(|b| dxjit::text::disassemble(&b))
             .map(|t| {

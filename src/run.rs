@@ -48,6 +48,8 @@ impl Memory {
 /// Everything a stage has bound, kept alive while it runs.
 struct Bound {
     bindings: Bindings,
+    /// The constant buffers' words by slot, as bound.
+    constants: BTreeMap<u32, Vec<u32>>,
     _memory: Vec<Memory>,
     /// Boxed: views point into each texture, so it must not move.
     #[allow(clippy::vec_box)]
@@ -263,12 +265,12 @@ fn bind_stage(shader: &Shader, desc: &StageDesc, uavs: &[View]) -> Result<Bound,
         }
         cb[at..at + 4].copy_from_slice(words);
     }
-    for (slot, words) in cbs {
+    for (&slot, words) in &cbs {
         let s = slot as usize;
         if s >= bindings.cbs.len() {
             return Err(format!("cb{slot} is out of range"));
         }
-        let mut m = Memory::from_words(&words, words.len() * 4, 0);
+        let mut m = Memory::from_words(words, words.len() * 4, 0);
         bindings.cbs[s] = View {
             ptr: m.ptr(),
             size: (words.len() * 4) as u32,
@@ -293,6 +295,7 @@ fn bind_stage(shader: &Shader, desc: &StageDesc, uavs: &[View]) -> Result<Bound,
     bindings.uavs[..uavs.len()].copy_from_slice(uavs);
     Ok(Bound {
         bindings,
+        constants: cbs,
         _memory: memory,
         _textures: textures,
     })
@@ -358,6 +361,36 @@ pub struct Prepared {
     pub invocations: u64,
     /// Invocations one call of the action's shader runs (0 without an action).
     pub lanes: u32,
+}
+
+/// The shader an action runs and the constant buffers bound to it, for
+/// tools that analyse the action (`dxjit bench` counts its operations).
+pub struct ActionShader<'a> {
+    /// The compute shader of a dispatch, the vertex shader of a vertex
+    /// batch, the pixel shader of a draw.
+    pub shader: &'a Shader,
+    /// The words of each bound constant buffer, by slot.
+    pub constants: &'a BTreeMap<u32, Vec<u32>>,
+}
+
+/// Bytes of memory an action's views and arrays cover, by kind.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct BoundBytes {
+    /// Shader resource views bound to the action's shader (read).
+    pub srv: u64,
+    /// Unordered access views (read and written).
+    pub uav: u64,
+    /// Render targets a draw writes.
+    pub target: u64,
+    /// Input registers a vertex batch reads and output registers it writes.
+    pub vertex: u64,
+}
+
+impl BoundBytes {
+    /// Every byte counted once.
+    pub fn total(&self) -> u64 {
+        self.srv + self.uav + self.target + self.vertex
+    }
 }
 
 /// The action with everything it needs.
@@ -516,6 +549,66 @@ impl Prepared {
                 ..
             } => dispatch::draw(&shader.kernel(), &bound.bindings, draw),
             Ready::Nothing => {}
+        }
+    }
+
+    /// The shader the action runs, with its constants; `None` without an action.
+    pub fn action_shader(&self) -> Option<ActionShader<'_>> {
+        let (shader, bound) = match &self.action {
+            Ready::Dispatch { shader, bound, .. }
+            | Ready::Vertices { shader, bound, .. }
+            | Ready::Draw { shader, bound, .. } => (shader, bound),
+            Ready::Nothing => return None,
+        };
+        Some(ActionShader {
+            shader,
+            constants: &bound.constants,
+        })
+    }
+
+    /// Bytes of memory bound to the action: its shader's SRVs, the UAVs,
+    /// a draw's render targets, a vertex batch's input and output registers.
+    pub fn bound_bytes(&self) -> BoundBytes {
+        let uav = self.uav_sizes.values().map(|(_, size)| *size as u64).sum();
+        let srv = |bound: &Bound| bound.bindings.srvs.iter().map(|v| u64::from(v.size)).sum();
+        match &self.action {
+            Ready::Dispatch { bound, .. } => BoundBytes {
+                srv: srv(bound),
+                uav,
+                ..BoundBytes::default()
+            },
+            Ready::Vertices {
+                shader,
+                bound,
+                inputs,
+                count,
+                ..
+            } => {
+                let outputs = u64::from(*count) * u64::from(shader.kernel().output_regs);
+                BoundBytes {
+                    srv: srv(bound),
+                    uav,
+                    vertex: (inputs.len() as u64 + outputs) * 16,
+                    ..BoundBytes::default()
+                }
+            }
+            Ready::Draw { bound, images, .. } => BoundBytes {
+                srv: srv(bound),
+                uav,
+                target: images
+                    .iter()
+                    .map(|(i, _)| {
+                        u64::from(i.width)
+                            * u64::from(i.height)
+                            * u64::from(i.format.bytes_per_texel())
+                    })
+                    .sum(),
+                ..BoundBytes::default()
+            },
+            Ready::Nothing => BoundBytes {
+                uav,
+                ..BoundBytes::default()
+            },
         }
     }
 

@@ -1,0 +1,125 @@
+//! Times one configuration of a case: its compiles, its repeated action,
+//! and the memcpy reference on the same threads.
+
+use super::counts::{count, StaticCounts};
+use super::memcpy::memcpy_rate;
+use super::progress::Progress;
+use crate::case::Case;
+use crate::run::{compile_case, prepare, BoundBytes};
+use crate::CompileOptions;
+use std::time::Instant;
+
+/// Compiles timed to report the median compile time.
+pub const COMPILES: usize = 5;
+
+/// What one configuration measured.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Point {
+    /// Worker threads.
+    pub threads: usize,
+    /// The `k` asked for; `None` leaves it to the JIT.
+    pub k: Option<usize>,
+    /// Lanes per call of the action's shader (0 without an action).
+    pub lanes: u32,
+    /// Median microseconds to compile the case's shaders.
+    pub compile_us: f64,
+    /// The first compile's microseconds (it also pays one-time costs).
+    pub first_compile_us: f64,
+    /// Milliseconds of each timed action, sorted.
+    pub times_ms: Vec<f64>,
+    /// Invocations one action runs.
+    pub invocations: u64,
+    /// Memory bound to the action.
+    pub bytes: BoundBytes,
+    /// Bytes per second a memcpy of the bound bytes touches on the same
+    /// threads (see [`memcpy_rate`]).
+    pub memcpy_bytes_per_s: Option<f64>,
+    /// What one invocation executes; `None` without an action.
+    pub counts: Option<StaticCounts>,
+}
+
+impl Point {
+    /// The median time of an action.
+    pub fn median_ms(&self) -> f64 {
+        self.times_ms[self.times_ms.len() / 2]
+    }
+
+    /// The fastest action.
+    pub fn min_ms(&self) -> f64 {
+        self.times_ms[0]
+    }
+
+    /// The slowest action.
+    pub fn max_ms(&self) -> f64 {
+        self.times_ms[self.times_ms.len() - 1]
+    }
+}
+
+/// Compiles `case` with `k` vectors per component on `threads` threads
+/// (`None`: every core), times `iterations` actions (at least one) after
+/// one untimed, and steps `progress` once per timed action. Asking for a
+/// `k` the JIT does not compile is an error.
+pub fn measure(
+    case: &Case,
+    threads: Option<usize>,
+    k: Option<usize>,
+    iterations: u32,
+    progress: &mut Progress,
+) -> Result<Point, String> {
+    let options = CompileOptions {
+        k,
+        ..CompileOptions::default()
+    };
+    let mut builder = rayon::ThreadPoolBuilder::new();
+    if let Some(t) = threads {
+        builder = builder.num_threads(t);
+    }
+    let pool = builder.build().map_err(|e| e.to_string())?;
+    let threads = pool.current_num_threads();
+    pool.install(|| {
+        // The first compile also pays one-time costs (CPU feature detection,
+        // allocator growth); the median of a few is what a compile costs.
+        let mut prepared = prepare(case, &options)?;
+        if let Some(k) = k {
+            if prepared.lanes != 0 && prepared.lanes as usize != 4 * k {
+                return Err(format!(
+                    "k = {k} is not supported: the JIT compiled {} lanes per call (k = {})",
+                    prepared.lanes,
+                    prepared.lanes / 4
+                ));
+            }
+        }
+        let first_compile_us = prepared.compile_us;
+        let mut compiles = vec![first_compile_us];
+        for _ in 1..COMPILES {
+            compiles.push(compile_case(case, &options)?);
+        }
+        compiles.sort_by(f64::total_cmp);
+        prepared.act();
+        let mut times_ms: Vec<f64> = (0..iterations.max(1))
+            .map(|_| {
+                let t = Instant::now();
+                prepared.act();
+                let ms = t.elapsed().as_secs_f64() * 1e3;
+                progress.step();
+                ms
+            })
+            .collect();
+        times_ms.sort_by(f64::total_cmp);
+        let bytes = prepared.bound_bytes();
+        Ok(Point {
+            threads,
+            k,
+            lanes: prepared.lanes,
+            compile_us: compiles[compiles.len() / 2],
+            first_compile_us,
+            times_ms,
+            invocations: prepared.invocations,
+            bytes,
+            memcpy_bytes_per_s: memcpy_rate(bytes.total()),
+            counts: prepared
+                .action_shader()
+                .map(|a| count(&a.shader.program, a.constants)),
+        })
+    })
+}
