@@ -107,8 +107,7 @@ impl Tr<'_, '_> {
         let center = self.load_f32_splat(desc, offset_of!(InlineSampler, center));
         let mut axes = Vec::new();
         let mut in_range = None;
-        let limit = self.b.ins().f32const(INLINE_COORD_LIMIT);
-        let limit = self.b.ins().splat(FVEC, limit);
+        let limit = self.lb().f32s(INLINE_COORD_LIMIT);
         for (axis, coord) in coords.iter().take(2).enumerate() {
             let size = self.load_f32_splat(desc, offset_of!(InlineSampler, size) + 4 * axis);
             let mut a = Axis {
@@ -196,8 +195,7 @@ impl Tr<'_, '_> {
         offset: [i8; 3],
         needed: [bool; 4],
     ) -> [Option<Value>; 4] {
-        let one = self.b.ins().f32const(1.0);
-        let one = self.b.ins().splat(FVEC, one);
+        let one = self.lb().f32s(1.0);
         let mut taps = Vec::new();
         let mut weights = Vec::new();
         for (axis, a) in axes.iter().enumerate() {
@@ -212,8 +210,7 @@ impl Tr<'_, '_> {
             }
             let one_texel = self.lb().splat(1).v[0];
             let second = self.b.ins().iadd(first, one_texel);
-            let zero = self.b.ins().iconst(types::I32, 0);
-            let zero = self.b.ins().splat(VEC, zero);
+            let zero = self.lb().splat(0).v[0];
             let address = |tr: &mut Self, i: Value| {
                 let wrapped = tr.b.ins().band(i, d.wrap_mask[axis]);
                 let above = tr.b.ins().smax(wrapped, zero);
@@ -276,8 +273,7 @@ impl Tr<'_, '_> {
             self.b.ins().band(shifted, mask)
         };
         let value = self.b.ins().fcvt_from_sint(FVEC, byte);
-        let max = self.b.ins().f32const(255.0);
-        let max = self.b.ins().splat(FVEC, max);
+        let max = self.lb().f32s(255.0);
         self.b.ins().fdiv(value, max)
     }
 

@@ -138,6 +138,25 @@ impl LaneBuilder<'_, '_> {
         self.b.ins().vconst(VEC, c)
     }
 
+    /// A constant vector of type `ty` holding `bytes`, read from the
+    /// function's constant pool where it is used.
+    pub fn constant(&mut self, ty: Type, bytes: [u8; 16]) -> Value {
+        let c = self.b.func.dfg.constants.insert(ConstantData::from(bytes.to_vec()));
+        self.b.ins().vconst(ty, c)
+    }
+
+    /// `x` in every lane of an `f32x4` constant.
+    pub fn f32s(&mut self, x: f32) -> Value {
+        let bytes = x.to_le_bytes();
+        self.constant(FVEC, std::array::from_fn(|i| bytes[i % 4]))
+    }
+
+    /// `x` in both lanes of an `f64x2` constant.
+    pub fn f64s(&mut self, x: f64) -> Value {
+        let bytes = x.to_le_bytes();
+        self.constant(types::F64X2, std::array::from_fn(|i| bytes[i % 8]))
+    }
+
     /// A value with a scalar `i32` SSA value in every lane.
     pub fn splat_value(&mut self, scalar: Value) -> Lanes {
         let v = self.b.ins().splat(VEC, scalar);

@@ -178,20 +178,16 @@ impl Tr<'_, '_> {
     /// computed in double precision (exact for every float).
     fn encode_unorm8(&mut self, bits: Value) -> Value {
         let x = self.b.ins().bitcast(FVEC, super::lanes::le(), bits);
-        let zero = self.b.ins().f32const(0.0);
-        let zero = self.b.ins().splat(FVEC, zero);
-        let one = self.b.ins().f32const(1.0);
-        let one = self.b.ins().splat(FVEC, one);
+        let zero = self.lb().f32s(0.0);
+        let one = self.lb().f32s(1.0);
         let positive = self.b.ins().fcmp(FloatCC::GreaterThan, x, zero);
         let kept = self.b.ins().band(bits, positive);
         let kept = self.b.ins().bitcast(FVEC, super::lanes::le(), kept);
         let full = self.b.ins().fcmp(FloatCC::GreaterThanOrEqual, kept, one);
         let full = self.b.ins().bitcast(FVEC, super::lanes::le(), full);
         let clamped = self.b.ins().bitselect(full, one, kept);
-        let scale = self.b.ins().f64const(255.0);
-        let scale = self.b.ins().splat(types::F64X2, scale);
-        let half = self.b.ins().f64const(0.5);
-        let half = self.b.ins().splat(types::F64X2, half);
+        let scale = self.lb().f64s(255.0);
+        let half = self.lb().f64s(0.5);
         let high = self
             .b
             .ins()
