@@ -141,7 +141,12 @@ impl LaneBuilder<'_, '_> {
     /// A constant vector of type `ty` holding `bytes`, read from the
     /// function's constant pool where it is used.
     pub fn constant(&mut self, ty: Type, bytes: [u8; 16]) -> Value {
-        let c = self.b.func.dfg.constants.insert(ConstantData::from(bytes.to_vec()));
+        let c = self
+            .b
+            .func
+            .dfg
+            .constants
+            .insert(ConstantData::from(bytes.to_vec()));
         self.b.ins().vconst(ty, c)
     }
 
