@@ -183,6 +183,9 @@ pub fn draw(k: &Kernel, b: &Bindings, d: &Draw) {
                         call.run(k.func);
                     }
                 });
+                if by_runtime.is_empty() {
+                    continue;
+                }
                 let outputs = batch.outputs.words();
                 let masks = batch.masks.words();
                 for (i, &covered) in masks[..calls * w].iter().enumerate() {
