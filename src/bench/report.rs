@@ -348,18 +348,23 @@ mod tests {
         }
     }
 
-    #[test]
-    fn a_sweep_carries_every_point_with_the_old_keys() {
-        let points = [point(1, 2.0), point(2, 1.0)];
-        let rows: Vec<Row> = points
+    /// Rows for points swept at values 1, 2, ...
+    fn rows_of(points: &[Point]) -> Vec<Row<'_>> {
+        points
             .iter()
-            .zip([1, 2])
+            .zip(1..)
             .map(|(p, value)| Row {
                 value,
                 point: p,
                 rates: Rates::of(p, None, 4),
             })
-            .collect();
+            .collect()
+    }
+
+    #[test]
+    fn a_sweep_carries_every_point_with_the_old_keys() {
+        let points = [point(1, 2.0), point(2, 1.0)];
+        let rows = rows_of(&points);
         let v = sweep_json("c", Sweep::Threads, Work::Invocations, &rows);
         assert_eq!(v["case"], "c");
         assert_eq!(v["sweep"], "threads");
@@ -411,15 +416,7 @@ mod tests {
     #[test]
     fn the_table_has_a_row_per_point() {
         let points = [point(1, 2.0), point(2, 1.0)];
-        let rows: Vec<Row> = points
-            .iter()
-            .zip([1, 2])
-            .map(|(p, value)| Row {
-                value,
-                point: p,
-                rates: Rates::of(p, None, 4),
-            })
-            .collect();
+        let rows = rows_of(&points);
         let text = sweep_text("c", Sweep::Threads, Work::Invocations, &rows, None);
         let table: Vec<&str> = text
             .lines()
