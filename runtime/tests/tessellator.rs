@@ -316,3 +316,264 @@ fn max_tess_factor_acts_as_a_clamp() {
         );
     }
 }
+
+// ---------------------------------------------------------------------------
+// Point and primitive counts from the spec's formulas.
+//
+// An edge of (clamped) factor f is split into s(f) segments: integer and
+// pow2 round up, fractional odd to the next odd number, fractional even to
+// the next even number. It holds s(f) + 1 points, and a ring of edges holds
+// the sum of its edges' segment counts.
+//
+// Inside factors are split the same way, except that a tri or quad always
+// has an inner ring: integer's inside factor 1 is split as 2, fractional
+// odd's inside factors are at least 3.
+//
+// A quad's inner rings form a grid of (s(U) - 1)(s(V) - 1) points. A tri's
+// whole tessellation at a uniform n has P(n) points: rings of 3n, 3(n - 2),
+// ... points, plus a centre point when n is even, so
+// P(n) = 3((n + 1)/2)² for odd n and 3(n/2)(n/2 + 1) + 1 for even n; its
+// inner rings hold P(n) - 3n.
+//
+// Every tri and quad tessellation is a triangulation of the patch with V
+// points, B of them on its boundary, so by Euler's formula it has
+// 2V - B - 2 triangles.
+//
+// An isoline patch has ceil(density) lines (the line at v = 1 is not drawn)
+// of s(detail) + 1 points and s(detail) segments each.
+
+/// s(f) for an edge under a partitioning, with `max_tess_factor` 64.
+fn edge_segments(p: Partitioning, f: f32) -> u32 {
+    match p {
+        Partitioning::Integer | Partitioning::Pow2 => clamp(f, 1.0, 64.0).ceil() as u32,
+        Partitioning::FractionalOdd => next_with_parity(clamp(f, 1.0, 63.0), 1),
+        Partitioning::FractionalEven => next_with_parity(clamp(f, 2.0, 64.0), 0),
+    }
+}
+
+/// Clamps, mapping NaN to the lower end.
+fn clamp(f: f32, lower: f32, upper: f32) -> f32 {
+    if f > lower {
+        f.min(upper)
+    } else {
+        lower
+    }
+}
+
+/// The smallest whole number at least `f` whose remainder mod 2 is `parity`.
+fn next_with_parity(f: f32, parity: u32) -> u32 {
+    let n = f.ceil() as u32;
+    if n % 2 == parity {
+        n
+    } else {
+        n + 1
+    }
+}
+
+/// Points of a uniform tri tessellation with n segments per edge.
+fn tri_points(n: u32) -> u32 {
+    if n % 2 == 1 {
+        3 * ((n + 1) / 2).pow(2)
+    } else {
+        3 * (n / 2) * (n / 2 + 1) + 1
+    }
+}
+
+/// Expected (points, triangles) of a tri or quad patch, `None` if culled.
+fn expected_patch_counts(
+    domain: Domain,
+    p: Partitioning,
+    edges: &[f32],
+    inside: &[f32],
+) -> Option<(u32, u32)> {
+    if edges.iter().any(|&f| f.is_nan() || f <= 0.0) {
+        return None;
+    }
+    let boundary: u32 = edges.iter().map(|&f| edge_segments(p, f)).sum();
+    // Whether every factor ends up exactly 1: the patch is its corners.
+    let edges_one = edges.iter().all(|&f| edge_segments(p, f) == 1);
+    let inside_one = p != Partitioning::FractionalEven && inside.iter().all(|&f| !(f > 1.0));
+    let corners = edges.len() as u32;
+    if edges_one && inside_one {
+        return Some((corners, corners - 2));
+    }
+    let inside_segments: Vec<u32> = inside
+        .iter()
+        .map(|&f| match p {
+            Partitioning::Integer | Partitioning::Pow2 => edge_segments(p, f).max(2),
+            Partitioning::FractionalOdd => edge_segments(p, f).max(3),
+            Partitioning::FractionalEven => edge_segments(p, f),
+        })
+        .collect();
+    let interior = match domain {
+        Domain::Tri => tri_points(inside_segments[0]) - 3 * inside_segments[0],
+        _ => (inside_segments[0] - 1) * (inside_segments[1] - 1),
+    };
+    let points = boundary + interior;
+    Some((points, 2 * points - boundary - 2))
+}
+
+/// Expected (points, segments) of an isoline patch, `None` if culled.
+fn expected_isoline_counts(p: Partitioning, density: f32, detail: f32) -> Option<(u32, u32)> {
+    if [density, detail].iter().any(|&f| f.is_nan() || f <= 0.0) {
+        return None;
+    }
+    let lines = clamp(density, 1.0, 64.0).ceil() as u32;
+    let segments = edge_segments(p, detail);
+    Some((lines * (segments + 1), lines * segments))
+}
+
+#[test]
+fn counts_of_hand_worked_cases() {
+    use Partitioning::*;
+    let cases: [(Domain, Partitioning, &[f32], &[f32], usize, usize); 10] = [
+        // A 4x4 grid: 16 points, 2 * 3 * 3 triangles.
+        (Domain::Quad, Integer, &[3.0; 4], &[3.0; 2], 16, 18),
+        // Boundary 1+2+3+4 = 10, interior (2-1)(5-1) = 4: 14 points,
+        // 28 - 10 - 2 = 16 triangles.
+        (
+            Domain::Quad,
+            Integer,
+            &[1.0, 2.0, 3.0, 4.0],
+            &[2.0, 5.0],
+            14,
+            16,
+        ),
+        // Boundary 9, interior P(5) - 15 = 12: 21 points, 42 - 9 - 2 = 31.
+        (Domain::Tri, Integer, &[2.0, 3.0, 4.0], &[5.0], 21, 31),
+        // Segments 3, 3, 5; inside 5: 11 + 12 = 23 points, 33 triangles.
+        (
+            Domain::Tri,
+            FractionalOdd,
+            &[1.5, 2.0, 4.25],
+            &[3.5],
+            23,
+            33,
+        ),
+        // Segments 4, 4, 6, 2; inside 2 and 8: 16 + 7 = 23 points, 28.
+        (
+            Domain::Quad,
+            FractionalEven,
+            &[2.5, 3.0, 6.0, 1.0],
+            &[1.0, 7.5],
+            23,
+            28,
+        ),
+        // P(64) = 3 * 32 * 33 + 1 = 3169 points, 6338 - 192 - 2 = 6144.
+        (Domain::Tri, FractionalEven, &[64.0; 3], &[64.0], 3169, 6144),
+        // 65² points, 2 * 64² triangles.
+        (Domain::Quad, Pow2, &[64.0; 4], &[64.0; 2], 4225, 8192),
+        // 63.5 clamps to 63 for fractional odd: 64² points, 2 * 63².
+        (
+            Domain::Quad,
+            FractionalOdd,
+            &[63.5; 4],
+            &[63.5; 2],
+            4096,
+            7938,
+        ),
+        // Edges of 1 with a tri's inside of 3: 3 + P(3) - 9 = 6 points.
+        (Domain::Tri, FractionalOdd, &[1.0; 3], &[3.0], 6, 7),
+        // An integer inside factor of 1 still makes a centre point:
+        // 9 + 1 points, 20 - 9 - 2 triangles.
+        (Domain::Tri, Integer, &[3.0; 3], &[1.0], 10, 9),
+    ];
+    for (domain, p, edges, inside, points, triangles) in cases {
+        let factors = match domain {
+            Domain::Tri => TessFactors::tri([edges[0], edges[1], edges[2]], inside[0]),
+            _ => TessFactors::quad(
+                [edges[0], edges[1], edges[2], edges[3]],
+                [inside[0], inside[1]],
+            ),
+        };
+        let t = tessellate(domain, p, OutputPrimitive::TriangleCw, &factors);
+        let label = format!("{domain:?} {p:?} {edges:?} {inside:?}");
+        assert_eq!(
+            (t.points.len(), t.primitive_count()),
+            (points, triangles),
+            "{label}"
+        );
+        assert_eq!(
+            expected_patch_counts(domain, p, edges, inside),
+            Some((points as u32, triangles as u32)),
+            "formula for {label}"
+        );
+    }
+    let isolines = [
+        // 3 lines (2.5 rounds up) of 4 segments (3.2 to the next even).
+        (FractionalEven, 2.5, 3.2, 15, 12),
+        (Pow2, 64.0, 64.0, 64 * 65, 64 * 64),
+        (FractionalOdd, 0.5, 0.5, 2, 1),
+    ];
+    for (p, density, detail, points, segments) in isolines {
+        let t = isoline(p, OutputPrimitive::Line, density, detail);
+        assert_eq!(
+            (t.points.len(), t.primitive_count()),
+            (points, segments),
+            "{p:?} {density} {detail}"
+        );
+    }
+}
+
+/// A small deterministic generator (xorshift64*), for sweeps.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+
+    /// A factor that is a multiple of 1/8 in [0.125, 68], or now and then
+    /// exactly 1.
+    fn factor(&mut self) -> f32 {
+        if self.next() % 8 == 0 {
+            1.0
+        } else {
+            (self.next() % 544 + 1) as f32 / 8.0
+        }
+    }
+}
+
+#[test]
+fn counts_follow_the_formulas_across_a_sweep() {
+    let mut rng = Rng(0x7e55_e11a_7e5e_ed01);
+    for p in PARTITIONINGS {
+        for _ in 0..300 {
+            let e = [rng.factor(), rng.factor(), rng.factor(), rng.factor()];
+            let i = [rng.factor(), rng.factor()];
+            for (domain, edges, inside) in [
+                (Domain::Tri, &e[..3], &i[..1]),
+                (Domain::Quad, &e[..], &i[..]),
+            ] {
+                let factors = TessFactors {
+                    edges: e,
+                    inside: i,
+                    max_tess_factor: TessFactors::MAX,
+                };
+                let (points, triangles) = expected_patch_counts(domain, p, edges, inside).unwrap();
+                let label = format!("{domain:?} {p:?} {edges:?} {inside:?}");
+                let t = tessellate(domain, p, OutputPrimitive::TriangleCw, &factors);
+                assert_eq!(
+                    (t.points.len(), t.primitive_count()),
+                    (points as usize, triangles as usize),
+                    "{label}"
+                );
+                let t = tessellate(domain, p, OutputPrimitive::Point, &factors);
+                assert_eq!(t.indices, (0..points).collect::<Vec<_>>(), "{label}");
+                let t = tessellate(domain, p, OutputPrimitive::Line, &factors);
+                assert_eq!(t.primitive_count() as u32, points - 1, "{label}");
+            }
+            let (points, segments) = expected_isoline_counts(p, e[0], e[1]).unwrap();
+            let t = isoline(p, OutputPrimitive::Line, e[0], e[1]);
+            assert_eq!(
+                (t.points.len(), t.primitive_count()),
+                (points as usize, segments as usize)
+            );
+            let t = isoline(p, OutputPrimitive::Point, e[0], e[1]);
+            assert_eq!(t.primitive_count(), points as usize);
+        }
+    }
+}
