@@ -24,6 +24,12 @@ for dom in ['tri','quad','iso']:
                 else:
                     e = [rv() for _ in range(4)]; i = [rv(), rv()]
                 cases.append((dom,part,out,e,i))
+# factors within a few 2^-16 of a whole number, where points nearly meet
+def near(): return h(random.randint(1, 64) + random.randint(0, 3) * 2**-16)
+for dom in ['tri','quad','iso']:
+    for part in range(4):
+        for k in range(50):
+            cases.append((dom, part, 2, [near() for _ in range(4)], [near(), near()]))
 # exhaustive small whole/fractional grid for uniform factors
 for dom in ['tri','quad']:
     for part in range(4):
