@@ -11,17 +11,30 @@
 //! The hull shader's work (computing the factors, and any reduction of edge
 //! factors into inside factors) is not done here: factors come in as the
 //! hull shader's patch constants output them.
+//!
+//! Points to know, all as the spec (and Microsoft's reference tessellator,
+//! which `runtime/tests/tessellator.rs` compares against bit for bit) does:
+//!
+//! - pow2 partitioning is split exactly like integer partitioning; rounding
+//!   factors to powers of two is left to the hull shader;
+//! - fractional odd factors are clamped to [1, 63], fractional even to
+//!   [2, 64], integer and pow2 to [1, 64] (then rounded up);
+//! - factors a few 2^-16 above a whole number can give sliver triangles
+//!   with zero (or, by rounding, very slightly negative) area, as can a
+//!   fractional odd inside factor of 1 next to larger factors (it is raised
+//!   to 1 + 2^-16, putting the inner ring on the edges).
 
 mod connectivity;
 mod factors;
 mod fixed;
 mod isoline;
 mod partition;
+mod patch;
 mod quad;
 mod tri;
 
-use connectivity::{TriangleWriter, Winding};
-use factors::PatchFactors;
+use connectivity::Winding;
+use patch::Patch;
 
 /// The patch domain (`dcl_tessellator_domain`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -160,14 +173,6 @@ pub struct Tessellation {
 }
 
 impl Tessellation {
-    fn empty(topology: Topology) -> Self {
-        Tessellation {
-            points: Vec::new(),
-            indices: Vec::new(),
-            topology,
-        }
-    }
-
     /// True if the patch was culled (or otherwise produced nothing).
     pub fn is_empty(&self) -> bool {
         self.indices.is_empty()
@@ -193,86 +198,27 @@ pub fn tessellate(
         (Domain::Isoline, _) | (_, OutputPrimitive::Line) => Topology::LineList,
         _ => Topology::TriangleList,
     };
-    let winding = if output == OutputPrimitive::TriangleCcw {
-        Winding::CounterClockwise
-    } else {
-        Winding::Clockwise
+    let Some(patch) = Patch::new(domain, partitioning, factors) else {
+        return Tessellation {
+            points: Vec::new(),
+            indices: Vec::new(),
+            topology,
+        };
     };
-    let max = factors.max_tess_factor;
-    let e = factors.edges;
-    let (points, triangles) = match domain {
-        Domain::Isoline => {
-            let Some(f) = factors::process_isoline(partitioning, e[0], e[1], max) else {
-                return Tessellation::empty(topology);
-            };
-            let patch = isoline::IsolinePatch::new(f);
-            let points = patch.points();
-            let indices = match topology {
-                Topology::PointList => (0..points.len() as u32).collect(),
-                _ => patch.segments(),
-            };
-            return finish(&points, indices, topology);
-        }
-        Domain::Tri => {
-            match factors::process_patch(partitioning, [e[0], e[1], e[2]], [factors.inside[0]], max)
-            {
-                PatchFactors::Culled => return Tessellation::empty(topology),
-                PatchFactors::Minimal => minimal_tri(winding),
-                PatchFactors::Split { edges, inside } => {
-                    let patch = tri::TriPatch::new(edges, inside[0]);
-                    let mut writer = TriangleWriter::new(winding);
-                    patch.triangles(&mut writer);
-                    (patch.points(), writer.finish())
-                }
-            }
-        }
-        Domain::Quad => match factors::process_patch(partitioning, e, factors.inside, max) {
-            PatchFactors::Culled => return Tessellation::empty(topology),
-            PatchFactors::Minimal => minimal_quad(winding),
-            PatchFactors::Split { edges, inside } => {
-                let patch = quad::QuadPatch::new(edges, inside);
-                let mut writer = TriangleWriter::new(winding);
-                patch.triangles(&mut writer);
-                (patch.points(), writer.finish())
-            }
-        },
-    };
+    let points = patch.points();
+    let count = points.len() as u32;
     let indices = match topology {
-        Topology::PointList => (0..points.len() as u32).collect(),
-        Topology::LineList => in_order_lines(points.len()),
-        Topology::TriangleList => triangles,
+        Topology::PointList => (0..count).collect(),
+        // Tri and quad patches have no lines of their own.
+        Topology::LineList if domain != Domain::Isoline => {
+            (1..count).flat_map(|p| [p - 1, p]).collect()
+        }
+        _ => patch.primitives(if output == OutputPrimitive::TriangleCcw {
+            Winding::CounterClockwise
+        } else {
+            Winding::Clockwise
+        }),
     };
-    finish(&points, indices, topology)
-}
-
-/// A tri patch with every factor 1: its corners v, w, u and one triangle.
-fn minimal_tri(winding: Winding) -> (Vec<[fixed::Fixed; 2]>, Vec<u32>) {
-    let mut writer = TriangleWriter::new(winding);
-    writer.triangle(0, 1, 2);
-    (
-        vec![[0, fixed::ONE], [0, 0], [fixed::ONE, 0]],
-        writer.finish(),
-    )
-}
-
-/// A quad patch with every factor 1: its four corners and two triangles.
-fn minimal_quad(winding: Winding) -> (Vec<[fixed::Fixed; 2]>, Vec<u32>) {
-    let mut writer = TriangleWriter::new(winding);
-    writer.triangle(0, 1, 3);
-    writer.triangle(1, 2, 3);
-    let one = fixed::ONE;
-    (
-        vec![[0, 0], [one, 0], [one, one], [0, one]],
-        writer.finish(),
-    )
-}
-
-/// Segments joining each point to the next, in output order.
-fn in_order_lines(count: usize) -> Vec<u32> {
-    (1..count as u32).flat_map(|p| [p - 1, p]).collect()
-}
-
-fn finish(points: &[[fixed::Fixed; 2]], indices: Vec<u32>, topology: Topology) -> Tessellation {
     Tessellation {
         points: points.iter().map(|p| p.map(fixed::to_f32)).collect(),
         indices,
