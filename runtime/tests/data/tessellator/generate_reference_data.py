@@ -35,6 +35,12 @@ for dom in ['tri','quad']:
     for part in range(4):
         for f in [1,1.5,2,2.5,3,3.5,4,5,6,7,8,9,10,15.5,16,17,31,32,33,63,64]:
             cases.append((dom,part,2,[h(f)]*4,[h(f)]*2))
+# line output on tri and quad patches, triangle output on isolines
+for dom, outs in [('tri', [1]), ('quad', [1]), ('iso', [2, 3])]:
+    for part in range(4):
+        for out in outs:
+            for k in range(20):
+                cases.append((dom, part, out, [rv() for _ in range(4)], [rv(), rv()]))
 inp = ''.join('%s %d %d %s %s %s %s %s %s\n' % (d,p,o,*e,*i) for d,p,o,e,i in cases)
 out = subprocess.run(['./refdrv'], input=inp, capture_output=True, text=True, check=True).stdout.splitlines()
 assert len(out) == len(cases)
