@@ -26,20 +26,30 @@ pub(crate) enum Remap {
     /// outer row from `outer_from`; each row's final number is the ring's
     /// first point, stored elsewhere.
     WrapAround {
+        /// Added to an inner number to give its stored index.
         inner_offset: i32,
+        /// The inner number that stands for the inner ring's first point.
         inner_last: i32,
+        /// Where the inner ring's first point is stored.
         inner_first_stored: i32,
+        /// The first outer number; inner numbers are below it.
         outer_from: i32,
+        /// Added to an outer number to give its stored index.
         outer_offset: i32,
+        /// The outer number that stands for the outer ring's first point.
         outer_last: i32,
+        /// Where the outer ring's first point is stored.
         outer_first_stored: i32,
     },
     /// Numbers from `from` on count down through a row stored backwards
     /// (number n is stored at `sum - n`); `corner`, if any, is one number
     /// (checked first) stored at a given index.
     Reversed {
+        /// The first number of the backwards row.
         from: i32,
+        /// A backwards number n is stored at `sum - n`.
         sum: i32,
+        /// A (number, stored index) pair that overrides the rest.
         corner: Option<(i32, i32)>,
     },
 }

@@ -28,9 +28,16 @@ pub(crate) struct EdgeSplit {
     /// Points on one half edge, the shared middle point of an even split
     /// not included.
     pub half_points: i32,
+    /// The half factor's fraction: how far points have moved from their
+    /// places at the whole number below towards those at the one above.
     fraction: Fixed,
+    /// Points past this one exist at the whole number above but are one
+    /// place further along than at the whole number below: the point that
+    /// appears next is inserted here.
     split_point: i32,
+    /// 1 / segments of the whole split below the factor.
     inv_floor_segments: Fixed,
+    /// 1 / segments of the whole split above the factor.
     inv_ceil_segments: Fixed,
 }
 
