@@ -7,6 +7,8 @@
 //! the ring's first point; the middle row of an even split is stored
 //! backwards), a [`Remap`] turns the walk's numbers into stored indices.
 
+use super::partition::{EdgeSplit, Parity};
+
 /// Which way the output triangles turn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Winding {
@@ -213,13 +215,13 @@ impl TriangleWriter {
     /// then the second half is walked back out in mirror order.
     pub fn stitch_transition(
         &mut self,
-        inner: RowSplit,
+        inner: &EdgeSplit,
         inner_start: i32,
-        outer: RowSplit,
+        outer: &EdgeSplit,
         outer_start: i32,
     ) {
-        let inner_half = inner.half_points_without_middle();
-        let outer_half = outer.half_points_without_middle();
+        let inner_half = half_points_before_middle(inner);
+        let outer_half = half_points_before_middle(outer);
         let mut i = inner_start;
         let mut o = outer_start;
 
@@ -238,20 +240,19 @@ impl TriangleWriter {
             }
         }
 
-        use super::partition::Parity::{Even, Odd};
         match (inner.parity, outer.parity) {
-            (Even, Even) => {}
-            (Odd, Odd) => {
+            (Parity::Even, Parity::Even) => {}
+            (Parity::Odd, Parity::Odd) => {
                 self.triangle(i, o, i + 1);
                 self.triangle(i + 1, o, o + 1);
                 i += 1;
                 o += 1;
             }
-            (Even, Odd) => {
+            (Parity::Even, Parity::Odd) => {
                 self.triangle(i, o, o + 1);
                 o += 1;
             }
-            (Odd, Even) => {
+            (Parity::Odd, Parity::Even) => {
                 self.triangle(i, o, i + 1);
                 i += 1;
             }
@@ -273,25 +274,13 @@ impl TriangleWriter {
     }
 }
 
-/// What the transition stitch needs to know of a row.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct RowSplit {
-    /// Points on the row's half edge (an even split's middle point not
-    /// included).
-    pub half_points: i32,
-    /// The row's parity.
-    pub parity: super::partition::Parity,
-}
-
-impl RowSplit {
-    /// Points of the half edge strictly before the middle: an odd split's
-    /// half edge ends in the point next to the middle segment, which the
-    /// middle stitch consumes.
-    fn half_points_without_middle(self) -> i32 {
-        match self.parity {
-            super::partition::Parity::Odd => self.half_points - 1,
-            super::partition::Parity::Even => self.half_points,
-        }
+/// Points of a row's half edge strictly before the middle: an odd split's
+/// half edge ends in the point next to the middle segment, which the middle
+/// stitch consumes; an even split's middle point is not on its half edge.
+fn half_points_before_middle(row: &EdgeSplit) -> i32 {
+    match row.parity {
+        Parity::Odd => row.half_points - 1,
+        Parity::Even => row.half_points,
     }
 }
 

@@ -5,7 +5,7 @@
 //! The outer edges are u == 0 (from v = 1 down to v = 0), v == 0 (u rising),
 //! u == 1 (v rising) and v == 1 (u falling), in that order.
 
-use super::connectivity::{Diagonals, Remap, RowSplit, TriangleWriter};
+use super::connectivity::{Diagonals, Remap, TriangleWriter};
 use super::factors::Factor;
 use super::fixed::{Fixed, HALF, ONE};
 use super::partition::{EdgeSplit, Parity};
@@ -147,9 +147,9 @@ impl QuadPatch {
                 };
                 if ring == 1 {
                     out.stitch_transition(
-                        row(&self.inside[along]),
+                        &self.inside[along],
                         inner_at,
-                        row(&self.edges[edge]),
+                        &self.edges[edge],
                         outer_at,
                     );
                 } else {
@@ -202,12 +202,5 @@ impl QuadPatch {
             out.stitch_regular(false, diagonals, quads + 1, from, outer_start);
             out.set_remap(Remap::Identity);
         }
-    }
-}
-
-fn row(split: &EdgeSplit) -> RowSplit {
-    RowSplit {
-        half_points: split.half_points,
-        parity: split.parity,
     }
 }

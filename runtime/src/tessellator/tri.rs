@@ -5,7 +5,7 @@
 //! u == 0 (from v = 1 to w = 1), v == 0 (from w = 1 to u = 1) and w == 0
 //! (from u = 1 to v = 1), in that order.
 
-use super::connectivity::{Diagonals, Remap, RowSplit, TriangleWriter};
+use super::connectivity::{Diagonals, Remap, TriangleWriter};
 use super::factors::Factor;
 use super::fixed::{Fixed, HALF, ONE, ONE_THIRD, TWO_THIRDS};
 use super::partition::{EdgeSplit, Parity};
@@ -98,7 +98,7 @@ impl TriPatch {
                     (inner_start, outer_start)
                 };
                 if ring == 1 {
-                    out.stitch_transition(row(inside), inner_at, row(&self.edges[edge]), outer_at);
+                    out.stitch_transition(inside, inner_at, &self.edges[edge], outer_at);
                 } else {
                     out.stitch_regular(true, Diagonals::Mirrored, inner_count, inner_at, outer_at);
                 }
@@ -111,12 +111,5 @@ impl TriPatch {
         if inside.parity == Parity::Odd {
             out.triangle(outer_start, outer_start + 1, outer_start + 2);
         }
-    }
-}
-
-fn row(split: &EdgeSplit) -> RowSplit {
-    RowSplit {
-        half_points: split.half_points,
-        parity: split.parity,
     }
 }
