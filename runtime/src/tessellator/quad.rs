@@ -116,6 +116,9 @@ impl QuadPatch {
                 let along = if edge % 2 == 0 { V } else { U };
                 let inner_count = inner_counts[along];
                 let on_middle_row = middle_row_ring(along) == Some(ring);
+                // The last side ends on the ring's first points, stored at
+                // the start of each ring; on the middle row the inner points
+                // of the last two sides are the row itself, walked backwards.
                 let (inner_at, outer_at) = if edge == 3 && on_middle_row {
                     let from = inner_start + 1;
                     out.set_remap(Remap::Reversed {

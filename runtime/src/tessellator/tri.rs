@@ -83,6 +83,8 @@ impl TriPatch {
             let ring_inner_first = inner_start;
             let ring_outer_first = outer_start;
             for (edge, outer_count) in outer_counts.iter_mut().enumerate() {
+                // The last side ends on the ring's first points, stored at
+                // the start of each ring rather than after the side.
                 let (inner_at, outer_at) = if edge == 2 {
                     out.set_remap(Remap::WrapAround {
                         inner_offset: inner_start,
