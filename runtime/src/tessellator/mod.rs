@@ -113,7 +113,9 @@ pub struct TessFactors {
     /// none.
     pub inside: [f32; 2],
     /// The hull shader's `dcl_hs_max_tessfactor`: lowers the upper end of
-    /// every factor's range (never below its lower end). 64 means no extra
+    /// every factor's range (never below its lower end; NaN is ignored).
+    /// Integer and pow2 factors are rounded up after this clamp, so a
+    /// fractional maximum such as 7.5 lets them reach 8. 64 means no extra
     /// clamp.
     pub max_tess_factor: f32,
 }
