@@ -10,4 +10,5 @@ pub mod format;
 pub mod helpers;
 pub mod raw_quad;
 pub mod sampler;
+pub mod tessellator;
 pub mod texture;
