@@ -14,7 +14,7 @@ use super::names::{
     SAMPLER_MODES, SCALAR_REGISTERS, SYNC_FLAGS, SYSVALS,
 };
 use super::opcodes::Ty;
-use super::Sm4Error;
+use super::{Sm4Error, Syntax};
 use crate::dxbc::{Container, Rdef};
 
 const COMPONENTS: [char; 4] = ['x', 'y', 'z', 'w'];
@@ -50,7 +50,7 @@ pub fn text(shader: &Shader, tokens: &[u32], rdef: Option<&Rdef>) -> String {
         let original = &tokens[ins.offset..end.min(tokens.len())];
         let line = instruction(ins);
         let indent = "    ".repeat(depth);
-        if assemble_instruction(&line).ok().as_deref() == Some(original) {
+        if assemble_instruction(&line, Syntax::Vkd3d).ok().as_deref() == Some(original) {
             let _ = write!(out, "{indent}{line}");
         } else {
             let words: Vec<String> = original.iter().map(|w| format!("0x{w:08x}")).collect();
