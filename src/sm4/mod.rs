@@ -14,7 +14,7 @@ pub mod syntax;
 
 pub use asm::{assemble, assemble_as};
 pub use decode::{decode, Instruction, OpIndex, Operand, ProgramType, Sel, Shader};
-pub use disasm::disassemble;
+pub use disasm::{disassemble, disassemble_as};
 pub use info::info;
 pub use lower::lower;
 pub use syntax::Syntax;

@@ -1,12 +1,14 @@
 //! fxc's signature tables (`// Input signature:`, `// Output signature:`,
 //! `// Patch Constant signature:`): read back from an assembly text's
-//! comments.
+//! comments, and written by the fxc-syntax disassembler.
 //!
 //! A row is `Name Index Mask Register SysValue Format Used`. The mask and
 //! used columns print each letter at its component's place (`x  w`). An
 //! element without a register (`oDepth`, `oMask`) prints `N/A` as its mask
 //! and `YES`/`NO` as its use. For inputs the used column is the element's
 //! read mask; for outputs it is the complement of the never-written mask.
+
+use std::fmt::Write;
 
 use super::decode::ProgramType;
 use super::Sm4Error;
@@ -62,6 +64,73 @@ pub struct Tables {
     /// `// Patch Constant signature:` (an output of a hull shader, an input
     /// of a domain shader).
     pub patch_constants: Option<Vec<SignatureElement>>,
+}
+
+/// Letters of `mask` at their places (`x  w`).
+fn placed(mask: u8) -> String {
+    (0..4)
+        .map(|i| {
+            if mask & (1 << i) != 0 {
+                ['x', 'y', 'z', 'w'][i]
+            } else {
+                ' '
+            }
+        })
+        .collect()
+}
+
+/// The table rows and framing of one signature.
+pub fn write(out: &mut String, title: &str, elements: &[SignatureElement], output: bool) {
+    let _ = writeln!(out, "// {title} signature:\n//");
+    let _ = writeln!(
+        out,
+        "// Name                 Index   Mask Register SysValue  Format   Used\n\
+         // -------------------- ----- ------ -------- -------- ------- ------"
+    );
+    if elements.is_empty() {
+        let _ = writeln!(out, "// no {title}");
+    }
+    for e in elements {
+        let named = NAMED
+            .iter()
+            .find(|(n, _, _)| n.eq_ignore_ascii_case(&e.semantic));
+        let used = if output {
+            e.mask & !e.rw_mask & 0xf
+        } else {
+            e.rw_mask
+        };
+        let sysval = match (e.sysval, named) {
+            (0, Some((_, column, _))) => column.to_string(),
+            (v, _) => SYSVALS
+                .iter()
+                .find(|(c, _)| *c == v)
+                .map_or_else(|| v.to_string(), |(_, n)| n.to_string()),
+        };
+        let (mask, register, used) = match named.and_then(|(_, _, reg)| *reg) {
+            Some(reg) if e.register == u32::MAX => (
+                "N/A".to_string(),
+                reg.to_string(),
+                if used != 0 { "YES" } else { "NO" }.to_string(),
+            ),
+            _ => (placed(e.mask), e.register.to_string(), placed(used)),
+        };
+        let format = match e.min_precision {
+            0 => FORMATS
+                .iter()
+                .find(|(c, _)| *c == e.component_type)
+                .map_or("unknown", |(_, n)| n),
+            1 => "min16f",
+            2 => "min2_8f",
+            4 => "min16i",
+            _ => "min16u",
+        };
+        let _ = writeln!(
+            out,
+            "// {:<20} {:>5} {mask:>6} {register:>8} {sysval:>8} {format:>7} {used:>6}",
+            e.semantic, e.semantic_index
+        );
+    }
+    let _ = writeln!(out, "//");
 }
 
 /// The error at `token` of line `line` (1-based) of `raw`.
@@ -220,7 +289,7 @@ ps_5_0
 ";
 
     #[test]
-    fn reads_rows() {
+    fn reads_rows_and_writes_them_back() {
         let t = read(TABLES, ProgramType::Pixel).unwrap();
         let inputs = t.inputs.unwrap();
         let outputs = t.outputs.unwrap();
@@ -240,6 +309,16 @@ ps_5_0
             (outputs[1].register, outputs[1].mask, outputs[1].rw_mask),
             (u32::MAX, 1, 14)
         );
+        let mut text = String::new();
+        write(&mut text, "Input", &inputs, false);
+        write(&mut text, "Output", &outputs, true);
+        let again = read(&text, ProgramType::Pixel).unwrap();
+        assert_eq!(again.inputs.unwrap(), inputs);
+        assert_eq!(again.outputs.unwrap(), outputs);
+        assert!(text
+            .contains("// TEXCOORD                 9   xyzw        9     NONE   float   x  w\n"));
+        assert!(text
+            .contains("// SV_DepthGreaterEqual     0    N/A oDepthGE  DEPTHGE   float    YES\n"));
     }
 
     #[test]
