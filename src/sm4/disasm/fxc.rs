@@ -9,7 +9,9 @@ use super::fxc_number::{double, literal};
 use super::{body, vkd3d::operand_type};
 use crate::dxbc::Container;
 use crate::sm4::decode::{Instruction, Operand, Sel, Shader};
-use crate::sm4::names::{self, DIMS, FXC_OPCODES, MIN_PRECISIONS, REGISTERS, SYNC_FLAGS};
+use crate::sm4::names::{
+    self, DIMS, FXC_OPCODES, MIN_PRECISIONS, REGISTERS, SCALAR_REGISTERS, SYNC_FLAGS,
+};
 use crate::sm4::opcodes::Ty;
 use crate::sm4::{sigtable, ProgramType, Syntax};
 
@@ -192,6 +194,9 @@ pub fn operand(op: &Operand, ty: Ty) -> String {
                 Sel::Select(c) => {
                     let _ = write!(s, ".{}", COMPONENTS[c as usize]);
                 }
+                // Not fxc's: vkd3d-compiler declares some registers as one
+                // component, which fxc's text has no way to say.
+                Sel::One if !SCALAR_REGISTERS.contains(&t) => s.push_str(".(1)"),
                 _ => {}
             }
         }

@@ -1,7 +1,8 @@
 //! Literal words as fxc prints them, kept exact: floats like C's `%f`
 //! (`1.000000`) when that reads back to the same bits and with the
 //! shortest exact digits otherwise; MSVC's names for infinities and the
-//! default NaNs; small integers in decimal and the rest in hexadecimal.
+//! default NaNs; small integers in signed decimal and the rest in
+//! hexadecimal.
 
 use crate::sm4::opcodes::Ty;
 
@@ -38,14 +39,10 @@ pub fn double(bits: u64) -> String {
     }
 }
 
-/// An integer word: decimal when small, hexadecimal otherwise.
-fn integer(word: u32, signed: bool) -> String {
-    let value = if signed {
-        i64::from(word as i32)
-    } else {
-        i64::from(word)
-    };
-    if value.abs() < 10000 {
+/// An integer word: signed decimal when small, hexadecimal otherwise.
+fn integer(word: u32) -> String {
+    let value = word as i32;
+    if value.unsigned_abs() < 10000 {
         value.to_string()
     } else {
         format!("0x{word:08x}")
@@ -56,14 +53,13 @@ fn integer(word: u32, signed: bool) -> String {
 pub fn literal(word: u32, ty: Ty) -> String {
     match ty {
         Ty::F => float(word),
-        Ty::I => integer(word, true),
-        Ty::U | Ty::D => integer(word, false),
+        Ty::I | Ty::U | Ty::D => integer(word),
         Ty::X => {
             let exponent = (word >> 23) & 0xff;
             if exponent != 0 && exponent != 0xff {
                 float(word)
             } else {
-                integer(word, false)
+                integer(word)
             }
         }
     }
@@ -86,6 +82,8 @@ mod tests {
         assert_eq!(literal(0xffff_ffff, Ty::I), "-1");
         assert_eq!(literal(0x3f80_0000, Ty::U), "0x3f800000");
         assert_eq!(literal(255, Ty::U), "255");
+        assert_eq!(literal(0xffff_fffc, Ty::U), "-4");
+        assert_eq!(literal(0xffff_ffff, Ty::X), "-1");
         assert_eq!(literal(0x3f80_0000, Ty::X), "1.000000");
         assert_eq!(literal(2, Ty::X), "2");
     }

@@ -178,6 +178,9 @@ pub fn instruction(ins: &Instruction) -> String {
                     .unwrap_or_default()
             )
         }
+        146 if c & 1 != 0 => {
+            plain(ins, &ops(0)).replacen(ins.info.name, "dcl_interface_dynamicindexed", 1)
+        }
         _ if ins.info.decl => plain(ins, &ops(0)),
         _ => {
             let ty = ins.info.ty;
