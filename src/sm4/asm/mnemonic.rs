@@ -84,7 +84,9 @@ fn suffixes(info: &'static OpInfo, rest: &str) -> Res<Mnemonic> {
             r = tail;
             continue;
         }
-        let body = &r[1..];
+        let Some(body) = r.strip_prefix('_') else {
+            return Err(fault(r, format!("unexpected '{r}' in the mnemonic")));
+        };
         if let Some((dim, len)) = dimension(code, body) {
             controls |= dim;
             if dim == 4 || dim == 9 {
@@ -288,5 +290,6 @@ mod tests {
         assert!(parse_mnemonic("sample_indexable(cube9)").is_err());
         assert!(parse_mnemonic("frobnicate").is_err());
         assert!(parse_mnemonic("dcl_temps(3)").is_err());
+        assert!(parse_mnemonic("sample_indexable(texture2d)é").is_err());
     }
 }

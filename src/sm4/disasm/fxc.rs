@@ -36,6 +36,7 @@ pub fn text(container: &Container, shader: &Shader, tokens: &[u32]) -> String {
     if has(&[b"OSGN", b"OSG5", b"OSG1"]) {
         sigtable::write(&mut out, "Output", container.outputs(), true);
     }
+    tessellation(&mut out, shader);
     let _ = writeln!(
         out,
         "{}_{}_{}",
@@ -45,6 +46,60 @@ pub fn text(container: &Container, shader: &Shader, tokens: &[u32]) -> String {
     );
     out.push_str(&body(shader, tokens, Syntax::Fxc, instruction, |_| None));
     out
+}
+
+/// The control value of the first declaration with opcode `code`.
+fn declared(shader: &Shader, code: u16) -> Option<u32> {
+    shader
+        .instructions
+        .iter()
+        .find(|i| i.info.code == code)
+        .map(|i| i.controls())
+}
+
+/// The tessellation summary fxc prints for hull and domain shaders.
+fn tessellation(out: &mut String, shader: &Shader) {
+    let points = match shader.program_type {
+        ProgramType::Hull => declared(shader, 148),
+        ProgramType::Domain => declared(shader, 147),
+        _ => return,
+    };
+    let name = |code: u16, names: &[&'static str]| {
+        declared(shader, code)
+            .and_then(|c| names.get(c as usize).copied())
+            .filter(|n| !n.is_empty())
+    };
+    if let Some(domain) = name(149, &["", "Isoline", "Triangle", "Quadrilateral"]) {
+        let _ = writeln!(
+            out,
+            "// Tessellation Domain   # of control points\n\
+             // -------------------- --------------------\n\
+             // {domain:<20} {:>20}\n//",
+            points.unwrap_or(0)
+        );
+    }
+    let primitive = name(
+        151,
+        &[
+            "",
+            "Point",
+            "Line",
+            "Clockwise Triangles",
+            "Counter-Clockwise Triangles",
+        ],
+    );
+    let partitioning = name(
+        150,
+        &["", "Integer", "Pow2", "Odd Fractional", "Even Fractional"],
+    );
+    if let (Some(primitive), Some(partitioning)) = (primitive, partitioning) {
+        let _ = writeln!(
+            out,
+            "// Tessellation Output Primitive  Partitioning Type \n\
+             // ------------------------------ ------------------\n\
+             // {primitive:<30} {partitioning:<18}\n//"
+        );
+    }
 }
 
 /// The fxc name of an opcode.
@@ -151,7 +206,9 @@ pub fn operand(op: &Operand, ty: Ty) -> String {
     match op.ty {
         4 => {
             let words: Vec<String> = op.imm.iter().map(|&w| literal(w, ty)).collect();
-            let _ = write!(s, "l({})", words.join(", "));
+            // fxc leaves the blanks out of untyped (move) literals.
+            let gap = if ty == Ty::X { "," } else { ", " };
+            let _ = write!(s, "l({})", words.join(gap));
         }
         5 => {
             let words: Vec<String> = op
