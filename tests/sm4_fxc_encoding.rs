@@ -147,6 +147,10 @@ fn instruction_suffixes() {
     assert_eq!(fxc("ldms_indexable(texture2dms)(float,float,float,float) r0.xyzw, l(0, 0, 0, 0), t0.xyzw, l(1)")[0] & 0x7ff, 46);
     assert_eq!(fxc("fcall fp0[1][0]"), [0x0500_0078, 0, 0x0021_3000, 0, 1]);
     assert_eq!(
+        fxc("ld_raw_indexable(rawbuffer)(mixed,mixed,mixed,mixed) r0.x, l(0), t0.xxxx")[1],
+        0x8000_02c2
+    );
+    assert_eq!(
         fxc("MAD_SAT R0.X, R0.X, R0.X, L(1.0)"),
         fxc("mad_sat r0.x, r0.x, r0.x, l(1.000000)")
     );
@@ -255,6 +259,12 @@ fn declarations() {
         ("dcl_stream m0", &[0x0300_008f, 0x0011_0000, 0]),
         ("dcl_gsinstances 4", &[0x0200_00ce, 4]),
         ("dcl_input vGSInstanceID", &[0x0200_005f, 0x0002_5000]),
+        // RenderDoc's spellings.
+        (
+            "dcl_input_sgv v0.x, vertexid",
+            &[0x0400_0060, 0x0010_1012, 0, 6],
+        ),
+        ("dcl_indexRange o0.x 2", &[0x0400_005b, 0x0010_2012, 0, 2]),
     ];
     for (text, words) in cases {
         assert_eq!(&fxc(text)[..], *words, "{text}");

@@ -125,6 +125,21 @@ pub const INTERPOLATIONS: &[(u32, &str)] = &[
 /// reads both).
 pub const FXC_SYSVALS: &[(u32, &str)] = &[(4, "rendertarget_array_index"), (10, "sampleIndex")];
 
+/// System-value spellings RenderDoc prints, read by the assembler only.
+pub const SYSVAL_ALIASES: &[(u32, &str)] = &[
+    (2, "clipdistance"),
+    (3, "culldistance"),
+    (6, "vertexid"),
+    (7, "primitiveid"),
+    (8, "instanceid"),
+    (9, "isfrontface"),
+    (10, "sampleidx"),
+];
+
+/// Resource-dimension spellings RenderDoc prints, read by the assembler
+/// only.
+pub const DIM_ALIASES: &[(u32, &str)] = &[(11, "rawbuffer")];
+
 /// Opcode names fxc prints where they differ from the opcode table's
 /// (the assembler reads both).
 pub const FXC_OPCODES: &[(u32, &str)] = &[

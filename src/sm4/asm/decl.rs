@@ -5,7 +5,9 @@ use super::lex::{bracketed, literal, number, split_top, strip_prefix_ci, word};
 use super::mnemonic::return_type_word;
 use super::operand::{operand, Role};
 use super::source::{fault, Res};
-use crate::sm4::names::{self, FXC_SYSVALS, GLOBAL_FLAGS, INTERPOLATIONS, SAMPLER_MODES, SYSVALS};
+use crate::sm4::names::{
+    self, FXC_SYSVALS, GLOBAL_FLAGS, INTERPOLATIONS, SAMPLER_MODES, SYSVALS, SYSVAL_ALIASES,
+};
 use crate::sm4::opcodes::OpInfo;
 use crate::sm4::Syntax;
 
@@ -206,6 +208,7 @@ fn input_output(
         let sv = items.next("a system value")?;
         let value = names::code_ci(SYSVALS, sv)
             .or_else(|| names::code_ci(FXC_SYSVALS, sv))
+            .or_else(|| names::code_ci(SYSVAL_ALIASES, sv))
             .map_or_else(|| number(sv), Ok)?;
         body.push(value);
     }

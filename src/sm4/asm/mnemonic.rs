@@ -5,7 +5,9 @@
 
 use super::lex::{bracketed, components, number, split_top, strip_prefix_ci};
 use super::source::{fault, Res};
-use crate::sm4::names::{self, DIMS, FXC_OPCODES, OPCODE_ALIASES, RETURN_TYPES, SYNC_FLAGS};
+use crate::sm4::names::{
+    self, DIMS, DIM_ALIASES, FXC_OPCODES, OPCODE_ALIASES, RETURN_TYPES, SYNC_FLAGS,
+};
 use crate::sm4::opcodes::{OpInfo, OPCODES};
 
 /// The mnemonic's parts: the opcode row and what its suffixes encode.
@@ -182,7 +184,7 @@ fn argument(
             let parts = split_top(inner);
             let dim = parts
                 .first()
-                .and_then(|d| names::code_ci(DIMS, d))
+                .and_then(|d| names::code_ci(DIMS, d).or_else(|| names::code_ci(DIM_ALIASES, d)))
                 .ok_or_else(|| fault(group, format!("bad dimension '{inner}'")))?;
             let stride = match parts.get(1) {
                 Some(s) => {
