@@ -192,13 +192,8 @@ pub fn name(table: &[(u32, &'static str)], code: u32) -> Option<&'static str> {
     table.iter().find(|(c, _)| *c == code).map(|(_, n)| *n)
 }
 
-/// The code of `name` in `table`.
-pub fn code(table: &[(u32, &str)], name: &str) -> Option<u32> {
-    table.iter().find(|(_, n)| *n == name).map(|(c, _)| *c)
-}
-
 /// The code of `name` in `table`, ignoring ASCII case.
-pub fn code_ci(table: &[(u32, &str)], name: &str) -> Option<u32> {
+pub fn code(table: &[(u32, &str)], name: &str) -> Option<u32> {
     table
         .iter()
         .find(|(_, n)| n.eq_ignore_ascii_case(name))

@@ -55,7 +55,7 @@ pub fn declaration(
     match code {
         106 => {
             for flag in rest.split('|').map(str::trim).filter(|f| !f.is_empty()) {
-                *controls |= names::code_ci(GLOBAL_FLAGS, flag)
+                *controls |= names::code(GLOBAL_FLAGS, flag)
                     .ok_or_else(|| fault(flag, format!("unknown global flag '{flag}'")))?;
             }
             Ok(())
@@ -91,7 +91,7 @@ pub fn declaration(
             let mut items = Items::new(rest);
             decl_operand(items.next("a sampler register")?, body)?;
             if let Ok(mode) = items.next("a sampler mode") {
-                *controls |= names::code_ci(SAMPLER_MODES, mode)
+                *controls |= names::code(SAMPLER_MODES, mode)
                     .ok_or_else(|| fault(mode, format!("unknown sampler mode '{mode}'")))?;
             }
             items.finish()
@@ -111,7 +111,7 @@ pub fn declaration(
         92 | 93 | 149..=151 => {
             let k = rest.trim();
             *controls |= names::decl_keywords(code)
-                .and_then(|table| names::code_ci(table, k))
+                .and_then(|table| names::code(table, k))
                 .ok_or_else(|| fault(k, format!("unknown {} '{k}'", info.name)))?;
             Ok(())
         }
@@ -206,9 +206,9 @@ fn input_output(
     operand(items.next("a register")?, Role::Decl, syntax, body)?;
     if matches!(code, 96 | 97 | 99 | 100 | 102 | 103) {
         let sv = items.next("a system value")?;
-        let value = names::code_ci(SYSVALS, sv)
-            .or_else(|| names::code_ci(FXC_SYSVALS, sv))
-            .or_else(|| names::code_ci(SYSVAL_ALIASES, sv))
+        let value = names::code(SYSVALS, sv)
+            .or_else(|| names::code(FXC_SYSVALS, sv))
+            .or_else(|| names::code(SYSVAL_ALIASES, sv))
             .map_or_else(|| number(sv), Ok)?;
         body.push(value);
     }

@@ -184,7 +184,7 @@ fn argument(
             let parts = split_top(inner);
             let dim = parts
                 .first()
-                .and_then(|d| names::code_ci(DIMS, d).or_else(|| names::code_ci(DIM_ALIASES, d)))
+                .and_then(|d| names::code(DIMS, d).or_else(|| names::code(DIM_ALIASES, d)))
                 .ok_or_else(|| fault(group, format!("bad dimension '{inner}'")))?;
             let stride = match parts.get(1) {
                 Some(s) => {
@@ -225,7 +225,7 @@ pub fn return_type_word(s: &str) -> Res<u32> {
     }
     let mut word = 0;
     for (i, t) in items.into_iter().enumerate() {
-        let code = names::code_ci(RETURN_TYPES, t)
+        let code = names::code(RETURN_TYPES, t)
             .or_else(|| t.eq_ignore_ascii_case("sint").then_some(3))
             .ok_or_else(|| fault(t, format!("bad return type '{t}'")))?;
         word |= code << (4 * i);

@@ -48,7 +48,7 @@ fn strip_tags(mut t: &str) -> Res<(&str, u32)> {
             } else if first.eq_ignore_ascii_case("def32") {
                 0
             } else {
-                names::code_ci(MIN_PRECISIONS, first)
+                names::code(MIN_PRECISIONS, first)
                     .map(|c| c << 14)
                     .ok_or_else(|| fault(tag, format!("unknown operand tag '{tag}'")))?
             };
@@ -121,8 +121,8 @@ pub fn operand(text: &str, role: Role, syntax: Syntax, out: &mut Vec<u32>) -> Re
         }
         return Ok(());
     }
-    let ty = names::code_ci(REGISTERS, head)
-        .ok_or_else(|| fault(t, format!("unknown register '{t}'")))?;
+    let ty =
+        names::code(REGISTERS, head).ok_or_else(|| fault(t, format!("unknown register '{t}'")))?;
     let mut rest = rest;
     let mut indices: Vec<(u32, Vec<u32>)> = Vec::new();
     let digits = rest
