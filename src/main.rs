@@ -64,6 +64,9 @@ enum Command {
     Disasm {
         /// Bytecode file (DXBC container or D3D9 token stream), or a case file.
         file: PathBuf,
+        /// The SM4/5 text dialect: vkd3d (d3d-asm) or fxc (/Fc, with signature tables).
+        #[arg(long, default_value = "vkd3d")]
+        syntax: dxjit::sm4::Syntax,
     },
     /// Assembles shader text into bytecode.
     Asm {
@@ -135,8 +138,13 @@ fn main() -> ExitCode {
                 plot,
             },
         ),
-        Command::Disasm { file } => dxjit::text::load(&file)
-            .and_then(|b| dxjit::text::disassemble(&b))
+        Command::Disasm { file, syntax } => dxjit::text::load(&file)
+            .and_then(|b| match dxjit::dxbc::Container::parse(&b, false) {
+                Ok(c) if syntax == dxjit::sm4::Syntax::Fxc => {
+                    dxjit::sm4::disassemble_as(&c, syntax).map_err(|e| e.to_string())
+                }
+                _ => dxjit::text::disassemble(&b),
+            })
             .map(|t| {
                 print!("{t}");
                 true

@@ -11,6 +11,8 @@ use crate::ir::{IoReg, Program, Stage};
 use crate::shader::{compile, CompileOptions, Family, Shader};
 use dxjit_runtime::abi::View;
 use dxjit_runtime::dispatch::{self, Bindings, PixelInput, RenderTarget};
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::Arc;
 
 use dxjit_runtime::sampler::SamplerState;
 use dxjit_runtime::texture::{Texture, TextureKind};
@@ -552,6 +554,17 @@ impl Prepared {
         }
     }
 
+    /// The word that stops the action when set nonzero from another thread
+    /// (see `Bindings::interrupt`); `None` without an action.
+    pub fn interrupt(&self) -> Option<Arc<AtomicU32>> {
+        match &self.action {
+            Ready::Dispatch { bound, .. }
+            | Ready::Vertices { bound, .. }
+            | Ready::Draw { bound, .. } => Some(bound.bindings.interrupt.clone()),
+            Ready::Nothing => None,
+        }
+    }
+
     /// The shader the action runs, with its constants; `None` without an action.
     pub fn action_shader(&self) -> Option<ActionShader<'_>> {
         let (shader, bound) = match &self.action {
@@ -650,8 +663,26 @@ impl Prepared {
 
 /// Runs a case and returns what it produced, or why it could not run.
 pub fn execute(case: &Case, options: &CompileOptions) -> Result<Outcome, String> {
+    execute_watched(case, options, |_| {})
+}
+
+/// [`execute`], handing the action's interrupt word to `watch` before the
+/// action starts (a watchdog sets it to stop a shader that runs too long);
+/// an interrupted action is an error.
+pub fn execute_watched(
+    case: &Case,
+    options: &CompileOptions,
+    watch: impl FnOnce(Arc<AtomicU32>),
+) -> Result<Outcome, String> {
     let mut prepared = prepare(case, options)?;
+    let interrupt = prepared.interrupt();
+    if let Some(word) = &interrupt {
+        watch(word.clone());
+    }
     prepared.act();
+    if interrupt.is_some_and(|w| w.load(Ordering::Relaxed) != 0) {
+        return Err("interrupted: the shader ran past its time limit".into());
+    }
     Ok(prepared.outcome())
 }
 

@@ -288,6 +288,7 @@ fn run_direct(k: &Kernel, b: &Bindings, groups: u32, place: Place) {
                     uavs: b.uavs.as_ptr(),
                     samplers: b.samplers.as_ptr(),
                     inline_samplers: inline.as_ptr(),
+                    interrupt: std::sync::Arc::as_ptr(&b.interrupt),
                     direct_targets: std::ptr::null(),
                     pixel_origin: [0; 2],
                     tgsm: tgsm.view(0).ptr,

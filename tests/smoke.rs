@@ -1,7 +1,8 @@
 //! `dxjit smoke` over the collection of game shaders in `tests/shaders`:
 //! exactly the shaders listed in `tests/shaders/expected-failures.tsv` fail,
 //! each with a message containing its listed reason, and every other one
-//! runs. Also the command: its lines, counts and exit code, and a hang.
+//! runs. Also the command: its lines, counts and exit code, and an endless
+//! loop interrupted by the watchdog.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -90,7 +91,7 @@ fn the_command_prints_a_line_per_shader_sorted_and_the_counts() {
 }
 
 #[test]
-fn a_hang_is_reported_and_ends_the_run_with_the_counts() {
+fn an_endless_loop_is_interrupted_and_the_run_goes_on() {
     let dir = std::env::temp_dir().join(format!("dxjit-smoke-hang-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(
@@ -113,8 +114,11 @@ fn a_hang_is_reported_and_ends_the_run_with_the_counts() {
     let text = String::from_utf8(out.stdout).unwrap();
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), 3, "{text}");
-    assert!(lines[0].ends_with("a-hang.asm: error: hang: still running after 1 s"));
-    assert!(lines[1].ends_with("b-after.bin: error: not run: an earlier shader hung"));
-    assert_eq!(lines[2], "0 passed, 2 failed");
+    assert!(
+        lines[0].ends_with("a-hang.asm: error: interrupted: still running after 1 s"),
+        "{text}"
+    );
+    assert!(lines[1].ends_with("b-after.bin: ok"), "{text}");
+    assert_eq!(lines[2], "1 passed, 1 failed");
     assert_eq!(out.status.code(), Some(1));
 }

@@ -11,6 +11,10 @@
 pub const STATUS_DONE: u32 = 0;
 /// The lanes stopped at a group barrier; call again to resume.
 pub const STATUS_BARRIER: u32 = 1;
+/// The call stopped at a loop's back edge because `Frame::interrupt` was
+/// set: its invocations are abandoned (memory they wrote keeps what they
+/// wrote; nothing outside the bindings was touched). Do not call again.
+pub const STATUS_INTERRUPTED: u32 = 2;
 
 /// A view of a buffer or texture as compiled code sees it.
 ///
@@ -109,6 +113,10 @@ pub struct Frame {
     /// for the render targets compiled code writes itself; null outside
     /// draws (compiled code then only fills `outputs`).
     pub direct_targets: *const DirectTarget,
+    /// A word another thread sets nonzero to stop the call: compiled code
+    /// reads it at every loop back edge and returns [`STATUS_INTERRUPTED`].
+    /// Never null.
+    pub interrupt: *const std::sync::atomic::AtomicU32,
     /// Pixel shaders: the pixel of lane 0 (the top-left pixel of the first
     /// quad); lane `4q + l` shades pixel (x + 2q + l % 2, y + l / 2).
     pub pixel_origin: [u32; 2],

@@ -6,12 +6,14 @@
 //! requires of 32-bit float operations; moves copy bits and keep them.
 
 use crate::abi::{
-    Frame, ShaderFn, SysValSlot, View, CB_SLOTS, SAMPLER_SLOTS, SRV_SLOTS, STATUS_DONE,
+    Frame, ShaderFn, SysValSlot, View, CB_SLOTS, SAMPLER_SLOTS, SRV_SLOTS, STATUS_BARRIER,
     SYSVAL_COUNT, UAV_SLOTS,
 };
 use crate::sampler::{InlineSampler, SamplerState, INLINE_PAIRS};
 use crate::texture::Texture;
 use rayon::prelude::*;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::Arc;
 
 mod draw;
 mod interpolate;
@@ -80,6 +82,18 @@ pub struct Bindings {
     pub uavs: Vec<View>,
     /// Samplers by slot.
     pub samplers: Vec<SamplerState>,
+    /// Set it nonzero (from any thread) to stop a dispatch, draw or vertex
+    /// batch running with these bindings: running calls return at their
+    /// next loop back edge and no further work starts. It stays set; clear
+    /// it before the next call.
+    pub interrupt: Arc<AtomicU32>,
+}
+
+impl Bindings {
+    /// Whether `interrupt` is set.
+    pub fn interrupted(&self) -> bool {
+        self.interrupt.load(Ordering::Relaxed) != 0
+    }
 }
 
 impl Default for Bindings {
@@ -89,6 +103,7 @@ impl Default for Bindings {
             srvs: vec![View::EMPTY; SRV_SLOTS],
             uavs: vec![View::EMPTY; UAV_SLOTS],
             samplers: vec![SamplerState::default(); SAMPLER_SLOTS],
+            interrupt: Arc::new(AtomicU32::new(0)),
         }
     }
 }
@@ -159,6 +174,7 @@ impl Call {
             uavs: b.uavs.as_ptr(),
             samplers: b.samplers.as_ptr(),
             inline_samplers: inline_samplers.as_ptr(),
+            interrupt: Arc::as_ptr(&b.interrupt),
             direct_targets: std::ptr::null(),
             pixel_origin: [0; 2],
             tgsm: std::ptr::null_mut(),
@@ -236,6 +252,9 @@ pub fn dispatch(k: &Kernel, b: &Bindings, groups: [u32; 3]) {
             (calls, Block::new(k.tgsm_size as usize))
         },
         |(calls, tgsm), g| {
+            if b.interrupted() {
+                return;
+            }
             let id = [
                 (g % u64::from(gx)) as u32,
                 ((g / u64::from(gx)) % u64::from(gy)) as u32,
@@ -270,7 +289,7 @@ fn run_group(k: &Kernel, layout: &GroupLayout, calls: &mut [Call], tgsm: &mut Bl
     let mut done = vec![false; layout.batches];
     while done.iter().any(|d| !d) {
         for (batch, call) in calls.iter_mut().enumerate() {
-            if !done[batch] && call.run(k.func) == STATUS_DONE {
+            if !done[batch] && call.run(k.func) != STATUS_BARRIER {
                 done[batch] = true;
             }
         }
@@ -294,6 +313,9 @@ pub fn run_vertices(k: &Kernel, b: &Bindings, inputs: &[[u32; 4]], count: u32) -
             )
         },
         |(call, ib, ob, sv), (batch, dst)| {
+            if b.interrupted() {
+                return;
+            }
             let first = batch * w;
             let words = ib.words();
             for l in 0..w {

@@ -9,7 +9,7 @@ use crate::ir::{Inst, Src};
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{types, Block, InstBuilder, MemFlagsData};
 use cranelift_frontend::Variable;
-use dxjit_runtime::abi::{Frame, STATUS_BARRIER};
+use dxjit_runtime::abi::{Frame, STATUS_BARRIER, STATUS_INTERRUPTED};
 use std::mem::offset_of;
 
 impl Tr<'_, '_> {
@@ -252,11 +252,34 @@ impl Tr<'_, '_> {
             let ones = self.lb().splat(u32::MAX);
             self.lb().def_var(m.cont, ones);
         }
+        self.stop_if_interrupted();
         self.b.ins().jump(header, &[]);
         self.b.switch_to_block(exit);
         self.restore(&saved, false);
         self.update_exec();
         Ok(())
+    }
+
+    /// Returns [`STATUS_INTERRUPTED`] when the frame's interrupt word is
+    /// set: one load of its address, one of the word and a branch, at every
+    /// loop back edge, so no loop runs on after an interrupt.
+    fn stop_if_interrupted(&mut self) {
+        let word = self.frame_ptr(offset_of!(Frame, interrupt));
+        let flag = self
+            .b
+            .ins()
+            .load(types::I32, MemFlagsData::trusted(), word, 0);
+        let stop = self.b.create_block();
+        let go_on = self.b.create_block();
+        self.b.ins().brif(flag, stop, &[], go_on, &[]);
+        self.b.switch_to_block(stop);
+        self.b.set_cold_block(stop);
+        let status = self
+            .b
+            .ins()
+            .iconst(types::I32, i64::from(STATUS_INTERRUPTED));
+        self.b.ins().return_(&[status]);
+        self.b.switch_to_block(go_on);
     }
 
     /// break / breakc: the lanes leave the innermost loop or switch.

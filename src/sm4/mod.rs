@@ -9,12 +9,15 @@ pub mod lower;
 pub mod names;
 pub mod opcodes;
 mod signatures;
+mod sigtable;
+pub mod syntax;
 
-pub use asm::assemble;
+pub use asm::{assemble, assemble_as};
 pub use decode::{decode, Instruction, OpIndex, Operand, ProgramType, Sel, Shader};
-pub use disasm::disassemble;
+pub use disasm::{disassemble, disassemble_as};
 pub use info::info;
 pub use lower::lower;
+pub use syntax::Syntax;
 
 use crate::dxbc::DxbcError;
 
@@ -49,10 +52,12 @@ pub enum Sm4Error {
     #[error("the container has no SHDR or SHEX program chunk")]
     NoProgram,
     /// Assembly text is malformed.
-    #[error("line {line}: {what}")]
+    #[error("line {line}, column {column}: {what}")]
     Asm {
         /// 1-based line number.
         line: usize,
+        /// 1-based column (in characters) of the offending text.
+        column: usize,
         /// What is wrong.
         what: String,
     },

@@ -49,6 +49,11 @@ pub const REGISTERS: &[(u32, &str)] = &[
 /// Operand types that hold a single component.
 pub const SCALAR_REGISTERS: &[u32] = &[11, 12, 15, 22, 23, 24, 35, 36, 37, 38, 39, 41, 42];
 
+/// Single-component operand types that compilers declare as one-component
+/// operands (the others are declared with no components): the depth,
+/// coverage and stencil outputs and the coverage inputs.
+pub const ONE_COMPONENT_DECLS: &[u32] = &[12, 15, 35, 38, 39, 41, 42];
+
 /// Resource dimensions (`D3D10_SB_RESOURCE_DIMENSION`).
 pub const DIMS: &[(u32, &str)] = &[
     (1, "buffer"),
@@ -116,6 +121,50 @@ pub const INTERPOLATIONS: &[(u32, &str)] = &[
     (7, "linear noperspective sample"),
 ];
 
+/// System-value names fxc spells differently from vkd3d (the assembler
+/// reads both).
+pub const FXC_SYSVALS: &[(u32, &str)] = &[(4, "rendertarget_array_index"), (10, "sampleIndex")];
+
+/// System-value spellings RenderDoc prints, read by the assembler only.
+pub const SYSVAL_ALIASES: &[(u32, &str)] = &[
+    (2, "clipdistance"),
+    (3, "culldistance"),
+    (6, "vertexid"),
+    (7, "primitiveid"),
+    (8, "instanceid"),
+    (9, "isfrontface"),
+    (10, "sampleidx"),
+];
+
+/// Resource-dimension spellings RenderDoc prints, read by the assembler
+/// only.
+pub const DIM_ALIASES: &[(u32, &str)] = &[(11, "rawbuffer")];
+
+/// Opcode names fxc prints where they differ from the opcode table's
+/// (the assembler reads both).
+pub const FXC_OPCODES: &[(u32, &str)] = &[
+    (3, "breakc"),
+    (5, "callc"),
+    (8, "continuec"),
+    (46, "ldms"),
+    (63, "retc"),
+    (89, "dcl_constantbuffer"),
+    (91, "dcl_indexrange"),
+    (94, "dcl_maxout"),
+    (110, "samplepos"),
+    (111, "sampleinfo"),
+    (206, "dcl_gsinstances"),
+];
+
+/// Other tools' spellings of opcode names, read by the assembler only.
+pub const OPCODE_ALIASES: &[(u32, &str)] = &[
+    (20, "emitThenCut"),
+    (46, "ld_ms"),
+    (119, "emitThenCut_stream"),
+    (206, "dcl_gs_instance_count"),
+    (208, "debugbreak"),
+];
+
 /// `dcl_globalFlags` bits (of the opcode token's control field).
 pub const GLOBAL_FLAGS: &[(u32, &str)] = &[
     (1, "refactoringAllowed"),
@@ -143,9 +192,12 @@ pub fn name(table: &[(u32, &'static str)], code: u32) -> Option<&'static str> {
     table.iter().find(|(c, _)| *c == code).map(|(_, n)| *n)
 }
 
-/// The code of `name` in `table`.
+/// The code of `name` in `table`, ignoring ASCII case.
 pub fn code(table: &[(u32, &str)], name: &str) -> Option<u32> {
-    table.iter().find(|(_, n)| *n == name).map(|(c, _)| *c)
+    table
+        .iter()
+        .find(|(_, n)| n.eq_ignore_ascii_case(name))
+        .map(|(c, _)| *c)
 }
 
 /// Keywords of declarations whose value is the opcode token's control field

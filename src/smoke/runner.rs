@@ -1,10 +1,12 @@
 //! Running shaders one by one: each in a thread of its own, panics caught
-//! and reported, and a watchdog that gives up on a shader still running
-//! after a time limit.
+//! and reported, and a watchdog that interrupts a shader still running
+//! after a time limit (compiled loops stop at their next back edge), and
+//! gives up on it if even that does not end it.
 
 use std::any::Any;
 use std::path::{Path, PathBuf};
-use std::sync::mpsc;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::{mpsc, Arc, Mutex};
 use std::time::Duration;
 
 use super::case::smoke_case;
@@ -28,13 +30,26 @@ fn options() -> CompileOptions {
     }
 }
 
+/// Where a running shader's interrupt word is left for the watchdog.
+type InterruptSlot = Arc<Mutex<Option<Arc<AtomicU32>>>>;
+
 /// Runs bytecode once with bindings made from its own declarations.
 pub fn smoke_bytes(path: &Path, bytes: Vec<u8>) -> Result<(), String> {
+    run_bytes(path, bytes, &InterruptSlot::default())
+}
+
+/// [`smoke_bytes`], leaving the action's interrupt word in `slot`.
+fn run_bytes(path: &Path, bytes: Vec<u8>, slot: &InterruptSlot) -> Result<(), String> {
     let options = options();
     let (family, program) = lower(&bytes, &options).map_err(|e| e.to_string())?;
     let declared = Declared::of(&bytes, &program)?;
     let case = smoke_case(path, bytes, &program, family, &declared)?;
-    crate::run::execute(&case, &options).map(|_| ())
+    crate::run::execute_watched(&case, &options, |word| {
+        if let Ok(mut s) = slot.lock() {
+            *s = Some(word);
+        }
+    })
+    .map(|_| ())
 }
 
 /// The message of a panic payload.
@@ -48,7 +63,12 @@ fn panic_message(payload: &(dyn Any + Send)) -> String {
 
 /// Loads and runs one shader file; a panic becomes an error `panic: ...`.
 pub fn smoke_file(path: &Path) -> Result<(), String> {
-    std::panic::catch_unwind(|| load(path).and_then(|bytes| smoke_bytes(path, bytes)))
+    smoke_file_watched(path, &InterruptSlot::default())
+}
+
+/// [`smoke_file`], leaving the action's interrupt word in `slot`.
+fn smoke_file_watched(path: &Path, slot: &InterruptSlot) -> Result<(), String> {
+    std::panic::catch_unwind(|| load(path).and_then(|bytes| run_bytes(path, bytes, slot)))
         .unwrap_or_else(|p| Err(format!("panic: {}", panic_message(p.as_ref()))))
 }
 
@@ -57,14 +77,16 @@ pub fn smoke_file(path: &Path) -> Result<(), String> {
 pub struct SmokeRun {
     /// One result per file, in order.
     pub results: Vec<SmokeResult>,
-    /// A shader was still running after the time limit. It still is: there
-    /// is no way to interrupt it, so the files after it were not run.
+    /// A shader was still running after the time limit and did not stop
+    /// when interrupted. It still is, so the files after it were not run.
     pub hung: bool,
 }
 
 /// Runs `files` in order, each in its own thread, calling `each` with every
-/// result as it comes. A shader still running after `timeout` is reported
-/// as hung and ends the run: the files after it fail as not run.
+/// result as it comes. A shader still running after `timeout` is
+/// interrupted and reported as such; one that does not stop within another
+/// `timeout` is reported as hung and ends the run: the files after it fail
+/// as not run.
 pub fn smoke_files(
     files: &[PathBuf],
     timeout: Duration,
@@ -77,22 +99,35 @@ pub fn smoke_files(
         } else {
             let (send, receive) = mpsc::channel();
             let owned = path.clone();
+            let slot = InterruptSlot::default();
+            let shader_slot = slot.clone();
             let spawned = std::thread::Builder::new()
                 .name("smoke".into())
                 .stack_size(STACK_BYTES)
                 .spawn(move || {
-                    let _ = send.send(smoke_file(&owned));
+                    let _ = send.send(smoke_file_watched(&owned, &shader_slot));
                 });
             match spawned {
                 Err(e) => Some(format!("cannot start a thread: {e}")),
                 Ok(_) => match receive.recv_timeout(timeout) {
                     Ok(result) => result.err(),
                     Err(mpsc::RecvTimeoutError::Timeout) => {
-                        run.hung = true;
-                        Some(format!(
-                            "hang: still running after {} s",
-                            timeout.as_secs_f64()
-                        ))
+                        if let Some(word) = slot.lock().ok().and_then(|s| s.clone()) {
+                            word.store(1, Ordering::Relaxed);
+                        }
+                        match receive.recv_timeout(timeout) {
+                            Ok(_) => Some(format!(
+                                "interrupted: still running after {} s",
+                                timeout.as_secs_f64()
+                            )),
+                            Err(_) => {
+                                run.hung = true;
+                                Some(format!(
+                                    "hang: still running after {} s and not stopped by an interrupt",
+                                    timeout.as_secs_f64()
+                                ))
+                            }
+                        }
                     }
                     Err(mpsc::RecvTimeoutError::Disconnected) => {
                         Some("the shader's thread ended without a result".into())

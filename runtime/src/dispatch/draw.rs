@@ -146,6 +146,9 @@ pub fn draw(k: &Kernel, b: &Bindings, d: &Draw) {
             (call, batch)
         },
         |(call, batch), row| {
+            if b.interrupted() {
+                return;
+            }
             let dy = [2 * row as usize, 2 * row as usize + 1];
             let ys = dy.map(|d| qy0 + d as u32);
             let place = dy.map(|d| rows.at(d));

@@ -1,102 +1,140 @@
-//! Mnemonics: an opcode name and its suffixes (`_nz`, `_sat`, `_uint`,
-//! `_aoffimmi(..)`, `_indexable(..)`, return types, ...).
+//! Mnemonics: an opcode name and its suffixes, in the orders either dialect
+//! writes them (`sample_l_aoffimmi(1,-2,0)_indexable(texture2d)` and
+//! `sample_c_lz_aoffimmi_indexable(0,0,0)(texture2d)(float,float,float,float)`,
+//! `resinfo_uint` and `resinfo_indexable(texture2d)(float,float,float,float)_uint`).
 
-use super::fail;
-use super::lex::{components, number, split_top};
-use crate::sm4::names::{self, DIMS, RETURN_TYPES, SYNC_FLAGS};
+use super::lex::{bracketed, components, number, split_top, strip_prefix_ci};
+use super::source::{fault, Res};
+use crate::sm4::names::{
+    self, DIMS, DIM_ALIASES, FXC_OPCODES, OPCODE_ALIASES, RETURN_TYPES, SYNC_FLAGS,
+};
 use crate::sm4::opcodes::{OpInfo, OPCODES};
-use crate::sm4::Sm4Error;
 
-/// The mnemonic's parts: the opcode row and its suffix words.
-pub(super) struct Mnemonic {
+/// The mnemonic's parts: the opcode row and what its suffixes encode.
+pub struct Mnemonic {
     /// The opcode row.
-    pub(super) info: &'static OpInfo,
+    pub info: &'static OpInfo,
     /// Control bits 11-23 the suffixes set (shifted down by 11).
-    pub(super) controls: u32,
-    /// Extended opcode tokens the suffixes ask for.
-    pub(super) extended: Vec<u32>,
+    pub controls: u32,
+    /// Extended opcode tokens the suffixes ask for (without chaining bits).
+    pub extended: Vec<u32>,
 }
 
-pub(super) fn parse_mnemonic(m: &str) -> Result<Mnemonic, Sm4Error> {
-    let base_end = m.find('(').unwrap_or(m.len());
-    let base = &m[..base_end];
-    let mut best: Option<&OpInfo> = None;
-    for o in OPCODES {
-        if base.starts_with(o.name)
-            && best.is_none_or(|b| b.name.len() < o.name.len())
-            && suffixes_ok(&base[o.name.len()..], o)
-        {
-            best = Some(o);
+/// A suffix that takes the next parenthesised group as its argument.
+#[derive(Clone, Copy)]
+enum Pending {
+    Offsets,
+    Indexable,
+    Precise,
+    Samples,
+}
+
+/// Every name an opcode is read by: the table's, fxc's and other tools'.
+fn names_of(o: &OpInfo) -> impl Iterator<Item = &'static str> {
+    let code = u32::from(o.code);
+    std::iter::once(o.name).chain(
+        FXC_OPCODES
+            .iter()
+            .chain(OPCODE_ALIASES)
+            .filter(move |(c, _)| *c == code)
+            .map(|(_, n)| *n),
+    )
+}
+
+/// Parses a mnemonic (ignoring ASCII case).
+pub fn parse_mnemonic(m: &str) -> Res<Mnemonic> {
+    let mut candidates: Vec<(&'static OpInfo, &str)> = OPCODES
+        .iter()
+        .flat_map(|o| names_of(o).map(move |n| (o, n)))
+        .filter_map(|(o, n)| {
+            let rest = strip_prefix_ci(m, n)?;
+            (rest.is_empty() || rest.starts_with(['_', '('])).then_some((o, rest))
+        })
+        .collect();
+    candidates.sort_by_key(|(_, rest)| rest.len());
+    let mut first_error = None;
+    for (info, rest) in candidates {
+        match suffixes(info, rest) {
+            Ok(mn) => return Ok(mn),
+            Err(e) => {
+                first_error.get_or_insert(e);
+            }
         }
     }
-    let info = best.ok_or_else(|| fail(format!("unknown instruction '{m}'")))?;
+    Err(first_error.unwrap_or_else(|| fault(m, format!("unknown instruction '{m}'"))))
+}
+
+/// Reads the suffixes after the opcode name.
+fn suffixes(info: &'static OpInfo, rest: &str) -> Res<Mnemonic> {
+    let code = u32::from(info.code);
     let mut controls = 0;
     let mut extended = Vec::new();
-    let mut rest = &m[info.name.len()..];
-    while !rest.is_empty() {
-        let (word, args, tail) = next_suffix(rest)?;
-        rest = tail;
-        match (word, args) {
-            ("_nz", None) => controls |= 1 << 7,
-            ("_z", None) => {}
-            ("_sat", None) => controls |= 1 << 2,
-            ("_rcpFloat", None) => controls |= 1,
-            ("_uint", None) => controls |= 2,
-            ("_3", None) => controls |= 3,
-            ("_glc", None) => controls |= 0x20,
-            ("_precise", Some(a)) if !info.decl => {
-                let mask = components(a).ok_or_else(|| fail(format!("bad precise mask '{a}'")))?;
-                controls |= mask.iter().fold(0, |m, &c| m | 1 << (8 + c));
+    let mut pending: Vec<Pending> = Vec::new();
+    let mut r = rest;
+    while !r.is_empty() {
+        if r.starts_with('(') {
+            let (inner, tail) = bracketed(r)?;
+            let group = &r[..r.len() - tail.len()];
+            match pending.first().copied() {
+                Some(p) => {
+                    pending.remove(0);
+                    argument(p, inner, group, &mut controls, &mut extended)?;
+                }
+                None if !info.decl => extended.push(3 | return_type_word(inner)? << 6),
+                None => return Err(fault(group, format!("unexpected '{group}'"))),
             }
-            ("_aoffimmi", Some(a)) => {
-                let v: Vec<u32> = split_top(a)
-                    .iter()
-                    .map(|x| number(x))
-                    .collect::<Result<_, _>>()?;
-                let [u, vv, w] =
-                    <[u32; 3]>::try_from(v).map_err(|_| fail("_aoffimmi needs three offsets"))?;
-                extended.push(1 | (u & 0xf) << 9 | (vv & 0xf) << 13 | (w & 0xf) << 17);
+            r = tail;
+            continue;
+        }
+        let Some(body) = r.strip_prefix('_') else {
+            return Err(fault(r, format!("unexpected '{r}' in the mnemonic")));
+        };
+        if let Some((dim, len)) = dimension(code, body) {
+            controls |= dim;
+            if dim == 4 || dim == 9 {
+                pending.push(Pending::Samples);
             }
-            ("_indexable", Some(a)) => {
-                let parts = split_top(a);
-                let dim = parts
-                    .first()
-                    .and_then(|d| names::code(DIMS, d))
-                    .ok_or_else(|| fail(format!("bad dimension '{a}'")))?;
-                let stride = match parts.get(1).and_then(|s| s.strip_prefix("stride=")) {
-                    Some(s) => number(s)?,
-                    None => 0,
-                };
-                extended.push(2 | dim << 6 | (stride & 0xfff) << 11);
-            }
-            ("", Some(a)) => extended.push(3 | return_type_word(a)? << 6),
-            (w, None) if info.code == 190 => {
+            r = &body[len..];
+            continue;
+        }
+        let end = body.find(['_', '(']).unwrap_or(body.len());
+        let word = &r[..end + 1];
+        let lower = word.to_ascii_lowercase();
+        match lower.as_str() {
+            "_nz" if info.test => controls |= 1 << 7,
+            "_z" if info.test => {}
+            "_sat" if !info.decl => controls |= 1 << 2,
+            "_rcpfloat" if matches!(code, 61 | 111) => controls |= 1,
+            "_uint" if matches!(code, 61 | 111) => controls |= 2,
+            "_3" if matches!(code, 61 | 111) => controls |= 3,
+            "_glc" if matches!(code, 156..=158) => controls |= 0x20,
+            "_opc" if matches!(code, 156..=158) => controls |= 0x1000,
+            "_dynamicindexed" if code == 146 => controls |= 1,
+            "_aoffimmi" if !info.decl => pending.push(Pending::Offsets),
+            "_indexable" if !info.decl => pending.push(Pending::Indexable),
+            "_precise" if !info.decl => pending.push(Pending::Precise),
+            w if code == 190 => {
                 controls |= SYNC_FLAGS
                     .iter()
-                    .find(|(_, n)| *n == w)
+                    .find(|(_, n)| n.eq_ignore_ascii_case(w))
                     .map(|(b, _)| *b)
-                    .ok_or_else(|| fail(format!("bad sync flag '{w}'")))?
+                    .ok_or_else(|| fault(word, format!("bad sync flag '{word}'")))?
             }
-            (w, None) if matches!(info.code, 88 | 156..=158 | 161 | 162) => {
-                match names::code(DIMS, w.trim_start_matches('_')) {
-                    Some(d) => controls |= d,
-                    None => return Err(fail(format!("bad dimension '{w}'"))),
-                }
-            }
-            (w, a) => {
-                return Err(fail(format!(
-                    "unknown suffix '{w}{}'",
-                    a.map(|a| format!("({a})")).unwrap_or_default()
-                )))
-            }
+            _ => return Err(fault(word, format!("unknown suffix '{word}'"))),
         }
+        r = &body[end..];
     }
-    let has_dim = extended.iter().any(|e| e & 0x3f == 2);
-    if has_dim && !extended.iter().any(|e| e & 0x3f == 3) {
+    if let Some(p) = pending.first() {
+        let what = match p {
+            Pending::Offsets => "_aoffimmi needs (u,v,w)",
+            Pending::Indexable => "_indexable needs (dimension)",
+            Pending::Precise => "_precise needs (components)",
+            Pending::Samples => "the multisample dimension needs (sample count)",
+        };
+        return Err(fault(rest, what));
+    }
+    if extended.iter().any(|e| e & 0x3f == 2) && !extended.iter().any(|e| e & 0x3f == 3) {
         extended.push(3 | 0x5555 << 6);
-    }
-    for i in 1..extended.len() {
-        extended[i - 1] |= 0x8000_0000;
     }
     Ok(Mnemonic {
         info,
@@ -105,64 +143,155 @@ pub(super) fn parse_mnemonic(m: &str) -> Result<Mnemonic, Sm4Error> {
     })
 }
 
-/// The next `_word` or `_word(args)` or `(args)` of a mnemonic.
-pub(super) fn next_suffix(s: &str) -> Result<(&str, Option<&str>, &str), Sm4Error> {
-    let word_end = s
-        .char_indices()
-        .skip(1)
-        .find(|&(_, c)| c == '_' || c == '(')
-        .map_or(s.len(), |(i, _)| i);
-    let word_end = if s.starts_with('(') { 0 } else { word_end };
-    let word = &s[..word_end];
-    let tail = &s[word_end..];
-    if let Some(inner) = tail.strip_prefix('(') {
-        let close = inner
-            .find(')')
-            .ok_or_else(|| fail("unclosed '(' in mnemonic"))?;
-        Ok((word, Some(&inner[..close]), &inner[close + 1..]))
-    } else {
-        Ok((word, None, tail))
+/// A resource dimension suffix of a resource or UAV declaration: its code
+/// and the length of its name in `s`.
+fn dimension(code: u32, s: &str) -> Option<(u32, usize)> {
+    if !matches!(code, 88 | 156..=158 | 161 | 162) {
+        return None;
     }
+    DIMS.iter()
+        .filter(|(_, n)| {
+            strip_prefix_ci(s, n)
+                .is_some_and(|rest| rest.is_empty() || rest.starts_with(['_', '(']))
+        })
+        .max_by_key(|(_, n)| n.len())
+        .map(|(d, n)| (*d, n.len()))
 }
 
-pub(super) fn suffixes_ok(rest: &str, o: &OpInfo) -> bool {
-    let allowed = [
-        "_precise",
-        "_nz",
-        "_z",
-        "_sat",
-        "_rcpFloat",
-        "_uint",
-        "_3",
-        "_glc",
-        "_uglobal",
-        "_ugroup",
-        "_g",
-        "_t",
-        "_aoffimmi",
-        "_indexable",
-    ];
-    let mut r = rest;
-    while !r.is_empty() {
-        let Ok((w, _, tail)) = next_suffix(r) else {
-            return false;
-        };
-        let dim = matches!(o.code, 88 | 156..=158 | 161 | 162)
-            && names::code(DIMS, w.trim_start_matches('_')).is_some();
-        if !(allowed.contains(&w) || dim || w.is_empty()) {
-            return false;
+/// Applies a parenthesised argument to the suffix that asked for it.
+fn argument(
+    p: Pending,
+    inner: &str,
+    group: &str,
+    controls: &mut u32,
+    extended: &mut Vec<u32>,
+) -> Res<()> {
+    match p {
+        Pending::Offsets => {
+            let v: Vec<u32> = split_top(inner)
+                .into_iter()
+                .map(number)
+                .collect::<Res<_>>()?;
+            let [u, vv, w] = <[u32; 3]>::try_from(v)
+                .map_err(|_| fault(group, "_aoffimmi needs three offsets"))?;
+            let fits = |x: u32| (x as i32) >= -8 && (x as i32) <= 7;
+            if !(fits(u) && fits(vv) && fits(w)) {
+                return Err(fault(group, "_aoffimmi offsets lie in -8..7"));
+            }
+            extended.push(1 | (u & 0xf) << 9 | (vv & 0xf) << 13 | (w & 0xf) << 17);
         }
-        r = tail;
+        Pending::Indexable => {
+            let parts = split_top(inner);
+            let dim = parts
+                .first()
+                .and_then(|d| names::code(DIMS, d).or_else(|| names::code(DIM_ALIASES, d)))
+                .ok_or_else(|| fault(group, format!("bad dimension '{inner}'")))?;
+            let stride = match parts.get(1) {
+                Some(s) => {
+                    let value = strip_prefix_ci(s, "stride")
+                        .map(str::trim_start)
+                        .and_then(|v| v.strip_prefix('='))
+                        .ok_or_else(|| fault(s, format!("expected stride=N, found '{s}'")))?;
+                    number(value)?
+                }
+                None => 0,
+            };
+            if stride > 0xfff {
+                return Err(fault(group, "the stride does not fit 12 bits"));
+            }
+            extended.push(2 | dim << 6 | stride << 11);
+        }
+        Pending::Precise => {
+            let mask = components(inner)
+                .ok_or_else(|| fault(group, format!("bad precise mask '{inner}'")))?;
+            *controls |= mask.iter().fold(0, |m, &c| m | 1 << (8 + c));
+        }
+        Pending::Samples => {
+            let n = number(inner)?;
+            if n > 0x7f {
+                return Err(fault(group, "the sample count does not fit 7 bits"));
+            }
+            *controls |= n << 5;
+        }
     }
-    true
+    Ok(())
 }
 
-pub(super) fn return_type_word(s: &str) -> Result<u32, Sm4Error> {
+/// A `(float,float,float,float)` return-type list as its token word.
+pub fn return_type_word(s: &str) -> Res<u32> {
+    let items = split_top(s);
+    if items.len() > 4 || items.is_empty() {
+        return Err(fault(s, format!("bad return type list '{s}'")));
+    }
     let mut word = 0;
-    for (i, t) in split_top(s).iter().enumerate() {
-        let code =
-            names::code(RETURN_TYPES, t).ok_or_else(|| fail(format!("bad return type '{t}'")))?;
+    for (i, t) in items.into_iter().enumerate() {
+        let code = names::code(RETURN_TYPES, t)
+            .or_else(|| t.eq_ignore_ascii_case("sint").then_some(3))
+            .ok_or_else(|| fault(t, format!("bad return type '{t}'")))?;
         word |= code << (4 * i);
     }
     Ok(word)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(m: &str) -> (u16, u32, Vec<u32>) {
+        let mn = parse_mnemonic(m).unwrap_or_else(|e| panic!("{m}: {e:?}"));
+        (mn.info.code, mn.controls, mn.extended)
+    }
+
+    #[test]
+    fn suffixes_in_both_orders() {
+        assert_eq!(
+            parse(
+                "sample_c_lz_aoffimmi_indexable(-1,0,2)(texture2darray)(float,float,float,float)"
+            ),
+            (
+                71,
+                0,
+                vec![1 | 0xf << 9 | 2 << 17, 2 | 8 << 6, 3 | 0x5555 << 6]
+            )
+        );
+        assert_eq!(
+            parse("sample_l_aoffimmi(1,-2,0)_indexable(texture2d)"),
+            (
+                72,
+                0,
+                vec![1 | 1 << 9 | 0xe << 13, 2 | 3 << 6, 3 | 0x5555 << 6]
+            )
+        );
+        assert_eq!(
+            parse("resinfo_indexable(texture2d)(float,float,float,float)_uint"),
+            (61, 2, vec![2 | 3 << 6, 3 | 0x5555 << 6])
+        );
+        assert_eq!(parse("RESINFO_UINT"), (61, 2, vec![]));
+        assert_eq!(
+            parse("ld_structured_indexable(structured_buffer, stride=16)(mixed,mixed,mixed,mixed)"),
+            (167, 0, vec![2 | 12 << 6 | 16 << 11, 3 | 0x6666 << 6])
+        );
+        assert_eq!(parse("breakc_nz"), (3, 0x80, vec![]));
+        assert_eq!(parse("breakp_z"), (3, 0, vec![]));
+        assert_eq!(parse("sync_uglobal_g_t"), (190, 11, vec![]));
+        assert_eq!(
+            parse("dcl_resource_texture2dms(4)"),
+            (88, 4 | 4 << 5, vec![])
+        );
+        assert_eq!(parse("dcl_uav_structured_opc"), (158, 0x1000, vec![]));
+        assert_eq!(parse("dcl_interface_dynamicindexed"), (146, 1, vec![]));
+        assert_eq!(parse("mad_sat"), (50, 4, vec![]));
+        assert_eq!(parse("dcl_constantbuffer").0, 89);
+    }
+
+    #[test]
+    fn bad_suffixes_are_errors() {
+        assert!(parse_mnemonic("mov_nz").is_err());
+        assert!(parse_mnemonic("sample_aoffimmi(1,2)").is_err());
+        assert!(parse_mnemonic("sample_aoffimmi(9,0,0)").is_err());
+        assert!(parse_mnemonic("sample_indexable(cube9)").is_err());
+        assert!(parse_mnemonic("frobnicate").is_err());
+        assert!(parse_mnemonic("dcl_temps(3)").is_err());
+        assert!(parse_mnemonic("sample_indexable(texture2d)é").is_err());
+    }
 }

@@ -1,18 +1,22 @@
-//! Operands: registers, indices, component selections, modifiers and literals.
+//! Operands: registers, indices, component selections, modifiers, tags and
+//! literals.
 
-use super::fail;
-use super::lex::{components, literal, number, split_top};
+use super::lex::{bracketed, components, double_literal, literal, number, split_top};
+use super::source::{fault, Res};
 use crate::sm4::decode::Sel;
-use crate::sm4::names::{self, MIN_PRECISIONS, REGISTERS, SCALAR_REGISTERS};
-use crate::sm4::Sm4Error;
+use crate::sm4::names::{self, MIN_PRECISIONS, ONE_COMPONENT_DECLS, REGISTERS, SCALAR_REGISTERS};
+use crate::sm4::Syntax;
 
-/// Where an operand sits, which decides its default component selection.
-#[derive(Clone, Copy, PartialEq)]
-pub(super) enum Role {
+/// Where an operand sits, which decides how its component letters read.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Role {
+    /// A destination: the letters are a write mask.
     Dst,
+    /// A source.
     Src,
     /// A source that reads one component (select-1 encoding by default).
     Scalar,
+    /// A declaration's operand: the letters are a mask.
     Decl,
 }
 
@@ -30,86 +34,96 @@ pub fn scalar_operand(code: u16, i: usize) -> bool {
     )
 }
 
-/// Encodes one operand's text.
-pub(super) fn operand(text: &str, role: Role, out: &mut Vec<u32>) -> Result<(), Sm4Error> {
-    let mut t = text.trim();
+/// Drops trailing `{...}` tags (returned as extended-operand bits) and a
+/// parenthesised resource name as RenderDoc prints after a register.
+fn strip_tags(mut t: &str) -> Res<(&str, u32)> {
     let mut flags = 0;
-    while let Some((head, tag)) = t.strip_suffix('}').and_then(|r| r.rsplit_once(" {")) {
-        flags |= match tag {
-            "nonuniform" => 1 << 17,
-            p => names::code(MIN_PRECISIONS, p)
-                .map(|c| c << 14)
-                .ok_or_else(|| fail(format!("unknown operand flag '{p}'")))?,
-        };
-        t = head.trim_end();
+    loop {
+        t = t.trim_end();
+        if let Some(open) = t.strip_suffix('}').and_then(|r| r.rfind('{')) {
+            let tag = &t[open + 1..t.len() - 1];
+            let first = tag.split_whitespace().next().unwrap_or("");
+            flags |= if first.eq_ignore_ascii_case("nonuniform") {
+                1 << 17
+            } else if first.eq_ignore_ascii_case("def32") {
+                0
+            } else {
+                names::code(MIN_PRECISIONS, first)
+                    .map(|c| c << 14)
+                    .ok_or_else(|| fault(tag, format!("unknown operand tag '{tag}'")))?
+            };
+            t = &t[..open];
+            continue;
+        }
+        if t.ends_with(')') {
+            if let Some(open) = t.rfind('(') {
+                let before = &t[..open];
+                if before.ends_with(char::is_whitespace) && !before.trim().is_empty() {
+                    t = before;
+                    continue;
+                }
+            }
+        }
+        return Ok((t, flags));
+    }
+}
+
+/// Encodes one operand's text.
+pub fn operand(text: &str, role: Role, syntax: Syntax, out: &mut Vec<u32>) -> Res<()> {
+    let (mut t, flags) = strip_tags(text.trim())?;
+    if t.is_empty() {
+        return Err(fault(text, "missing operand"));
     }
     let mut modifier = 0;
     if let Some(r) = t.strip_prefix('-') {
         modifier |= 1;
-        t = r.trim();
+        t = r.trim_start();
     }
-    if let Some(r) = t.strip_prefix('|').and_then(|r| r.strip_suffix('|')) {
+    if let Some(r) = t.strip_prefix('|') {
+        t = r
+            .strip_suffix('|')
+            .ok_or_else(|| fault(t, "unclosed '|'"))?
+            .trim();
         modifier |= 2;
-        t = r.trim();
     }
-    let ext = if modifier != 0 || flags != 0 {
-        Some(1 | modifier << 6 | flags)
-    } else {
-        None
-    };
-    let with_ext = |token: u32| {
-        if ext.is_some() {
-            token | 0x8000_0000
-        } else {
-            token
+    let ext = (modifier != 0 || flags != 0).then_some(1 | modifier << 6 | flags);
+    let chain = if ext.is_some() { 0x8000_0000 } else { 0 };
+    let (head, rest) = t.split_at(
+        t.find(|c: char| !c.is_ascii_alphabetic())
+            .unwrap_or(t.len()),
+    );
+    if rest.starts_with('(') && (head.eq_ignore_ascii_case("l") || head.eq_ignore_ascii_case("d")) {
+        let (inner, tail) = bracketed(rest)?;
+        if !tail.trim().is_empty() {
+            return Err(fault(
+                tail,
+                format!("unexpected '{}' after the literal", tail.trim()),
+            ));
         }
-    };
-    if let Some(inner) = t.strip_prefix("l(").and_then(|r| r.strip_suffix(')')) {
-        let vals: Vec<u32> = split_top(inner)
-            .iter()
-            .map(|v| literal(v))
-            .collect::<Result<_, _>>()?;
-        let token = match vals.len() {
-            1 => 0x4001,
-            4 => 0x4002,
-            n => return Err(fail(format!("literal with {n} values"))),
+        let items = split_top(inner);
+        let double = head.eq_ignore_ascii_case("d");
+        let token = match (double, items.len()) {
+            (false, 1) => 0x4001,
+            (false, 4) => 0x4002,
+            (true, 1) => 0x5001,
+            (true, 2) => 0x5002,
+            (_, n) => return Err(fault(t, format!("a literal of {n} values"))),
         };
-        out.push(with_ext(token));
+        out.push(token | chain);
         out.extend(ext);
-        out.extend(vals);
-        return Ok(());
-    }
-    if let Some(inner) = t.strip_prefix("d(").and_then(|r| r.strip_suffix(')')) {
-        let vals: Vec<u64> = split_top(inner)
-            .iter()
-            .map(|v| match v.strip_prefix("0x") {
-                Some(h) => {
-                    u64::from_str_radix(h, 16).map_err(|_| fail(format!("bad double '{v}'")))
-                }
-                None => v
-                    .parse::<f64>()
-                    .map(f64::to_bits)
-                    .map_err(|_| fail(format!("bad double '{v}'"))),
-            })
-            .collect::<Result<_, _>>()?;
-        let token = match vals.len() {
-            1 => 0x5001,
-            2 => 0x5002,
-            n => return Err(fail(format!("double literal with {n} values"))),
-        };
-        out.push(with_ext(token));
-        out.extend(ext);
-        for v in &vals {
-            out.extend([v.to_owned() as u32, (v >> 32) as u32]);
+        for item in items {
+            if double {
+                let v = double_literal(item)?;
+                out.extend([v as u32, (v >> 32) as u32]);
+            } else {
+                out.push(literal(item)?);
+            }
         }
         return Ok(());
     }
-    let name_end = t
-        .find(|c: char| !(c.is_ascii_alphabetic() || c == '_'))
-        .unwrap_or(t.len());
-    let ty = names::code(REGISTERS, &t[..name_end])
-        .ok_or_else(|| fail(format!("unknown register '{t}'")))?;
-    let mut rest = &t[name_end..];
+    let ty =
+        names::code(REGISTERS, head).ok_or_else(|| fault(t, format!("unknown register '{t}'")))?;
+    let mut rest = rest;
     let mut indices: Vec<(u32, Vec<u32>)> = Vec::new();
     let digits = rest
         .find(|c: char| !c.is_ascii_digit())
@@ -118,46 +132,16 @@ pub(super) fn operand(text: &str, role: Role, out: &mut Vec<u32>) -> Result<(), 
         indices.push((0, vec![number(&rest[..digits])?]));
         rest = &rest[digits..];
     }
-    while let Some(r) = rest.strip_prefix('[') {
-        let close = matching(r).ok_or_else(|| fail(format!("unclosed '[' in '{t}'")))?;
-        indices.push(index(&r[..close])?);
-        rest = &r[close + 1..];
+    while rest.starts_with('[') {
+        let (inner, tail) = bracketed(rest)?;
+        indices.push(index(inner, syntax)?);
+        rest = tail;
     }
-    let comps = match rest.strip_prefix('.') {
-        Some("(1)") => Some(Vec::new()),
-        Some(c) if c.starts_with('(') => {
-            let one = c
-                .strip_prefix('(')
-                .and_then(|c| c.strip_suffix(')'))
-                .and_then(components);
-            match one.as_deref() {
-                Some(&[c]) => Some(vec![c]),
-                _ => return Err(fail(format!("bad select-1 component '{c}'"))),
-            }
-        }
-        Some(c) => Some(components(c).ok_or_else(|| fail(format!("bad components '{c}'")))?),
-        None if rest.is_empty() => None,
-        None => return Err(fail(format!("unexpected '{rest}' in operand"))),
-    };
-    let select = rest.starts_with(".(");
-    let sel = match (comps, role) {
-        (Some(c), _) if c.is_empty() => Sel::One,
-        (Some(c), Role::Src | Role::Scalar) if select => Sel::Select(c[0]),
-        (Some(c), Role::Dst | Role::Decl) => Sel::Mask(c.iter().fold(0, |m, &i| m | 1 << i)),
-        (Some(c), Role::Scalar) if c.len() == 1 => Sel::Select(c[0]),
-        (Some(c), Role::Src | Role::Scalar) if c.len() == 1 => Sel::Swizzle([c[0]; 4]),
-        (Some(c), Role::Src | Role::Scalar) if c.len() == 4 => {
-            Sel::Swizzle([c[0], c[1], c[2], c[3]])
-        }
-        (Some(_), Role::Src | Role::Scalar) => {
-            return Err(fail(format!("swizzle of '{t}' needs 1 or 4 components")))
-        }
-        (None, Role::Decl) if SCALAR_REGISTERS.contains(&ty) => Sel::None,
-        (None, _) if SCALAR_REGISTERS.contains(&ty) => Sel::One,
-        (None, Role::Decl) if ty == 8 => Sel::Swizzle([0, 1, 2, 3]),
-        (None, _) => Sel::None,
-    };
-    let mut token = ty << 12 | (indices.len() as u32) << 20;
+    if indices.len() > 3 {
+        return Err(fault(t, "an operand has at most three indices"));
+    }
+    let sel = selection(rest, role, syntax, ty)?;
+    let mut token = ty << 12 | (indices.len() as u32) << 20 | chain;
     token |= match sel {
         Sel::None => 0,
         Sel::One => 1,
@@ -173,7 +157,7 @@ pub(super) fn operand(text: &str, role: Role, out: &mut Vec<u32>) -> Result<(), 
     for (i, (repr, _)) in indices.iter().enumerate() {
         token |= repr << (22 + 3 * i);
     }
-    out.push(with_ext(token));
+    out.push(token);
     out.extend(ext);
     for (_, words) in indices {
         out.extend(words);
@@ -181,32 +165,147 @@ pub(super) fn operand(text: &str, role: Role, out: &mut Vec<u32>) -> Result<(), 
     Ok(())
 }
 
-pub(super) fn matching(s: &str) -> Option<usize> {
-    let mut depth = 0;
-    for (i, c) in s.char_indices() {
-        match c {
-            '[' => depth += 1,
-            ']' if depth == 0 => return Some(i),
-            ']' => depth -= 1,
-            _ => {}
+/// The component selection of the text after a register's indices.
+fn selection(rest: &str, role: Role, syntax: Syntax, ty: u32) -> Res<Sel> {
+    let scalar_register = SCALAR_REGISTERS.contains(&ty);
+    let Some(letters) = rest.strip_prefix('.') else {
+        if !rest.is_empty() {
+            return Err(fault(rest, format!("unexpected '{rest}' in operand")));
         }
+        return Ok(match role {
+            Role::Decl if ONE_COMPONENT_DECLS.contains(&ty) => Sel::One,
+            Role::Decl if ty == 8 => Sel::Swizzle([0, 1, 2, 3]),
+            Role::Decl => Sel::None,
+            _ if scalar_register => Sel::One,
+            _ => Sel::None,
+        });
+    };
+    if letters.eq_ignore_ascii_case("(1)") {
+        return Ok(Sel::One);
     }
-    None
+    if letters.starts_with('(') {
+        let (inner, _) = bracketed(letters)?;
+        return match components(inner).as_deref() {
+            Some(&[c]) if matches!(role, Role::Src | Role::Scalar) => Ok(Sel::Select(c)),
+            _ => Err(fault(
+                letters,
+                format!("bad select-1 component '{letters}'"),
+            )),
+        };
+    }
+    let c = components(letters)
+        .filter(|c| (1..=4).contains(&c.len()))
+        .ok_or_else(|| fault(letters, format!("bad components '{letters}'")))?;
+    let increasing = c.windows(2).all(|w| w[0] < w[1]);
+    let mask = || Sel::Mask(c.iter().fold(0, |m, &i| m | 1 << i));
+    Ok(match (role, c.len()) {
+        (Role::Dst | Role::Decl, _) if increasing => mask(),
+        (Role::Dst | Role::Decl, _) => {
+            return Err(fault(
+                letters,
+                format!("a write mask lists components in order, not '{letters}'"),
+            ))
+        }
+        (_, 4) => Sel::Swizzle([c[0], c[1], c[2], c[3]]),
+        (Role::Scalar, 1) => Sel::Select(c[0]),
+        (Role::Src, 1) if syntax == Syntax::Fxc => Sel::Select(c[0]),
+        (Role::Src, 1) => Sel::Swizzle([c[0]; 4]),
+        (_, _) if increasing => mask(),
+        (_, n) => {
+            let last = c[n - 1];
+            let mut s = [last; 4];
+            s[..n].copy_from_slice(&c);
+            Sel::Swizzle(s)
+        }
+    })
 }
 
-/// An index's representation and words: `5`, `r0.x`, `r0.x + 5`.
-pub(super) fn index(s: &str) -> Result<(u32, Vec<u32>), Sm4Error> {
+/// An index's representation and words: `5`, `r0.x`, `r0.x + 5`, `5 + r0.x`.
+fn index(s: &str, syntax: Syntax) -> Res<(u32, Vec<u32>)> {
     let s = s.trim();
-    if s.chars().next().is_some_and(|c| c.is_ascii_digit()) {
+    if s.chars().next().is_some_and(|c| c.is_ascii_digit()) && !s.contains('+') {
         return Ok((0, vec![number(s)?]));
     }
-    let (reg, imm) = match s.split_once(" + ") {
-        Some((i, r)) if i.chars().all(|c| c.is_ascii_digit()) => (r, Some(number(i)?)),
-        Some((r, i)) => (r, Some(number(i)?).filter(|&v| v != 0)),
-        None => return Err(fail(format!("bad relative index '{s}'"))),
+    let (reg, imm) = match s.split_once('+') {
+        Some((a, b)) if a.trim().chars().all(|c| c.is_ascii_digit()) => {
+            (b.trim(), Some(number(a)?))
+        }
+        Some((a, b)) => (a.trim(), Some(number(b)?).filter(|&v| v != 0)),
+        None => (s, None),
     };
     let mut words = Vec::new();
     words.extend(imm);
-    operand(reg, Role::Scalar, &mut words)?;
+    operand(reg, Role::Scalar, syntax, &mut words)?;
     Ok((if imm.is_some() { 3 } else { 2 }, words))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn enc(text: &str, role: Role, syntax: Syntax) -> Vec<u32> {
+        let mut out = Vec::new();
+        operand(text, role, syntax, &mut out).unwrap_or_else(|e| panic!("{text}: {e:?}"));
+        out
+    }
+
+    #[test]
+    fn one_letter_sources_follow_the_dialect() {
+        // r0.x: select-1 in fxc, a replicated swizzle in vkd3d.
+        assert_eq!(enc("r0.x", Role::Src, Syntax::Fxc), [0x0010_000a, 0]);
+        assert_eq!(enc("r0.x", Role::Src, Syntax::Vkd3d), [0x0010_0006, 0]);
+        assert_eq!(enc("r0.xxxx", Role::Src, Syntax::Fxc), [0x0010_0006, 0]);
+        assert_eq!(enc("r0.(x)", Role::Src, Syntax::Vkd3d), [0x0010_000a, 0]);
+        assert_eq!(enc("r0.x", Role::Scalar, Syntax::Vkd3d), [0x0010_000a, 0]);
+    }
+
+    #[test]
+    fn short_swizzles_masks_and_defaults() {
+        // v1.xy as a source: a mask (what fxc prints for mask-mode sources,
+        // and what 3DMigoto assembles); r0.yyy repeats its last letter.
+        assert_eq!(enc("v1.xy", Role::Src, Syntax::Fxc), [0x0010_1032, 1]);
+        assert_eq!(enc("r0.yyy", Role::Src, Syntax::Fxc), [0x0010_0556, 0]);
+        assert_eq!(enc("r0.zx", Role::Src, Syntax::Fxc), [0x0010_0026, 0]);
+        assert_eq!(enc("o0.xyzw", Role::Dst, Syntax::Fxc), [0x0010_20f2, 0]);
+        assert_eq!(enc("oDepth", Role::Decl, Syntax::Fxc), [0x0000_c001]);
+        assert_eq!(enc("vPrim", Role::Decl, Syntax::Fxc), [0x0000_b000]);
+        assert_eq!(enc("CB0[4]", Role::Decl, Syntax::Fxc), [0x0020_8e46, 0, 4]);
+        assert_eq!(
+            enc("cb1[1] (ParamBuffer)", Role::Decl, Syntax::Fxc),
+            [0x0020_8e46, 1, 1]
+        );
+        assert!(operand("r0.yx", Role::Dst, Syntax::Fxc, &mut Vec::new()).is_err());
+    }
+
+    #[test]
+    fn modifiers_literals_and_relative_indices() {
+        assert_eq!(
+            enc("-|r1.xyzw|", Role::Src, Syntax::Fxc),
+            [0x8010_0e46, 0xc1, 1]
+        );
+        assert_eq!(
+            enc("l(1.000000)", Role::Src, Syntax::Fxc),
+            [0x4001, 0x3f80_0000]
+        );
+        assert_eq!(
+            enc("l(1.000000, 0.500000, 0, -1)", Role::Src, Syntax::Fxc),
+            [0x4002, 0x3f80_0000, 0x3f00_0000, 0, 0xffff_ffff]
+        );
+        assert_eq!(
+            enc("cb0[r0.x + 3].xyzw", Role::Src, Syntax::Fxc),
+            [0x0620_8e46, 0, 3, 0x0010_000a, 0]
+        );
+        assert_eq!(
+            enc("icb[r0.w + 0].xyzw", Role::Src, Syntax::Fxc),
+            [0x0090_9e46, 0x0010_003a, 0]
+        );
+        assert_eq!(
+            enc("vicp[0][1].xyz", Role::Src, Syntax::Fxc),
+            [0x0021_9072, 0, 1]
+        );
+        assert_eq!(
+            enc("r0.x {min16f as def32}", Role::Src, Syntax::Fxc),
+            [0x8010_000a, 0x4001, 0]
+        );
+    }
 }

@@ -1,32 +1,21 @@
-//! The disassembler: vkd3d `d3d-asm` style text, one instruction per line.
-//!
-//! Every line is checked by assembling it again; an instruction whose text
-//! would not give back its exact tokens is written as `.dwords` followed by
-//! its readable form as a comment, so that the text always reassembles to
-//! the same program.
+//! vkd3d `d3d-asm` style text, one instruction per line.
 
 use std::fmt::Write;
 
-use super::asm::{assemble_instruction, scalar_operand};
-use super::decode::{decode, Instruction, Operand, Sel, Shader};
-use super::names::{
+use super::body;
+use crate::dxbc::Rdef;
+use crate::sm4::asm::scalar_operand;
+use crate::sm4::decode::{Instruction, Operand, Sel, Shader};
+use crate::sm4::names::{
     self, DIMS, GLOBAL_FLAGS, INTERPOLATIONS, MIN_PRECISIONS, REGISTERS, RETURN_TYPES,
     SAMPLER_MODES, SCALAR_REGISTERS, SYNC_FLAGS, SYSVALS,
 };
-use super::opcodes::Ty;
-use super::Sm4Error;
-use crate::dxbc::{Container, Rdef};
+use crate::sm4::opcodes::Ty;
+use crate::sm4::Syntax;
 
 const COMPONENTS: [char; 4] = ['x', 'y', 'z', 'w'];
 
-/// Disassembles a container's program.
-pub fn disassemble(container: &Container) -> Result<String, Sm4Error> {
-    let tokens = container.program().ok_or(Sm4Error::NoProgram)?;
-    let shader = decode(tokens)?;
-    Ok(text(&shader, tokens, container.rdef()))
-}
-
-/// The text of a decoded program whose tokens are `tokens`.
+/// The vkd3d-style text of a decoded program whose tokens are `tokens`.
 pub fn text(shader: &Shader, tokens: &[u32], rdef: Option<&Rdef>) -> String {
     let mut out = format!(
         "{}_{}_{}\n",
@@ -34,41 +23,9 @@ pub fn text(shader: &Shader, tokens: &[u32], rdef: Option<&Rdef>) -> String {
         shader.major,
         shader.minor
     );
-    let mut depth = 0usize;
-    let ends: Vec<usize> = shader
-        .instructions
-        .iter()
-        .skip(1)
-        .map(|i| i.offset)
-        .chain([tokens.len()])
-        .collect();
-    for (ins, end) in shader.instructions.iter().zip(ends) {
-        let code = ins.info.code;
-        if matches!(code, 18 | 21 | 22 | 23) {
-            depth = depth.saturating_sub(1);
-        }
-        let original = &tokens[ins.offset..end.min(tokens.len())];
-        let line = instruction(ins);
-        let indent = "    ".repeat(depth);
-        if assemble_instruction(&line).ok().as_deref() == Some(original) {
-            let _ = write!(out, "{indent}{line}");
-        } else {
-            let words: Vec<String> = original.iter().map(|w| format!("0x{w:08x}")).collect();
-            let _ = write!(
-                out,
-                "{indent}.dwords {} // {}",
-                words.join(", "),
-                line.replace('\n', " ")
-            );
-        }
-        if let Some(comment) = resource_comment(ins, rdef) {
-            let _ = write!(out, " // {comment}");
-        }
-        out.push('\n');
-        if matches!(code, 18 | 31 | 48 | 76) {
-            depth += 1;
-        }
-    }
+    out.push_str(&body(shader, tokens, Syntax::Vkd3d, instruction, |ins| {
+        resource_comment(ins, rdef)
+    }));
     out
 }
 
@@ -221,6 +178,9 @@ pub fn instruction(ins: &Instruction) -> String {
                     .unwrap_or_default()
             )
         }
+        146 if c & 1 != 0 => {
+            plain(ins, &ops(0)).replacen(ins.info.name, "dcl_interface_dynamicindexed", 1)
+        }
         _ if ins.info.decl => plain(ins, &ops(0)),
         _ => {
             let ty = ins.info.ty;
@@ -274,7 +234,7 @@ fn interpolation(c: u32) -> String {
 }
 
 /// The literal type of operand `i` of an instruction whose table type is `ty`.
-fn operand_type(code: u16, i: usize, ty: Ty) -> Ty {
+pub(super) fn operand_type(code: u16, i: usize, ty: Ty) -> Ty {
     match (code, i) {
         (27 | 28 | 130 | 202, _) => Ty::F,
         (43 | 216, _) => Ty::I,
