@@ -9,6 +9,7 @@
 
 pub mod bench;
 pub mod case;
+pub mod compile;
 pub mod d3d9;
 pub mod dxbc;
 pub mod error;
@@ -20,5 +21,6 @@ pub mod sm4;
 pub mod smoke;
 pub mod text;
 
+pub use compile::{Spawner, Tier, UpgradeError};
 pub use error::Error;
-pub use shader::{compile, CompileOptions, Family, Shader};
+pub use shader::{compile, compile_on, CompileOptions, Family, Shader};
