@@ -8,6 +8,7 @@
 //! ```
 
 pub mod bench;
+pub mod cache;
 pub mod case;
 pub mod compile;
 pub mod d3d9;
@@ -21,6 +22,7 @@ pub mod sm4;
 pub mod smoke;
 pub mod text;
 
+pub use cache::{CacheLimit, CacheStats, ShaderCache};
 pub use compile::{Spawner, Tier, UpgradeError};
 pub use error::Error;
 pub use shader::{compile, compile_on, CompileOptions, Family, Shader};
