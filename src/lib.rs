@@ -23,6 +23,8 @@ pub mod smoke;
 pub mod text;
 
 pub use cache::{CacheLimit, CacheStats, ShaderCache};
-pub use compile::{Spawner, Tier, UpgradeError};
+pub use compile::{
+    compile_async, AsyncError, CompileHandle, Spawner, Tier, UpgradeError, WhenNotReady,
+};
 pub use error::Error;
 pub use shader::{compile, compile_on, CompileOptions, Family, Shader};

@@ -1,11 +1,12 @@
 //! A shader's native code across tiers: the code it can run now, and the
 //! top tier arriving from the background.
 
+use super::done::{Done, FinishOnDrop, HasDone};
 use super::spawner::Spawner;
 use super::tier::Tier;
 use crate::ir::Program;
 use crate::jit::{self, Compiled, JitError, JitOptions};
-use std::sync::{Arc, Condvar, Mutex, OnceLock, Weak};
+use std::sync::{Arc, OnceLock};
 
 /// Why a shader has no top-tier code.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -26,26 +27,12 @@ struct Upgrade {
     program: Program,
     options: JitOptions,
     code: OnceLock<Result<Compiled, JitError>>,
-    finished: Mutex<bool>,
-    wake: Condvar,
+    done: Done,
 }
 
-impl Upgrade {
-    /// Marks the compile finished (run or dropped) and wakes waiters.
-    fn finish(&self) {
-        *self.finished.lock().unwrap_or_else(|e| e.into_inner()) = true;
-        self.wake.notify_all();
-    }
-}
-
-/// Marks the upgrade finished when the job is done or dropped unrun.
-struct FinishOnDrop(Weak<Upgrade>);
-
-impl Drop for FinishOnDrop {
-    fn drop(&mut self) {
-        if let Some(upgrade) = self.0.upgrade() {
-            upgrade.finish();
-        }
+impl HasDone for Upgrade {
+    fn done(&self) -> &Done {
+        &self.done
     }
 }
 
@@ -81,8 +68,7 @@ impl TieredCode {
             program,
             options: top,
             code: OnceLock::new(),
-            finished: Mutex::new(false),
-            wake: Condvar::new(),
+            done: Done::default(),
         });
         let weak = Arc::downgrade(&upgrade);
         let finish = FinishOnDrop(weak.clone());
@@ -139,10 +125,7 @@ impl TieredCode {
         let Some(u) = &self.upgrade else {
             return Err(UpgradeError::NotAsked);
         };
-        let mut finished = u.finished.lock().unwrap_or_else(|e| e.into_inner());
-        while !*finished {
-            finished = u.wake.wait(finished).unwrap_or_else(|e| e.into_inner());
-        }
+        u.done.wait();
         match u.code.get() {
             Some(Ok(_)) => Ok(()),
             Some(Err(e)) => Err(UpgradeError::Failed(e.clone())),
