@@ -21,6 +21,22 @@ pub enum Tier {
     Both,
 }
 
+impl std::str::FromStr for Tier {
+    type Err = String;
+
+    /// `first`, `top` or `both`.
+    fn from_str(s: &str) -> Result<Tier, String> {
+        match s {
+            "first" => Ok(Tier::First),
+            "top" => Ok(Tier::Top),
+            "both" => Ok(Tier::Both),
+            other => Err(format!(
+                "unknown tier `{other}`: expected first, top or both"
+            )),
+        }
+    }
+}
+
 impl Tier {
     /// The code generator settings of a single tier (`Both` starts with
     /// the first).
