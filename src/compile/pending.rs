@@ -92,7 +92,9 @@ impl CompileHandle {
         }
     }
 
-    /// The shader, blocking until the compile finishes.
+    /// The shader, blocking until the compile finishes. Waiting on one of
+    /// the spawner's own threads can deadlock if no other thread is free to
+    /// run the job.
     pub fn wait(&self) -> Result<Arc<Shader>, AsyncError> {
         self.pending.done.wait();
         self.result()
