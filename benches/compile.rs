@@ -1,10 +1,11 @@
 //! Compile time (`dxjit::compile`: container or token decoding, lowering and
 //! Cranelift) of the three largest DXBC and the three largest D3D9 programs
-//! in the conformance suite, and of the three peer kernels.
+//! in the conformance suite, and of the three peer kernels, at each tier
+//! alone (`NAME/first`, `NAME/top`).
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use dxjit::case::{parse_case_str, ShaderCode};
-use dxjit::CompileOptions;
+use dxjit::{CompileOptions, Tier};
 use std::hint::black_box;
 use std::path::Path;
 
@@ -54,16 +55,21 @@ fn kernel_bytes(name: &str, text: &str) -> Vec<u8> {
 
 fn compile(c: &mut Criterion) {
     let mut g = c.benchmark_group("compile");
-    let options = CompileOptions::default();
     let kernels: Vec<(&str, Vec<u8>)> = KERNELS
         .iter()
         .map(|(name, text)| (*name, kernel_bytes(name, text)))
         .collect();
     let programs = PROGRAMS.iter().map(|(n, b)| (*n, b.to_vec()));
     for (name, bytes) in programs.chain(kernels) {
-        g.bench_function(name, |b| {
-            b.iter(|| dxjit::compile(black_box(&bytes), &options).expect("compiles"))
-        });
+        for (tier_name, tier) in [("first", Tier::First), ("top", Tier::Top)] {
+            let options = CompileOptions {
+                tier,
+                ..CompileOptions::default()
+            };
+            g.bench_function(format!("{name}/{tier_name}"), |b| {
+                b.iter(|| dxjit::compile(black_box(&bytes), &options).expect("compiles"))
+            });
+        }
     }
     g.finish();
 }

@@ -6,9 +6,22 @@
 //! let shader = dxjit::compile(&bytes, &dxjit::CompileOptions::default()).unwrap();
 //! println!("{:?} shader, compiled in {:.0} us", shader.stage(), shader.compile_us());
 //! ```
+//!
+//! Compile latency:
+//! - **Tiers** ([`CompileOptions::tier`]): [`Tier::First`] compiles quickly
+//!   into slower code, [`Tier::Top`] into the best code, [`Tier::Both`] (the
+//!   default) the first tier at once and the top tier on a [`Spawner`];
+//!   [`Shader::kernel`] returns the best code ready, switching between calls.
+//! - **Cache**: [`ShaderCache`] hands out one `Arc<Shader>` per bytecode and
+//!   options, evicting the least recently used past a [`CacheLimit`].
+//! - **Async**: [`compile_async`] returns a [`CompileHandle`] at once; asking
+//!   it for the shader waits or says [`AsyncError::NotReady`], as its
+//!   [`WhenNotReady`] mode says.
 
 pub mod bench;
+pub mod cache;
 pub mod case;
+pub mod compile;
 pub mod d3d9;
 pub mod dxbc;
 pub mod error;
@@ -20,5 +33,9 @@ pub mod sm4;
 pub mod smoke;
 pub mod text;
 
+pub use cache::{CacheLimit, CacheStats, ShaderCache};
+pub use compile::{
+    compile_async, AsyncError, CompileHandle, Spawner, Tier, UpgradeError, WhenNotReady,
+};
 pub use error::Error;
-pub use shader::{compile, CompileOptions, Family, Shader};
+pub use shader::{compile, compile_on, CompileOptions, Family, Shader};

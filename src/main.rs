@@ -46,6 +46,10 @@ enum Command {
         /// Vectors of four lanes per register component.
         #[arg(long)]
         k: Option<usize>,
+        /// Time the actions at one tier: first or top (default: top, as a
+        /// default compile runs once its top tier is in).
+        #[arg(long)]
+        tier: Option<dxjit::Tier>,
         /// End with one JSON object.
         #[arg(long)]
         json: bool,
@@ -122,6 +126,7 @@ fn main() -> ExitCode {
             iterations,
             threads,
             k,
+            tier,
             json,
             sweep,
             values,
@@ -132,6 +137,7 @@ fn main() -> ExitCode {
                 iterations,
                 threads,
                 k,
+                tier,
                 json,
                 sweep,
                 values: values.map(|v| v.0),

@@ -1,23 +1,27 @@
 //! Compiling bytecode into a runnable shader.
 
+use crate::compile::{Spawner, Tier, TieredCode, UpgradeError};
 use crate::error::Error;
 use crate::ir::{Program, Stage};
-use crate::jit::{self, Compiled, JitOptions, Listing};
+use crate::jit::{self, JitOptions, Listing};
 use crate::{d3d9, dxbc, sm4};
 use dxjit_runtime::dispatch::Kernel;
 
 /// How to compile.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct CompileOptions {
     /// Reject DXBC containers whose checksum does not match.
     pub verify_checksum: bool,
     /// D3D9: the legacy "anything times 0 is 0" multiply (see [`d3d9::Options`]).
     pub legacy_mul: bool,
-    /// Vectors of four lanes per register component; `None` picks the
-    /// stage's default.
+    /// Vectors of four lanes per register component, at every tier; `None`
+    /// picks the tier's default (the first tier: 1; the top tier: the
+    /// stage's).
     pub k: Option<usize>,
     /// Keep the generated code as text ([`Shader::listing`]).
     pub listing: bool,
+    /// Which code to compile, and when (default: [`Tier::Both`]).
+    pub tier: Tier,
 }
 
 impl Default for CompileOptions {
@@ -27,6 +31,7 @@ impl Default for CompileOptions {
             legacy_mul: d3d9::Options::default().legacy_mul,
             k: None,
             listing: false,
+            tier: Tier::default(),
         }
     }
 }
@@ -41,13 +46,13 @@ pub enum Family {
 }
 
 /// A compiled shader: its IR and native code. `Send + Sync`: compile once,
-/// run from any thread.
+/// run from any thread. Every tier's code stays alive as long as the shader.
 pub struct Shader {
     /// Where it came from.
     pub family: Family,
     /// The program as the backend saw it.
     pub program: Program,
-    compiled: Compiled,
+    code: TieredCode,
 }
 
 /// Splits bytes into little-endian words.
@@ -84,17 +89,42 @@ pub fn lower(bytes: &[u8], options: &CompileOptions) -> Result<(Family, Program)
     Ok((Family::D3d9, program))
 }
 
-/// Compiles bytecode (a DXBC container or a D3D9 token stream) into native code.
+/// The backend options of one tier.
+fn jit_options(program: &Program, options: &CompileOptions, tier: Tier) -> JitOptions {
+    let stage_default = JitOptions::for_program(program).k;
+    JitOptions {
+        k: options.k.unwrap_or(tier.k(stage_default)),
+        listing: options.listing,
+        codegen: tier.codegen(),
+    }
+}
+
+/// Compiles bytecode (a DXBC container or a D3D9 token stream) into native
+/// code; with [`Tier::Both`], the top tier compiles on the default
+/// [`Spawner`].
 pub fn compile(bytes: &[u8], options: &CompileOptions) -> Result<Shader, Error> {
+    compile_on(bytes, options, &Spawner::default())
+}
+
+/// [`compile`], with the top tier of [`Tier::Both`] compiled on `spawner`.
+pub fn compile_on(
+    bytes: &[u8],
+    options: &CompileOptions,
+    spawner: &Spawner,
+) -> Result<Shader, Error> {
     let (family, program) = lower(bytes, options)?;
-    let mut jit_options = JitOptions::for_program(&program);
-    jit_options.k = options.k.unwrap_or(jit_options.k);
-    jit_options.listing = options.listing;
-    let compiled = jit::compile(&program, jit_options)?;
+    let ready = jit::compile(&program, jit_options(&program, options, options.tier))?;
+    let code = match options.tier {
+        Tier::Both => {
+            let top = jit_options(&program, options, Tier::Top);
+            TieredCode::upgrading(ready, program.clone(), top, spawner)
+        }
+        tier => TieredCode::single(ready, tier),
+    };
     Ok(Shader {
         family,
         program,
-        compiled,
+        code,
     })
 }
 
@@ -104,24 +134,53 @@ impl Shader {
         self.program.stage
     }
 
-    /// What the runtime's dispatch loops need to run it.
+    /// What the runtime's dispatch loops need to run the best code ready
+    /// now. Take it once per call: a call must use one kernel throughout.
+    /// It stays valid as long as the shader.
     pub fn kernel(&self) -> Kernel {
-        self.compiled.kernel(self.program.thread_group)
+        self.code.current().0.kernel(self.program.thread_group)
     }
 
-    /// Microseconds spent in the backend.
+    /// The tier [`Shader::kernel`] runs now: [`Tier::First`] or [`Tier::Top`].
+    pub fn tier(&self) -> Tier {
+        self.code.current().1
+    }
+
+    /// Blocks until the top-tier code is in ([`Shader::kernel`] returns it
+    /// from then on), or says why it will not come.
+    pub fn wait_for_top_tier(&self) -> Result<(), UpgradeError> {
+        self.code.wait_for_top()
+    }
+
+    /// Microseconds spent in the backend until the shader could run.
     pub fn compile_us(&self) -> f64 {
-        self.compiled.compile_us
+        self.code.ready().0.compile_us
     }
 
-    /// The Cranelift IR and machine code, when compiled with
-    /// [`CompileOptions::listing`].
+    /// Microseconds the first-tier compile took; `None` without one.
+    pub fn first_tier_us(&self) -> Option<f64> {
+        let (code, tier) = self.code.ready();
+        (tier == Tier::First).then_some(code.compile_us)
+    }
+
+    /// Microseconds the top-tier compile took; `None` until it is in.
+    pub fn top_tier_us(&self) -> Option<f64> {
+        self.code.top().map(|c| c.compile_us)
+    }
+
+    /// The Cranelift IR and machine code of the current tier, when compiled
+    /// with [`CompileOptions::listing`].
     pub fn listing(&self) -> Option<&Listing> {
-        self.compiled.listing.as_ref()
+        self.code.current().0.listing.as_ref()
     }
 
-    /// Bytes of machine code.
+    /// Bytes of machine code of the current tier.
     pub fn code_size(&self) -> usize {
-        self.compiled.code_size
+        self.code.current().0.code_size
+    }
+
+    /// Bytes of machine code the shader holds, every tier counted.
+    pub fn code_bytes(&self) -> usize {
+        self.code.code_bytes()
     }
 }

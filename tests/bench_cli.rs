@@ -100,6 +100,8 @@ fn a_single_run_keeps_its_keys_and_adds_the_rates() {
     for key in [
         "compile_us",
         "first_compile_us",
+        "first_tier_us",
+        "top_tier_us",
         "lanes",
         "median_ms",
         "min_ms",
@@ -115,6 +117,19 @@ fn a_single_run_keeps_its_keys_and_adds_the_rates() {
     ] {
         assert!(v.get(key).is_some(), "no {key} in {v}");
     }
+}
+
+#[test]
+fn the_actions_run_at_the_tier_asked_for() {
+    for (tier, lanes) in [("first", 4), ("top", 16)] {
+        let out = dxjit(&["bench", CASE, "--iterations", "1", "--tier", tier, "--json"]);
+        assert!(out.status.success(), "{tier}");
+        let v = last_json(&out);
+        assert_eq!(v["tier"], tier);
+        assert_eq!(v["lanes"], lanes, "{tier}");
+    }
+    let out = dxjit(&["bench", CASE, "--tier", "fast"]);
+    assert!(!out.status.success());
 }
 
 #[test]

@@ -3,7 +3,7 @@
 //! suites) and requires each to pass.
 
 use dxjit::case::{check, parse_case};
-use dxjit::CompileOptions;
+use dxjit::{CompileOptions, Tier};
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 
@@ -86,6 +86,26 @@ fn every_case_passes_at_every_lane_count() {
         assert!(
             failures.is_empty(),
             "k = {k}: {} of {count} cases failed:\n{}",
+            failures.len(),
+            failures.join("\n")
+        );
+    }
+}
+
+/// Both tiers give bit-identical results: every case again at the first
+/// tier alone (the default runs the first tier until the top one is in)
+/// and at the top tier alone.
+#[test]
+fn every_case_passes_at_each_tier() {
+    for tier in [Tier::First, Tier::Top] {
+        let options = CompileOptions {
+            tier,
+            ..CompileOptions::default()
+        };
+        let (count, failures) = failures_with(&options);
+        assert!(
+            failures.is_empty(),
+            "{tier:?}: {} of {count} cases failed:\n{}",
             failures.len(),
             failures.join("\n")
         );

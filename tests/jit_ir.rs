@@ -1,7 +1,7 @@
 //! The backend and the dispatch loops on hand-built IR programs.
 
 use dxjit::ir::*;
-use dxjit::jit::{compile, JitOptions};
+use dxjit::jit::{compile, Codegen, JitOptions};
 use dxjit_runtime::abi::View;
 use dxjit_runtime::dispatch::{dispatch, Bindings};
 
@@ -18,7 +18,15 @@ fn tid() -> Src {
 }
 
 fn run(prog: &Program, groups: [u32; 3], k: usize, words: usize) -> Vec<u32> {
-    let c = compile(prog, JitOptions { k, listing: false }).expect("compiles");
+    let c = compile(
+        prog,
+        JitOptions {
+            k,
+            listing: false,
+            codegen: Codegen::Full,
+        },
+    )
+    .expect("compiles");
     let mut buf = vec![0xdeadu32; words];
     let mut b = Bindings::default();
     b.uavs[0] = raw_uav(&mut buf);

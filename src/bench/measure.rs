@@ -6,7 +6,7 @@ use super::memcpy::memcpy_rate;
 use super::progress::Progress;
 use crate::case::Case;
 use crate::run::{compile_case, prepare, BoundBytes};
-use crate::CompileOptions;
+use crate::{CompileOptions, Tier};
 use std::time::Instant;
 
 /// Compiles timed to report the median compile time.
@@ -21,8 +21,16 @@ pub struct Point {
     pub k: Option<usize>,
     /// Lanes per call of the action's shader (0 without an action).
     pub lanes: u32,
-    /// Median microseconds to compile the case's shaders.
+    /// The tier the timed actions ran at: [`Tier::First`] or [`Tier::Top`].
+    pub tier: Tier,
+    /// Median microseconds until the case's shaders can run: the first
+    /// tier's (a default compile runs it at once), or the top tier's when
+    /// `--tier top` compiles that tier alone.
     pub compile_us: f64,
+    /// Median microseconds of the case's first-tier compiles.
+    pub first_tier_us: f64,
+    /// Median microseconds of the case's top-tier compiles.
+    pub top_tier_us: f64,
     /// The first compile's microseconds (it also pays one-time costs).
     pub first_compile_us: f64,
     /// Milliseconds of each timed action, sorted.
@@ -55,21 +63,39 @@ impl Point {
     }
 }
 
+/// The median of a few compiles of `case` at `options`, microseconds.
+fn median_compile_us(case: &Case, options: &CompileOptions) -> Result<f64, String> {
+    let mut compiles = (0..COMPILES)
+        .map(|_| compile_case(case, options))
+        .collect::<Result<Vec<f64>, String>>()?;
+    compiles.sort_by(f64::total_cmp);
+    Ok(compiles[compiles.len() / 2])
+}
+
 /// Compiles `case` with `k` vectors per component on `threads` threads
-/// (`None`: every core), times `iterations` actions (at least one) after
-/// one untimed, and steps `progress` once per timed action. Asking for a
-/// `k` the JIT does not compile is an error.
+/// (`None`: every core), times `iterations` actions (at least one) at
+/// `tier` (`None`: the top tier) after one untimed, and steps `progress`
+/// once per timed action. Asking for a `k` the JIT does not compile is an
+/// error.
 pub fn measure(
     case: &Case,
     threads: Option<usize>,
     k: Option<usize>,
+    tier: Option<Tier>,
     iterations: u32,
     progress: &mut Progress,
 ) -> Result<Point, String> {
-    let options = CompileOptions {
+    let asked = tier;
+    let tier = match asked {
+        Some(Tier::First) => Tier::First,
+        _ => Tier::Top,
+    };
+    let at = |tier| CompileOptions {
         k,
+        tier,
         ..CompileOptions::default()
     };
+    let options = at(tier);
     let mut builder = rayon::ThreadPoolBuilder::new();
     if let Some(t) = threads {
         builder = builder.num_threads(t);
@@ -90,11 +116,8 @@ pub fn measure(
             }
         }
         let first_compile_us = prepared.compile_us;
-        let mut compiles = vec![first_compile_us];
-        for _ in 1..COMPILES {
-            compiles.push(compile_case(case, &options)?);
-        }
-        compiles.sort_by(f64::total_cmp);
+        let first_tier_us = median_compile_us(case, &at(Tier::First))?;
+        let top_tier_us = median_compile_us(case, &at(Tier::Top))?;
         prepared.act();
         let mut times_ms: Vec<f64> = (0..iterations.max(1))
             .map(|_| {
@@ -111,7 +134,14 @@ pub fn measure(
             threads,
             k,
             lanes: prepared.lanes,
-            compile_us: compiles[compiles.len() / 2],
+            tier,
+            compile_us: if asked == Some(Tier::Top) {
+                top_tier_us
+            } else {
+                first_tier_us
+            },
+            first_tier_us,
+            top_tier_us,
             first_compile_us,
             times_ms,
             invocations: prepared.invocations,

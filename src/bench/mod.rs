@@ -21,6 +21,7 @@ mod sweep;
 pub use sweep::{Sweep, SweepValues};
 
 use crate::case::{parse_case, Case};
+use crate::Tier;
 use measure::measure;
 use peak::Peak;
 use progress::Progress;
@@ -38,6 +39,9 @@ pub struct BenchOptions {
     pub threads: Option<usize>,
     /// Vectors of four lanes per register component; `None`: the JIT's choice.
     pub k: Option<usize>,
+    /// The tier the timed actions run at; `None`: the top tier, as a
+    /// shader compiled at [`Tier::Both`] runs once the top tier is in.
+    pub tier: Option<Tier>,
     /// End with one JSON object.
     pub json: bool,
     /// The parameter to sweep, if any.
@@ -65,6 +69,7 @@ fn once(case: &Case, options: &BenchOptions, peak: Option<&Peak>) -> Result<bool
         case,
         options.threads,
         options.k,
+        options.tier,
         options.iterations,
         &mut progress,
     )?;
@@ -120,7 +125,14 @@ fn swept(
     for &value in &values {
         progress.set_message(format!("{sweep} = {value}"));
         let (threads, k) = setting(sweep, value, options)?;
-        points.push(measure(case, threads, k, iterations, &mut progress)?);
+        points.push(measure(
+            case,
+            threads,
+            k,
+            options.tier,
+            iterations,
+            &mut progress,
+        )?);
     }
     drop(progress);
     let work = Work::of(&case.action);

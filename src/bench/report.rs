@@ -31,6 +31,9 @@ pub fn point_json(case: &str, work: Work, point: &Point, rates: &Rates) -> Map<S
     put("case", json!(case));
     put("compile_us", json!(point.compile_us));
     put("first_compile_us", json!(point.first_compile_us));
+    put("first_tier_us", json!(point.first_tier_us));
+    put("top_tier_us", json!(point.top_tier_us));
+    put("tier", json!(format!("{:?}", point.tier).to_lowercase()));
     put("lanes", json!(point.lanes));
     put("median_ms", json!(point.median_ms()));
     put("min_ms", json!(point.min_ms()));
@@ -149,8 +152,13 @@ pub fn point_text(
     let _ = writeln!(s, "case: {case}");
     let _ = writeln!(
         s,
-        "compile: {:.1} us (median of {COMPILES}; first {:.1} us)",
+        "compile: {:.1} us until it runs (median of {COMPILES}; first {:.1} us)",
         point.compile_us, point.first_compile_us
+    );
+    let _ = writeln!(
+        s,
+        "tiers: first {:.1} us, top {:.1} us (medians); actions timed at the {:?} tier",
+        point.first_tier_us, point.top_tier_us, point.tier
     );
     let _ = writeln!(s, "lanes per call: {}", point.lanes);
     let _ = writeln!(
@@ -330,7 +338,10 @@ mod tests {
             threads,
             k: None,
             lanes: 16,
+            tier: crate::Tier::Top,
             compile_us: 900.0,
+            first_tier_us: 300.0,
+            top_tier_us: 900.0,
             first_compile_us: 1500.0,
             times_ms: vec![median_ms],
             invocations: 1000,
@@ -376,6 +387,8 @@ mod tests {
             for key in [
                 "compile_us",
                 "first_compile_us",
+                "first_tier_us",
+                "top_tier_us",
                 "lanes",
                 "median_ms",
                 "min_ms",

@@ -12,7 +12,7 @@ pub enum Sweep {
     /// Vectors of four lanes per register component: every count the JIT
     /// supports by default.
     K,
-    /// Compile tiers; the JIT has one today, so sweeping it is an error.
+    /// Compile tiers; not swept yet (`--tier` picks one), so an error.
     Tier,
 }
 
@@ -49,9 +49,8 @@ impl FromStr for Sweep {
 }
 
 /// Why `--sweep tier` cannot run.
-pub const TIER_UNAVAILABLE: &str = "--sweep tier is not available yet: the JIT compiles at one \
-tier (Cranelift opt_level \"none\", fixed in src/jit/module.rs) and CompileOptions has no tier \
-or opt-level setting to vary";
+pub const TIER_UNAVAILABLE: &str = "--sweep tier is not available yet: run once with \
+--tier first and once with --tier top";
 
 /// The values of `--values`: positive integers, comma-separated, each a
 /// number or an inclusive range `a-b`, e.g. `1,2,4` or `1-4` or `1-2,8`.

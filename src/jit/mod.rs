@@ -30,6 +30,7 @@ use cranelift_jit::JITModule;
 use cranelift_module::{Linkage, Module};
 use dxjit_runtime::abi::{Frame, ShaderFn, STATUS_DONE};
 use lanes::{LaneBuilder, MAX_K};
+pub use module::Codegen;
 use state::{Masks, ScratchLayout, Tr, ARGS_BYTES};
 use std::collections::HashMap;
 use std::mem::offset_of;
@@ -128,6 +129,8 @@ pub struct JitOptions {
     pub k: usize,
     /// Keep the Cranelift IR and the machine code as text ([`Compiled::listing`]).
     pub listing: bool,
+    /// How much work Cranelift puts into the code.
+    pub codegen: Codegen,
 }
 
 impl JitOptions {
@@ -137,16 +140,19 @@ impl JitOptions {
             Stage::Pixel => JitOptions {
                 k: 1,
                 listing: false,
+                codegen: Codegen::Full,
             },
             Stage::Vertex => JitOptions {
                 k: 2,
                 listing: false,
+                codegen: Codegen::Full,
             },
             // Measured on the peer kernels: k = 4 copies 1.4x faster than
             // k = 2 and runs the ALU and barrier kernels as fast.
             Stage::Compute => JitOptions {
                 k: 4,
                 listing: false,
+                codegen: Codegen::Full,
             },
         }
     }
@@ -301,7 +307,7 @@ pub fn compile(prog: &Program, opts: JitOptions) -> Result<Compiled, JitError> {
     }
     let k = opts.k.clamp(1, MAX_K);
     let lanes = 4 * k as u32;
-    let isa = module::isa()?;
+    let isa = module::isa(opts.codegen)?;
     let mut module = module::new_module(isa);
     let target_config = module.target_config();
     let helper_ids = module::declare_helpers(&mut module)?;

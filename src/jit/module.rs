@@ -182,16 +182,39 @@ pub fn signature(h: &Helper) -> Signature {
     sig
 }
 
+/// How much work Cranelift puts into the machine code.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub enum Codegen {
+    /// Built for compile speed: the single-pass register allocator
+    /// (about 3-5x faster to compile, code 2-3x slower in loops).
+    Quick,
+    /// The backtracking register allocator: slower to compile, better code.
+    #[default]
+    Full,
+}
+
+impl Codegen {
+    /// The value of Cranelift's `regalloc_algorithm` setting.
+    fn regalloc_algorithm(self) -> &'static str {
+        match self {
+            Codegen::Quick => "single_pass",
+            Codegen::Full => "backtracking",
+        }
+    }
+}
+
 /// The host ISA with the settings shaders are compiled with: no egraph
 /// optimisation (it duplicates pure ops into branches and slows shader
-/// loops, per the measurements in the design notes), verifier in debug builds.
-pub fn isa() -> Result<OwnedTargetIsa, JitError> {
+/// loops, per the measurements in the design notes), `codegen`'s register
+/// allocator, verifier in debug builds.
+pub fn isa(codegen: Codegen) -> Result<OwnedTargetIsa, JitError> {
     let mut fb = settings::builder();
     let set = |fb: &mut settings::Builder, k: &str, v: &str| {
         fb.set(k, v)
             .map_err(|e| JitError::Backend(format!("{k}: {e}")))
     };
     set(&mut fb, "opt_level", "none")?;
+    set(&mut fb, "regalloc_algorithm", codegen.regalloc_algorithm())?;
     set(&mut fb, "is_pic", "false")?;
     set(&mut fb, "use_colocated_libcalls", "false")?;
     set(
