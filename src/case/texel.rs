@@ -22,6 +22,12 @@ pub(crate) fn texel_size(format: Format) -> u32 {
     format.bytes_per_texel()
 }
 
+/// Bytes of a `width` × `height` × `depth` image (whole 4×4 blocks of
+/// block-compressed formats).
+pub(crate) fn image_size(format: Format, width: u32, height: u32, depth: u32) -> u64 {
+    format.image_bytes(width, height, depth)
+}
+
 /// Components a case writes for one texel of `format`.
 pub(crate) fn components(format: Format) -> usize {
     format.components() as usize
