@@ -67,3 +67,17 @@ fn formats_shaders_cannot_write_are_refused_as_uavs_and_targets() {
         "{e}"
     );
 }
+
+#[test]
+fn block_compressed_views_need_a_width_and_two_dimensions() {
+    let no_width = texture("bc1_unorm", 4, 4, 1).replace("width = 4\n", "");
+    let e = parse(&no_width).expect_err("no width").to_string();
+    assert!(e.contains("a bc1_unorm texture needs a width"), "{e}");
+    let buffer = texture("bc4_unorm", 4, 1, 1).replace("texture2d", "buffer");
+    let buffer = buffer.replace("height = 1\nmips = 1\n", "");
+    let e = parse(&buffer).expect_err("buffer").to_string();
+    assert!(
+        e.contains("bc4_unorm is for 2D, 3D and cube textures"),
+        "{e}"
+    );
+}

@@ -449,6 +449,17 @@ impl Lower<'_> {
         if mips > 1 && raw.width.is_none() {
             return Err(self.bad(format!("{what}: a texture with mips needs a width")));
         }
+        if let Some(f) = format.filter(|f| f.is_block_compressed()) {
+            if raw.width.is_none() {
+                return Err(self.bad(format!("{what}: a {} texture needs a width", f.name())));
+            }
+            if matches!(kind, SrvKind::Buffer | SrvKind::Texture1d) {
+                return Err(self.bad(format!(
+                    "{what}: {} is for 2D, 3D and cube textures",
+                    f.name()
+                )));
+            }
+        }
         let srv = SrvDesc {
             slot: raw.slot,
             kind,
