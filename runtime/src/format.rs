@@ -17,6 +17,7 @@ mod snorm;
 mod srgb;
 mod unorm;
 
+pub(crate) use srgb::decode8 as decode8_srgb;
 pub(crate) use unorm::decode8;
 
 use info::info;
