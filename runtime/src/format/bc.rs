@@ -4,7 +4,7 @@
 //! exact arithmetic (endpoints converted to float, interpolants such as
 //! 2/3·c0 + 1/3·c1 computed in f64 and rounded once to f32). BC6H and BC7,
 //! which the specification defines bit-exactly in integers, are decoded by
-//! `bcdec_rs` (see [`bptc`]).
+//! `bcdec_rs` (see the `bptc` module).
 
 mod bptc;
 mod channel;
