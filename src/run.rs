@@ -200,7 +200,7 @@ fn srv(
         } else {
             1
         };
-        need += u64::from(w) * u64::from(h) * u64::from(d) * u64::from(bpt);
+        need += format.image_bytes(w, h, d);
     }
     if kind != TextureKind::Texture3D {
         need *= u64::from(layers);

@@ -5,7 +5,9 @@
 //! the next slice. A 3D texture has one "slice": each of its mips is a whole
 //! volume (depth slices of that mip, each tightly packed rows). A cube
 //! texture's slices are its faces, in D3D's order +X, -X, +Y, -Y, +Z, -Z,
-//! cube after cube.
+//! cube after cube. Block-compressed formats store each mip as rows of 4×4
+//! blocks (a mip of 2×2 texels still takes a whole block), and `ld` and the
+//! sampler decode the block holding the texel they read.
 
 use crate::abi::View;
 use crate::format::Format;
@@ -207,13 +209,12 @@ impl Texture {
                 depth,
             });
         }
-        let bpt = format.bytes_per_texel() as usize;
         let mut mip_offsets = Vec::with_capacity(mips as usize);
         let mut slice_bytes = 0usize;
         for mip in 0..mips {
             mip_offsets.push(slice_bytes);
-            let [w, h, d] = [width, height, depth].map(|s| (s >> mip).max(1) as usize);
-            slice_bytes += w * h * d * bpt;
+            let [w, h, d] = [width, height, depth].map(|s| (s >> mip).max(1));
+            slice_bytes += format.image_bytes(w, h, d) as usize;
         }
         let slices = if kind.is_array_like() {
             depth_or_array as usize
@@ -274,16 +275,17 @@ impl Texture {
     }
 
     /// The view compiled code sees: `ptr`/`size` cover all the bytes,
-    /// `stride` is the texel size, sizes and pitches are mip 0's
+    /// `stride` is the texel size (the block size of block-compressed
+    /// formats, whose rows are rows of blocks), sizes and pitches are mip 0's
     /// (`slice_pitch` is the distance between depth slices of a 3D texture,
     /// or between array slices, mips included), `depth` is the depth or the
     /// layer count, and `texture` points at `self`. The view is read-only
     /// and valid while `self` is neither moved nor dropped.
     pub fn view(&self) -> View {
         let bpt = self.format.bytes_per_texel();
-        let row_pitch = self.width * bpt;
+        let row_pitch = self.format.image_bytes(self.width, 1, 1) as u32;
         let slice_pitch = if self.kind == TextureKind::Texture3D {
-            row_pitch * self.height
+            self.format.image_bytes(self.width, self.height, 1) as u32
         } else {
             self.slice_bytes as u32
         };
@@ -317,7 +319,8 @@ impl Texture {
     }
 
     /// Mip `mip` of slice `slice` (a layer or cube face; 0 for other kinds),
-    /// as [`Texture::fetch`] reads it. Panics when either is out of range.
+    /// as [`Texture::fetch`] reads it (blocks, for block-compressed formats).
+    /// Panics when either is out of range.
     pub(crate) fn level(&self, slice: u32, mip: u32) -> Level<'_> {
         let [width, height, z] = self.level_size(mip);
         let depth = if self.kind == TextureKind::Texture3D {
@@ -326,9 +329,8 @@ impl Texture {
             1
         };
         assert!(slice < self.layers(), "slice {slice} of {}", self.layers());
-        let bpt = self.format.bytes_per_texel() as usize;
         let start = slice as usize * self.slice_bytes + self.mip_offsets[mip as usize];
-        let len = width as usize * height as usize * depth as usize * bpt;
+        let len = self.format.image_bytes(width, height, depth) as usize;
         Level {
             bytes: &self.data[start..start + len],
             width,
@@ -363,9 +365,16 @@ impl Texture {
         } else {
             (z, 0)
         };
-        let texel = ((depth as usize * h as usize + y as usize) * w as usize) + x as usize;
+        let level = slice as usize * self.slice_bytes + self.mip_offsets[mip as usize];
+        let block = self.format.block_size();
+        let (bx, by) = (x / block, y / block);
+        let (bw, bh) = (w.div_ceil(block) as usize, h.div_ceil(block) as usize);
+        let index = (depth as usize * bh + by as usize) * bw + bx as usize;
         let bpt = self.format.bytes_per_texel() as usize;
-        let at = slice as usize * self.slice_bytes + self.mip_offsets[mip as usize] + texel * bpt;
-        self.format.load(&self.data[at..at + bpt])
+        let bytes = &self.data[level + index * bpt..level + (index + 1) * bpt];
+        match self.format.load_block(bytes) {
+            Some(texels) => texels[((y % block) * block + x % block) as usize],
+            None => self.format.load(bytes),
+        }
     }
 }

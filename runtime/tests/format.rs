@@ -73,7 +73,7 @@ fn names_ids_and_sizes() {
     }
     assert_eq!(Format::from_name("rgba8"), None);
     assert_eq!(Format::from_id(0), None);
-    assert_eq!(Format::from_id(19), None);
+    assert_eq!(Format::from_id(73), None);
 }
 
 #[test]
@@ -366,16 +366,18 @@ fn r11g11b10_stores() {
 }
 
 #[test]
-fn every_format_round_trips_representable_values() {
+fn first_formats_round_trip_representable_values() {
     let value = [f(1.0), f(0.0), f(0.2), f(0.4)];
-    for format in Format::ALL {
+    // The 32-bit, half and unorm formats (the others have their own tests).
+    for format in &Format::ALL[..18] {
+        let format = *format;
         let words = match format.kind() {
             FormatKind::Uint | FormatKind::Sint => [7, 0xffff_ffff, 3, 0x8000_0000],
             FormatKind::Float => [f(1.0), f(0.0), f(0.5), f(2.0)],
             FormatKind::Unorm if format == Format::R10g10b10a2Unorm => {
                 [f(1.0), 0, f(512.0 / 1023.0), f(2.0 / 3.0)]
             }
-            FormatKind::Unorm => value,
+            FormatKind::Unorm | FormatKind::Snorm => value,
         };
         let bytes = store(format, words);
         let back = load(format, &bytes);

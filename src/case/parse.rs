@@ -368,6 +368,15 @@ impl Lower<'_> {
         texel::by_name(name).ok_or_else(|| self.bad(format!("{what}: unknown format {name:?}")))
     }
 
+    /// A format name of a render target or typed UAV: one shaders can write.
+    fn writable_format(&self, name: &str, what: &str) -> Result<Format, CaseError> {
+        let format = self.format(name, what)?;
+        if !format.is_writable() {
+            return Err(self.bad(format!("{what}: shaders cannot write {name}")));
+        }
+        Ok(format)
+    }
+
     /// Refuses a key that the resource's type does not have.
     fn only_if(&self, given: bool, allowed: bool, key: &str, what: &str) -> Result<(), CaseError> {
         if given && !allowed {
@@ -439,6 +448,17 @@ impl Lower<'_> {
         let mips = raw.mips.unwrap_or(1);
         if mips > 1 && raw.width.is_none() {
             return Err(self.bad(format!("{what}: a texture with mips needs a width")));
+        }
+        if let Some(f) = format.filter(|f| f.is_block_compressed()) {
+            if raw.width.is_none() {
+                return Err(self.bad(format!("{what}: a {} texture needs a width", f.name())));
+            }
+            if matches!(kind, SrvKind::Buffer | SrvKind::Texture1d) {
+                return Err(self.bad(format!(
+                    "{what}: {} is for 2D, 3D and cube textures",
+                    f.name()
+                )));
+            }
         }
         let srv = SrvDesc {
             slot: raw.slot,
@@ -663,7 +683,7 @@ impl Lower<'_> {
                     None => return Err(self.bad(format!("{what}: typed needs a dimension"))),
                 };
                 UavKind::Typed {
-                    format: self.format(format, what)?,
+                    format: self.writable_format(format, what)?,
                     dimension,
                 }
             }
@@ -720,7 +740,7 @@ impl Lower<'_> {
                     return Err(self.bad(format!("{what}: width and height must be at least 1")));
                 }
                 Ok(TargetDesc {
-                    format: self.format(&t.format, &what)?,
+                    format: self.writable_format(&t.format, &what)?,
                     width: t.width,
                     height: t.height,
                     output: t.output.clone(),

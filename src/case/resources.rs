@@ -58,7 +58,8 @@ impl SrvDesc {
     }
 
     /// Size of the resource in bytes: `size` or the bytes of `data` for raw
-    /// and structured buffers; every mip of every slice for typed views.
+    /// and structured buffers; every mip of every slice for typed views
+    /// (whole 4×4 blocks of block-compressed formats).
     pub fn byte_size(&self) -> u64 {
         match self.format {
             None => self.size.map_or(self.data.len() as u64 * 4, u64::from),
@@ -66,10 +67,10 @@ impl SrvDesc {
                 let per_slice: u64 = (0..self.mips)
                     .map(|m| {
                         let (w, h, d) = self.mip_extent(m);
-                        u64::from(w) * u64::from(h) * u64::from(d)
+                        texel::image_size(format, w, h, d)
                     })
                     .sum();
-                per_slice * u64::from(self.layers()) * u64::from(texel::texel_size(format))
+                per_slice * u64::from(self.layers())
             }
         }
     }

@@ -22,9 +22,20 @@ pub(crate) fn texel_size(format: Format) -> u32 {
     format.bytes_per_texel()
 }
 
-/// Components a case writes for one texel of `format`.
+/// Bytes of a `width` × `height` × `depth` image (whole 4×4 blocks of
+/// block-compressed formats).
+pub(crate) fn image_size(format: Format, width: u32, height: u32, depth: u32) -> u64 {
+    format.image_bytes(width, height, depth)
+}
+
+/// Components a case writes for one texel of `format`: the format's own,
+/// or all four where the format reads its components into alpha
+/// (`a8_unorm`, `a8l8`).
 pub(crate) fn components(format: Format) -> usize {
-    format.components() as usize
+    match format {
+        Format::A8Unorm | Format::A8L8 => 4,
+        _ => format.components() as usize,
+    }
 }
 
 /// True when the format's components are integers.

@@ -6,7 +6,7 @@
 //! generic path's, bit for bit (NaNs aside: which NaN a NaN result carries
 //! is not fixed by Rust's float semantics).
 
-use super::texel::{Bgra8, Rg32F, Rgba32F, Rgba8, Texel, R32F, R8};
+use super::texel::{Bgra8, Bgra8Srgb, Rg32F, Rgba32F, Rgba8, Rgba8Srgb, Texel, R32F, R8};
 use super::{lod, plane, Compare, MipFilter, QuadSample, SamplerState, LOD_GRADIENT};
 use crate::format::Format;
 use crate::texture::{Texture, TextureKind};
@@ -27,6 +27,8 @@ pub(crate) fn quad_for(texture: &Texture, sampler: &SamplerState) -> Option<Quad
     Some(match texture.format() {
         Format::Rgba8Unorm => quad::<Rgba8>,
         Format::Bgra8Unorm => quad::<Bgra8>,
+        Format::Rgba8UnormSrgb => quad::<Rgba8Srgb>,
+        Format::Bgra8UnormSrgb => quad::<Bgra8Srgb>,
         Format::R8Unorm => quad::<R8>,
         Format::R32Float => quad::<R32F>,
         Format::Rg32Float => quad::<Rg32F>,

@@ -1,7 +1,7 @@
 //! Texel decoders specialised per format, for the 2D fast path: each reads
 //! a whole texel at once and gives what [`Format::load`] gives, as f32s.
 
-use crate::format::{decode8, Format};
+use crate::format::{decode8, decode8_srgb, Format};
 
 /// A format the fast path decodes without dispatching per component.
 pub(crate) trait Texel {
@@ -16,6 +16,10 @@ pub(crate) trait Texel {
 pub(crate) struct Rgba8;
 /// `bgra8_unorm`.
 pub(crate) struct Bgra8;
+/// `rgba8_unorm_srgb`.
+pub(crate) struct Rgba8Srgb;
+/// `bgra8_unorm_srgb`.
+pub(crate) struct Bgra8Srgb;
 /// `r8_unorm`.
 pub(crate) struct R8;
 /// `r32_float`.
@@ -60,6 +64,34 @@ impl Texel for Bgra8 {
     }
 }
 
+impl Texel for Rgba8Srgb {
+    const FORMAT: Format = Format::Rgba8UnormSrgb;
+    #[inline]
+    fn read(bytes: &[u8], index: usize) -> [f32; 4] {
+        let [r, g, b, a] = bytes_of::<4>(bytes, index);
+        [
+            decode8_srgb(r),
+            decode8_srgb(g),
+            decode8_srgb(b),
+            decode8(a),
+        ]
+    }
+}
+
+impl Texel for Bgra8Srgb {
+    const FORMAT: Format = Format::Bgra8UnormSrgb;
+    #[inline]
+    fn read(bytes: &[u8], index: usize) -> [f32; 4] {
+        let [b, g, r, a] = bytes_of::<4>(bytes, index);
+        [
+            decode8_srgb(r),
+            decode8_srgb(g),
+            decode8_srgb(b),
+            decode8(a),
+        ]
+    }
+}
+
 impl Texel for R8 {
     const FORMAT: Format = Format::R8Unorm;
     #[inline]
@@ -96,7 +128,7 @@ impl Texel for Rgba32F {
 
 #[cfg(test)]
 mod tests {
-    use super::{Bgra8, Rg32F, Rgba32F, Rgba8, Texel, R32F, R8};
+    use super::{Bgra8, Bgra8Srgb, Rg32F, Rgba32F, Rgba8, Rgba8Srgb, Texel, R32F, R8};
 
     /// Every texel of `bytes` reads as `Format::load` gives it, bit for bit.
     fn check<T: Texel>(bytes: &[u8]) {
@@ -113,6 +145,8 @@ mod tests {
         let every_byte: Vec<u8> = (0..=255).collect();
         check::<Rgba8>(&every_byte);
         check::<Bgra8>(&every_byte);
+        check::<Rgba8Srgb>(&every_byte);
+        check::<Bgra8Srgb>(&every_byte);
         check::<R8>(&every_byte);
         let words: Vec<u8> = [
             0.0f32,

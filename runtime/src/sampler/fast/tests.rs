@@ -55,9 +55,11 @@ impl Rng {
     }
 }
 
-const FORMATS: [Format; 6] = [
+const FORMATS: [Format; 8] = [
     Format::Rgba8Unorm,
     Format::Bgra8Unorm,
+    Format::Rgba8UnormSrgb,
+    Format::Bgra8UnormSrgb,
     Format::R8Unorm,
     Format::R32Float,
     Format::Rg32Float,
