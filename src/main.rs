@@ -175,6 +175,7 @@ fn main() -> ExitCode {
                         verify_checksum: false,
                         k,
                         listing: true,
+                        tier: dxjit::Tier::Top,
                         ..CompileOptions::default()
                     },
                 )
