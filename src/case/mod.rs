@@ -1,4 +1,4 @@
-//! Case files (format 1, `shared/spec/cases.md`): parsing them into a
+//! Case files (format 1, `docs/case-format.md`): parsing them into a
 //! [`Case`], checking what a run produced ([`Outcome`]) against the case's
 //! expectations, and reporting the results.
 //!
