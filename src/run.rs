@@ -173,15 +173,18 @@ fn srv(
         }
         SrvKind::Buffer => TextureKind::Buffer,
         SrvKind::Texture1d => TextureKind::Texture1D,
+        SrvKind::Texture1dArray => TextureKind::Texture1DArray,
         SrvKind::Texture2d => TextureKind::Texture2D,
         SrvKind::Texture2dArray => TextureKind::Texture2DArray,
         SrvKind::Texture3d => TextureKind::Texture3D,
         SrvKind::TextureCube => TextureKind::TextureCube,
+        SrvKind::TextureCubeArray => TextureKind::TextureCubeArray,
     };
     let format = desc.format.ok_or("a typed srv needs a format")?;
     let bpt = format.bytes_per_texel();
     let (height, layers) = match kind {
         TextureKind::Buffer | TextureKind::Texture1D => (1, 1),
+        TextureKind::Texture1DArray => (1, desc.array_size.max(1)),
         TextureKind::Texture2D => (desc.height.max(1), 1),
         TextureKind::Texture2DArray => (desc.height.max(1), desc.array_size.max(1)),
         TextureKind::Texture3D => (desc.height.max(1), desc.depth.max(1)),

@@ -109,6 +109,8 @@ pub enum SrvKind {
     Buffer,
     /// `texture1d`.
     Texture1d,
+    /// `texture1darray`.
+    Texture1dArray,
     /// `texture2d`.
     Texture2d,
     /// `texture2darray`.
@@ -117,6 +119,8 @@ pub enum SrvKind {
     Texture3d,
     /// `texturecube` (six faces).
     TextureCube,
+    /// `texturecubearray` (six faces per cube).
+    TextureCubeArray,
 }
 
 impl SrvKind {

@@ -397,10 +397,12 @@ impl Lower<'_> {
             },
             "buffer" => SrvKind::Buffer,
             "texture1d" => SrvKind::Texture1d,
+            "texture1darray" => SrvKind::Texture1dArray,
             "texture2d" => SrvKind::Texture2d,
             "texture2darray" => SrvKind::Texture2dArray,
             "texture3d" => SrvKind::Texture3d,
             "texturecube" => SrvKind::TextureCube,
+            "texturecubearray" => SrvKind::TextureCubeArray,
             other => return Err(self.bad(format!("{what}: unknown type {other:?}"))),
         };
         let texture = kind.is_typed() && kind != SrvKind::Buffer;
@@ -410,6 +412,7 @@ impl Lower<'_> {
                 | SrvKind::Texture2dArray
                 | SrvKind::Texture3d
                 | SrvKind::TextureCube
+                | SrvKind::TextureCubeArray
         );
         self.only_if(
             raw.stride.is_some(),
@@ -429,7 +432,10 @@ impl Lower<'_> {
         )?;
         self.only_if(
             raw.array_size.is_some(),
-            kind == SrvKind::Texture2dArray,
+            matches!(
+                kind,
+                SrvKind::Texture1dArray | SrvKind::Texture2dArray | SrvKind::TextureCubeArray
+            ),
             "array_size",
             what,
         )?;

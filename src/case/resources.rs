@@ -21,12 +21,13 @@ fn div_up(a: u64, b: u64) -> u64 {
 }
 
 impl SrvDesc {
-    /// Slices of the view: `array_size` of a 2D array, 6 faces of a cube,
-    /// otherwise 1.
+    /// Slices of the view: `array_size` of a 1D or 2D array, 6 faces of a
+    /// cube, 6 per cube of a cube array, otherwise 1.
     pub fn layers(&self) -> u32 {
         match self.kind {
-            SrvKind::Texture2dArray => self.array_size,
+            SrvKind::Texture1dArray | SrvKind::Texture2dArray => self.array_size,
             SrvKind::TextureCube => 6,
+            SrvKind::TextureCubeArray => 6 * self.array_size,
             _ => 1,
         }
     }

@@ -109,16 +109,12 @@ pub fn srv(decl: &ResourceDecl, ty: ElementType, d3d9: bool) -> Result<SrvDesc, 
         desc.kind = match dim {
             Dim::Buffer => SrvKind::Buffer,
             Dim::Texture1D => SrvKind::Texture1d,
+            Dim::Texture1DArray => SrvKind::Texture1dArray,
             Dim::Texture2D => SrvKind::Texture2d,
             Dim::Texture2DArray => SrvKind::Texture2dArray,
             Dim::Texture3D => SrvKind::Texture3d,
             Dim::TextureCube => SrvKind::TextureCube,
-            other => {
-                return Err(format!(
-                    "t{}: smoke cannot bind a {other:?} view yet (the case model has none)",
-                    decl.slot
-                ))
-            }
+            Dim::TextureCubeArray => SrvKind::TextureCubeArray,
         };
         let format = if dim == Dim::Buffer {
             buffer_format(ty)
