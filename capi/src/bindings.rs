@@ -1,0 +1,127 @@
+//! Resources a caller binds for a dispatch, a vertex run or a draw.
+
+use crate::checks::Versioned;
+use crate::texture::Texture;
+use std::ffi::c_void;
+
+/// A buffer in the caller's memory, bound to a constant-buffer, SRV or UAV
+/// slot. The memory must stay valid, and untouched by other threads, for
+/// the call; shaders only write UAVs, and only inside `data .. data + size`.
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct BufferBinding {
+    /// `sizeof(dxjit_buffer_binding)`.
+    pub struct_size: usize,
+    /// The slot (`cb#` 0..16, `t#` 0..128, `u#` 0..64).
+    pub slot: u32,
+    /// A `dxjit_buffer_kind`: constant buffers are raw; typed only for UAVs
+    /// (bind typed SRVs as textures).
+    pub kind: u32,
+    /// First byte; may be null only when `size` is 0.
+    pub data: *mut c_void,
+    /// Bytes at `data`, at most 4 GiB - 1.
+    pub size: usize,
+    /// Structured: bytes per element, a non-zero multiple of 4.
+    pub stride: u32,
+    /// Typed: a `dxjit_format`.
+    pub format: u32,
+    /// Typed: elements along x.
+    pub width: u32,
+    /// Typed: rows (1 for buffers).
+    pub height: u32,
+    /// Typed: slices (1 unless 3D).
+    pub depth: u32,
+    /// Typed: bytes between rows; 0 for tightly packed.
+    pub row_pitch: u32,
+    /// Typed: bytes between slices; 0 for tightly packed.
+    pub slice_pitch: u32,
+}
+
+// SAFETY: `#[repr(C)]`, starts with `struct_size`; integers and a raw pointer.
+unsafe impl Versioned for BufferBinding {
+    const NAME: &'static str = "dxjit_buffer_binding";
+}
+
+/// A texture (or typed buffer) bound to an SRV slot.
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct TextureBinding {
+    /// `sizeof(dxjit_texture_binding)`.
+    pub struct_size: usize,
+    /// The slot (`t#`, 0..128).
+    pub slot: u32,
+    /// A live texture from `dxjit_texture_create`.
+    pub texture: *const Texture,
+}
+
+// SAFETY: `#[repr(C)]`, starts with `struct_size`; an integer and a raw pointer.
+unsafe impl Versioned for TextureBinding {
+    const NAME: &'static str = "dxjit_texture_binding";
+}
+
+/// A sampler bound to a sampler slot. Unbound slots use D3D's default
+/// sampler (point, wrap, levels of detail 0..FLT_MAX).
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct SamplerBinding {
+    /// `sizeof(dxjit_sampler_binding)`.
+    pub struct_size: usize,
+    /// The slot (`s#`, 0..16).
+    pub slot: u32,
+    /// 0 point, 1 linear, 2 anisotropic (as linear).
+    pub filter: u32,
+    /// 0 none (mip 0), 1 point, 2 linear.
+    pub mip_filter: u32,
+    /// Addressing along u, v, w: 0 wrap, 1 mirror, 2 clamp, 3 border, 4 mirror once.
+    pub address: [u32; 3],
+    /// 0 none; 1 never, 2 less, 3 equal, 4 less-equal, 5 greater,
+    /// 6 not-equal, 7 greater-equal, 8 always.
+    pub compare: u32,
+    /// Border colour (r, g, b, a).
+    pub border: [f32; 4],
+    /// Added to every computed level of detail.
+    pub lod_bias: f32,
+    /// Lowest mip level used.
+    pub min_lod: f32,
+    /// Highest mip level used (`FLT_MAX` for all).
+    pub max_lod: f32,
+}
+
+// SAFETY: `#[repr(C)]`, starts with `struct_size`; integers and floats.
+unsafe impl Versioned for SamplerBinding {
+    const NAME: &'static str = "dxjit_sampler_binding";
+}
+
+/// Everything bound for one call. Each array may be null when its count is 0.
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct Bindings {
+    /// `sizeof(dxjit_bindings)`.
+    pub struct_size: usize,
+    /// Constant buffers (raw; copied before the call, so D3D9 `def`
+    /// constants can be applied).
+    pub constant_buffers: *const BufferBinding,
+    /// Entries in `constant_buffers`.
+    pub constant_buffer_count: usize,
+    /// Raw and structured buffers bound to SRV slots.
+    pub buffers: *const BufferBinding,
+    /// Entries in `buffers`.
+    pub buffer_count: usize,
+    /// Textures and typed buffers bound to SRV slots.
+    pub textures: *const TextureBinding,
+    /// Entries in `textures`.
+    pub texture_count: usize,
+    /// Buffers bound to UAV slots (written by the shader).
+    pub uavs: *const BufferBinding,
+    /// Entries in `uavs`.
+    pub uav_count: usize,
+    /// Samplers.
+    pub samplers: *const SamplerBinding,
+    /// Entries in `samplers`.
+    pub sampler_count: usize,
+}
+
+// SAFETY: `#[repr(C)]`, starts with `struct_size`; integers and raw pointers.
+unsafe impl Versioned for Bindings {
+    const NAME: &'static str = "dxjit_bindings";
+}

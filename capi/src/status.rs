@@ -1,0 +1,50 @@
+//! Status codes every fallible call returns, and the failure they carry.
+
+/// What a call did. The numbers are stable: new codes are only added.
+#[repr(u32)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Status {
+    /// The call succeeded.
+    Ok = 0,
+    /// A required pointer was null (or misaligned for its type).
+    NullPointer = 1,
+    /// A struct's `struct_size` is not the size this library expects.
+    StructSize = 2,
+    /// An argument is invalid: an unknown enum value, a size too small for
+    /// what it describes, a duplicate slot, overlapping render targets.
+    InvalidArgument = 3,
+    /// A slot, register or index is out of range.
+    OutOfRange = 4,
+    /// The shader's stage does not fit the call (a draw with a compute shader).
+    WrongStage = 5,
+    /// The bytecode could not be compiled.
+    Compile = 6,
+    /// The assembly text could not be assembled.
+    Assemble = 7,
+    /// The texture description or data is invalid.
+    Texture = 8,
+    /// An internal error (a caught panic): a bug in dxjit.
+    Internal = 9,
+}
+
+/// A failed call: its status and a message for the caller.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Failure {
+    /// The status returned.
+    pub status: Status,
+    /// What went wrong, in words.
+    pub message: String,
+}
+
+impl Failure {
+    /// A failure with `status` and `message`.
+    pub fn new(status: Status, message: impl Into<String>) -> Failure {
+        Failure {
+            status,
+            message: message.into(),
+        }
+    }
+}
+
+/// The result of a call's body.
+pub type Outcome<T> = Result<T, Failure>;

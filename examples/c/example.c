@@ -1,0 +1,306 @@
+/* dxjit from C: compile a compute shader, a D3D9 vertex shader and an SM4
+ * pixel shader; reflect them; dispatch, run vertices and draw; check every
+ * result against hand-computed values. Prints one line per check, then
+ * "N passed, M failed"; exits non-zero on any failure. */
+
+#include "dxjit.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int passed, failed;
+
+static void check(int ok, const char *what) {
+    printf("%s: %s\n", ok ? "ok  " : "FAIL", what);
+    if (ok) passed++; else failed++;
+}
+
+/* Checks a call's status; prints and frees its message on failure. Call it
+ * after the call has returned, so that `message` holds what the call set. */
+static int called(dxjit_status status, char *message, const char *what) {
+    if (status != DXJIT_STATUS_OK) {
+        printf("FAIL: %s: status %u: %s\n", what, (unsigned)status, message ? message : "");
+        failed++;
+    }
+    dxjit_string_free(message);
+    return status == DXJIT_STATUS_OK;
+}
+
+static uint32_t bits(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
+static float value(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
+
+static dxjit_shader *assemble(const char *text, const char *what) {
+    dxjit_shader *shader = NULL;
+    char *message = NULL;
+    dxjit_status status = dxjit_shader_assemble(text, NULL, &shader, &message);
+    called(status, message, what);
+    return shader;
+}
+
+static dxjit_shader_info info_of(const dxjit_shader *shader) {
+    dxjit_shader_info info;
+    memset(&info, 0, sizeof info);
+    info.struct_size = sizeof info;
+    char *message = NULL;
+    dxjit_status status = dxjit_shader_get_info(shader, &info, &message);
+    called(status, message, "dxjit_shader_get_info");
+    return info;
+}
+
+/* The register of the input (or output) whose semantic is `name` `index`, or -1. */
+static int find_reg(const dxjit_shader *shader, int outputs, const char *name, uint32_t index) {
+    dxjit_shader_info info = info_of(shader);
+    uint32_t count = outputs ? info.output_count : info.input_count;
+    for (uint32_t i = 0; i < count; i++) {
+        dxjit_signature_element e;
+        memset(&e, 0, sizeof e);
+        e.struct_size = sizeof e;
+        char *message = NULL;
+        dxjit_status s = outputs ? dxjit_shader_get_output(shader, i, &e, &message)
+                                 : dxjit_shader_get_input(shader, i, &e, &message);
+        if (!called(s, message, "dxjit_shader_get_input/output")) return -1;
+        if (strcmp(e.semantic_name, name) == 0 && e.semantic_index == index) return (int)e.reg;
+    }
+    return -1;
+}
+
+static const char COMPUTE[] =
+    "cs_5_0\n"
+    "dcl_constantBuffer cb0[1], immediateIndexed\n"
+    "dcl_resource_structured t0, 4\n"
+    "dcl_uav_raw u0\n"
+    "dcl_uav_typed_buffer (uint,uint,uint,uint) u1\n"
+    "dcl_input vThreadID.x\n"
+    "dcl_temps 2\n"
+    "dcl_thread_group 4, 1, 1\n"
+    "ld_structured r0.x, vThreadID.x, l(0), t0.xxxx\n"
+    "iadd r0.x, r0.x, cb0[0].x\n"
+    "ishl r1.x, vThreadID.x, l(2)\n"
+    "store_raw u0.x, r1.x, r0.x\n"
+    "imul null, r0.y, r0.x, l(2)\n"
+    "store_uav_typed u1.xyzw, vThreadID.xxxx, r0.yyyy\n"
+    "ret\n";
+
+static void run_compute(void) {
+    dxjit_shader *cs = assemble(COMPUTE, "assemble the compute shader");
+    if (!cs) return;
+    dxjit_shader_info info = info_of(cs);
+    check(info.stage == DXJIT_STAGE_COMPUTE && info.family == DXJIT_FAMILY_DXBC,
+          "compute: stage compute, family dxbc");
+    check(info.model_major == 5 && info.model_minor == 0, "compute: shader model 5.0");
+    check(info.thread_group[0] == 4 && info.thread_group[1] == 1 && info.thread_group[2] == 1,
+          "compute: thread group 4x1x1");
+    check(info.resource_count == 4, "compute: 4 resources (cb0, t0, u0, u1)");
+    dxjit_resource_info r;
+    memset(&r, 0, sizeof r);
+    r.struct_size = sizeof r;
+    char *message = NULL;
+    dxjit_status status = dxjit_shader_get_resource(cs, 1, &r, &message);
+    called(status, message, "dxjit_shader_get_resource");
+    check(r.space == DXJIT_RESOURCE_SPACE_SHADER_RESOURCE && r.slot == 0 &&
+              r.kind == DXJIT_RESOURCE_KIND_STRUCTURED && r.stride == 4,
+          "compute: resource 1 is structured t0, stride 4");
+
+    uint32_t squares[8], constants[4] = {100, 0, 0, 0}, raw[8], typed[8];
+    for (uint32_t i = 0; i < 8; i++) { squares[i] = i * i; raw[i] = typed[i] = 0xdeadbeef; }
+    dxjit_buffer_binding cb = {.struct_size = sizeof cb, .slot = 0, .kind = DXJIT_BUFFER_KIND_RAW,
+                               .data = constants, .size = sizeof constants};
+    dxjit_buffer_binding srv = {.struct_size = sizeof srv, .slot = 0, .kind = DXJIT_BUFFER_KIND_STRUCTURED,
+                                .data = squares, .size = sizeof squares, .stride = 4};
+    dxjit_buffer_binding uavs[2] = {
+        {.struct_size = sizeof uavs[0], .slot = 0, .kind = DXJIT_BUFFER_KIND_RAW, .data = raw,
+         .size = sizeof raw},
+        {.struct_size = sizeof uavs[1], .slot = 1, .kind = DXJIT_BUFFER_KIND_TYPED, .data = typed,
+         .size = sizeof typed, .format = DXJIT_FORMAT_R32_UINT, .width = 8, .height = 1, .depth = 1},
+    };
+    dxjit_bindings b;
+    memset(&b, 0, sizeof b);
+    b.struct_size = sizeof b;
+    b.constant_buffers = &cb;
+    b.constant_buffer_count = 1;
+    b.buffers = &srv;
+    b.buffer_count = 1;
+    b.uavs = uavs;
+    b.uav_count = 2;
+    status = dxjit_dispatch(cs, &b, 2, 1, 1, &message);
+    if (called(status, message, "dxjit_dispatch")) {
+        int raw_ok = 1, typed_ok = 1;
+        for (uint32_t i = 0; i < 8; i++) {
+            raw_ok &= raw[i] == i * i + 100;
+            typed_ok &= typed[i] == 2 * (i * i + 100);
+        }
+        check(raw_ok, "dispatch: raw u0[i] = t0[i] + cb0[0].x = i*i + 100");
+        check(typed_ok, "dispatch: typed u1[i] = 2 * (i*i + 100)");
+    }
+
+    dxjit_draw_desc d;
+    memset(&d, 0, sizeof d);
+    d.struct_size = sizeof d;
+    dxjit_status s = dxjit_draw(cs, NULL, &d, &message);
+    check(s == DXJIT_STATUS_WRONG_STAGE && message != NULL, "draw with a compute shader is refused");
+    dxjit_string_free(message);
+    b.struct_size = 3;
+    s = dxjit_dispatch(cs, &b, 1, 1, 1, NULL);
+    check(s == DXJIT_STATUS_STRUCT_SIZE, "a wrong struct_size is refused");
+    dxjit_shader_free(cs);
+}
+
+static const char VERTEX[] =
+    "vs_2_0\n"
+    "def c2, 0.5, 0.25, 2.0, 1.0\n"
+    "dcl_position v0\n"
+    "dcl_texcoord0 v1\n"
+    "mul r0, v0, c0\n"
+    "add oPos, r0, c1\n"
+    "mul oT0, v1, c2\n";
+
+static void run_vertex(void) {
+    dxjit_shader *vs = assemble(VERTEX, "assemble the D3D9 vertex shader");
+    if (!vs) return;
+    dxjit_shader_info info = info_of(vs);
+    check(info.stage == DXJIT_STAGE_VERTEX && info.family == DXJIT_FAMILY_D3D9 &&
+              info.model_major == 2 && info.model_minor == 0,
+          "vertex: D3D9 vs_2_0");
+    check(info.input_count == 2, "vertex: 2 inputs");
+    int pos = find_reg(vs, 0, "POSITION", 0), tex = find_reg(vs, 0, "TEXCOORD", 0);
+    int opos = find_reg(vs, 1, "POSITION", 0), otex = find_reg(vs, 1, "TEXCOORD", 0);
+    check(pos >= 0 && tex >= 0 && opos >= 0 && otex >= 0,
+          "vertex: POSITION and TEXCOORD0 found in inputs and outputs");
+    if (pos < 0 || tex < 0 || opos < 0 || otex < 0) { dxjit_shader_free(vs); return; }
+
+    enum { N = 3 };
+    uint32_t ni = info.input_registers, no = info.output_registers;
+    uint32_t *in = calloc((size_t)N * ni * 4, 4), *out = calloc((size_t)N * no * 4, 4);
+    for (uint32_t v = 0; v < N; v++)
+        for (uint32_t c = 0; c < 4; c++) {
+            in[(v * ni + pos) * 4 + c] = bits((float)(v + c));
+            in[(v * ni + tex) * 4 + c] = bits(4.0f * (float)(v + 1));
+        }
+    float c01[8] = {2, 3, 4, 5, 10, 20, 30, 40}; /* c0 scales, c1 offsets; c2 comes from def */
+    dxjit_buffer_binding cb = {.struct_size = sizeof cb, .slot = 0, .kind = DXJIT_BUFFER_KIND_RAW,
+                               .data = c01, .size = sizeof c01};
+    dxjit_bindings b;
+    memset(&b, 0, sizeof b);
+    b.struct_size = sizeof b;
+    b.constant_buffers = &cb;
+    b.constant_buffer_count = 1;
+    dxjit_vertex_batch batch = {sizeof batch, N, in, (size_t)N * ni * 4, out, (size_t)N * no * 4};
+    char *message = NULL;
+    dxjit_status status = dxjit_run_vertices(vs, &b, &batch, &message);
+    if (called(status, message, "dxjit_run_vertices")) {
+        int pos_ok = 1, tex_ok = 1;
+        const float scale[4] = {0.5f, 0.25f, 2.0f, 1.0f};
+        for (uint32_t v = 0; v < N; v++)
+            for (uint32_t c = 0; c < 4; c++) {
+                float want = (float)(v + c) * c01[c] + c01[4 + c];
+                pos_ok &= value(out[(v * no + opos) * 4 + c]) == want;
+                tex_ok &= value(out[(v * no + otex) * 4 + c]) == 4.0f * (float)(v + 1) * scale[c];
+            }
+        check(pos_ok, "run_vertices: oPos = v0 * c0 + c1");
+        check(tex_ok, "run_vertices: oT0 = v1 * c2 (c2 from def)");
+    }
+    batch.output_words = 1;
+    check(dxjit_run_vertices(vs, &b, &batch, NULL) == DXJIT_STATUS_INVALID_ARGUMENT,
+          "run_vertices with too small an output array is refused");
+    free(in);
+    free(out);
+    dxjit_shader_free(vs);
+}
+
+static const char PIXEL[] =
+    "ps_4_0\n"
+    "dcl_sampler s0, mode_default\n"
+    "dcl_resource_texture2d (float,float,float,float) t0\n"
+    "dcl_input_ps linear v1.xy\n"
+    "dcl_output o0.xyzw\n"
+    "dcl_output o1.xyzw\n"
+    "sample o0.xyzw, v1.xyxx, t0.xyzw, s0\n"
+    "mov o1.xy, v1.xyxx\n"
+    "mov o1.zw, l(0, 0, 0, 1.0)\n"
+    "ret\n";
+
+static void run_pixel(void) {
+    dxjit_shader *ps = assemble(PIXEL, "assemble the SM4 pixel shader");
+    if (!ps) return;
+    dxjit_shader_info info = info_of(ps);
+    check(info.stage == DXJIT_STAGE_PIXEL && info.model_major == 4 && info.output_count == 2,
+          "pixel: ps_4_0 with 2 outputs");
+
+    /* A 2x2 rgba8 texture: red, green / blue, white. */
+    const uint8_t texels[16] = {255, 0, 0, 255, 0, 255, 0, 255, 0, 0, 255, 255, 255, 255, 255, 255};
+    dxjit_texture_desc td = {sizeof td, DXJIT_TEXTURE_KIND_TEXTURE2D, DXJIT_FORMAT_RGBA8_UNORM, 2, 2, 1, 1};
+    dxjit_texture *texture = NULL;
+    char *message = NULL;
+    dxjit_status status = dxjit_texture_create(&td, texels, sizeof texels, &texture, &message);
+    if (!called(status, message,
+                "dxjit_texture_create")) {
+        dxjit_shader_free(ps);
+        return;
+    }
+    dxjit_texture_binding tb = {sizeof tb, 0, texture};
+    dxjit_sampler_binding sb;
+    memset(&sb, 0, sizeof sb);
+    sb.struct_size = sizeof sb;
+    sb.address[0] = sb.address[1] = sb.address[2] = 2; /* clamp */
+    sb.max_lod = 3.4e38f;
+    dxjit_bindings b;
+    memset(&b, 0, sizeof b);
+    b.struct_size = sizeof b;
+    b.textures = &tb;
+    b.texture_count = 1;
+    b.samplers = &sb;
+    b.sampler_count = 1;
+
+    enum { W = 4, H = 4 };
+    uint8_t color[W * H * 4];
+    float coords[W * H * 4];
+    memset(color, 0, sizeof color);
+    memset(coords, 0, sizeof coords);
+    dxjit_pixel_input input = {sizeof input, 1,
+                               {{bits(0), bits(0), 0, 0}, {bits(1), bits(0), 0, 0},
+                                {bits(0), bits(1), 0, 0}, {bits(1), bits(1), 0, 0}}};
+    dxjit_render_target targets[2] = {
+        {sizeof targets[0], color, sizeof color, W, H, W * 4, DXJIT_FORMAT_RGBA8_UNORM, 0},
+        {sizeof targets[1], coords, sizeof coords, W, H, W * 16, DXJIT_FORMAT_RGBA32_FLOAT, 1},
+    };
+    dxjit_draw_desc d = {sizeof d, {0, 0, W, H}, 0.5f, &input, 1, targets, 2};
+    status = dxjit_draw(ps, &b, &d, &message);
+    if (called(status, message, "dxjit_draw")) {
+        int color_ok = 1, coords_ok = 1;
+        for (int y = 0; y < H; y++)
+            for (int x = 0; x < W; x++) {
+                const uint8_t *want = &texels[((y / 2) * 2 + x / 2) * 4];
+                color_ok &= memcmp(&color[(y * W + x) * 4], want, 4) == 0;
+                const float *got = &coords[(y * W + x) * 4];
+                coords_ok &= got[0] == (x + 0.5f) / W && got[1] == (y + 0.5f) / H &&
+                             got[2] == 0.0f && got[3] == 1.0f;
+            }
+        check(color_ok, "draw: rgba8 target holds the point-sampled texel of each quadrant");
+        check(coords_ok, "draw: rgba32 target holds the interpolated texcoords (x+0.5)/4, (y+0.5)/4");
+    }
+    targets[1].data = color + 4;
+    targets[1].format = DXJIT_FORMAT_RGBA8_UNORM;
+    targets[1].row_pitch = W * 4;
+    targets[1].size = sizeof color - 4;
+    check(dxjit_draw(ps, &b, &d, NULL) == DXJIT_STATUS_INVALID_ARGUMENT,
+          "draw with overlapping render targets is refused");
+    targets[1] = (dxjit_render_target){sizeof targets[1], coords, sizeof coords, W, H, W * 16,
+                                       DXJIT_FORMAT_RGBA32_FLOAT, 1};
+    tb.slot = 500;
+    check(dxjit_draw(ps, &b, &d, NULL) == DXJIT_STATUS_OUT_OF_RANGE,
+          "a texture slot out of range is refused");
+    dxjit_texture_free(texture);
+    dxjit_shader_free(ps);
+}
+
+int main(void) {
+    run_compute();
+    run_vertex();
+    run_pixel();
+    check(dxjit_shader_compile(NULL, 4, NULL, NULL, NULL) == DXJIT_STATUS_NULL_POINTER,
+          "compile from a null pointer is refused");
+    printf("%d passed, %d failed\n", passed, failed);
+    return failed == 0 ? 0 : 1;
+}
