@@ -208,6 +208,115 @@ enum dxjit_format
   DXJIT_FORMAT_R10G10B10A2_UNORM = 17,
   // 11:11:10 unsigned floats, r in the low bits.
   DXJIT_FORMAT_R11G11B10_FLOAT = 18,
+  // Four 8-bit sRGB-encoded unorms, r first (alpha is linear).
+  DXJIT_FORMAT_RGBA8_UNORM_SRGB = 19,
+  // Four 8-bit sRGB-encoded unorms, b first (alpha is linear).
+  DXJIT_FORMAT_BGRA8_UNORM_SRGB = 20,
+  // One 8-bit snorm.
+  DXJIT_FORMAT_R8_SNORM = 21,
+  // Two 8-bit snorms.
+  DXJIT_FORMAT_RG8_SNORM = 22,
+  // Four 8-bit snorms.
+  DXJIT_FORMAT_RGBA8_SNORM = 23,
+  // One 16-bit snorm.
+  DXJIT_FORMAT_R16_SNORM = 24,
+  // Two 16-bit snorms.
+  DXJIT_FORMAT_RG16_SNORM = 25,
+  // Four 16-bit snorms.
+  DXJIT_FORMAT_RGBA16_SNORM = 26,
+  // Two 8-bit unorms.
+  DXJIT_FORMAT_RG8_UNORM = 27,
+  // One 8-bit unsigned integer.
+  DXJIT_FORMAT_R8_UINT = 28,
+  // Two 8-bit unsigned integers.
+  DXJIT_FORMAT_RG8_UINT = 29,
+  // Four 8-bit unsigned integers.
+  DXJIT_FORMAT_RGBA8_UINT = 30,
+  // One 8-bit signed integer.
+  DXJIT_FORMAT_R8_SINT = 31,
+  // Two 8-bit signed integers.
+  DXJIT_FORMAT_RG8_SINT = 32,
+  // Four 8-bit signed integers.
+  DXJIT_FORMAT_RGBA8_SINT = 33,
+  // Two 16-bit unorms.
+  DXJIT_FORMAT_RG16_UNORM = 34,
+  // One 16-bit unsigned integer.
+  DXJIT_FORMAT_R16_UINT = 35,
+  // Two 16-bit unsigned integers.
+  DXJIT_FORMAT_RG16_UINT = 36,
+  // Four 16-bit unsigned integers.
+  DXJIT_FORMAT_RGBA16_UINT = 37,
+  // One 16-bit signed integer.
+  DXJIT_FORMAT_R16_SINT = 38,
+  // Two 16-bit signed integers.
+  DXJIT_FORMAT_RG16_SINT = 39,
+  // Four 16-bit signed integers.
+  DXJIT_FORMAT_RGBA16_SINT = 40,
+  // Two half floats.
+  DXJIT_FORMAT_RG16_FLOAT = 41,
+  // One 8-bit unorm alpha; r, g and b read 0.
+  DXJIT_FORMAT_A8_UNORM = 42,
+  // 10:10:10:2 unsigned integers, r in the low bits.
+  DXJIT_FORMAT_R10G10B10A2_UINT = 43,
+  // Three 9-bit mantissas sharing a 5-bit exponent, r in the low bits.
+  DXJIT_FORMAT_RGB9E5 = 44,
+  // BC1: 5:6:5 colour endpoints with 1-bit alpha, 8 bytes per 4×4 block.
+  DXJIT_FORMAT_BC1_UNORM = 45,
+  // BC1 with sRGB-encoded colour.
+  DXJIT_FORMAT_BC1_UNORM_SRGB = 46,
+  // BC2: BC1 colour with explicit 4-bit alpha, 16 bytes per block.
+  DXJIT_FORMAT_BC2_UNORM = 47,
+  // BC2 with sRGB-encoded colour.
+  DXJIT_FORMAT_BC2_UNORM_SRGB = 48,
+  // BC3: BC1 colour with interpolated 8-bit alpha, 16 bytes per block.
+  DXJIT_FORMAT_BC3_UNORM = 49,
+  // BC3 with sRGB-encoded colour.
+  DXJIT_FORMAT_BC3_UNORM_SRGB = 50,
+  // BC4: one interpolated unorm channel, 8 bytes per block.
+  DXJIT_FORMAT_BC4_UNORM = 51,
+  // BC4 with a signed channel.
+  DXJIT_FORMAT_BC4_SNORM = 52,
+  // BC5: two interpolated unorm channels, 16 bytes per block.
+  DXJIT_FORMAT_BC5_UNORM = 53,
+  // BC5 with signed channels.
+  DXJIT_FORMAT_BC5_SNORM = 54,
+  // BC6H: unsigned half-float RGB, 16 bytes per block.
+  DXJIT_FORMAT_BC6H_UF16 = 55,
+  // BC6H: signed half-float RGB.
+  DXJIT_FORMAT_BC6H_SF16 = 56,
+  // BC7: unorm RGBA in eight block modes, 16 bytes per block.
+  DXJIT_FORMAT_BC7_UNORM = 57,
+  // BC7 with sRGB-encoded colour.
+  DXJIT_FORMAT_BC7_UNORM_SRGB = 58,
+  // D3D9 L8: one 8-bit unorm luminance read as (l, l, l, 1).
+  DXJIT_FORMAT_L8 = 59,
+  // D3D9 A8L8: luminance in the low byte, alpha in the high one.
+  DXJIT_FORMAT_A8L8 = 60,
+  // D3D9 L16: one 16-bit unorm luminance read as (l, l, l, 1).
+  DXJIT_FORMAT_L16 = 61,
+  // D3D9 V8U8: two 8-bit snorms (u low) read as (u, v, 1, 1).
+  DXJIT_FORMAT_V8U8 = 62,
+  // D3D9 Q8W8V8U8: four 8-bit snorms, u lowest, read as (u, v, w, q).
+  DXJIT_FORMAT_Q8W8V8U8 = 63,
+  // D3D9 R5G6B5: b in the low 5 bits, then 6 of g and 5 of r.
+  DXJIT_FORMAT_R5G6B5 = 64,
+  // D3D9 X8R8G8B8: `bgra8_unorm` whose fourth byte is unused (alpha 1).
+  DXJIT_FORMAT_X8R8G8B8 = 65,
+  // D3D9 A1R5G5B5: 5 bits each of b, g, r from the bottom, 1 of alpha.
+  DXJIT_FORMAT_A1R5G5B5 = 66,
+  // D3D9 A4R4G4B4: 4 bits each of b, g, r from the bottom, then alpha.
+  DXJIT_FORMAT_A4R4G4B4 = 67,
+  // 16-bit unorm depth, read as (depth, 0, 0, 1).
+  DXJIT_FORMAT_D16 = 68,
+  // 24-bit unorm depth in the low bits with 8 bits of stencil above,
+  // read as (depth, 0, 0, 1).
+  DXJIT_FORMAT_D24S8 = 69,
+  // 24-bit unorm depth in the low bits, 8 bits unused (R24_UNORM_X8).
+  DXJIT_FORMAT_R24X8 = 70,
+  // 32-bit float depth, read as (depth, 0, 0, 1).
+  DXJIT_FORMAT_D32F = 71,
+  // 32-bit float depth, then 8 bits of stencil and 24 unused.
+  DXJIT_FORMAT_D32FS8X24 = 72,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L

@@ -233,6 +233,12 @@ fn buffer_view(b: &BufferBinding) -> Outcome<View> {
 /// Completes `view` for a typed binding, checking its layout fits `size`.
 fn typed_view(b: &BufferBinding, view: View) -> Outcome<View> {
     let fmt = format(b.format, "typed buffer")?;
+    if !fmt.is_writable() {
+        return invalid(format!(
+            "typed buffer in slot {}: {fmt:?} cannot be written",
+            b.slot
+        ));
+    }
     let bpt = fmt.bytes_per_texel();
     if b.width == 0 || b.height == 0 || b.depth == 0 {
         return invalid(format!("typed buffer in slot {}: a size is 0", b.slot));

@@ -92,6 +92,9 @@ unsafe impl Versioned for DrawDesc {
 /// address range its rows span.
 fn target(t: &RenderTarget, i: usize, output_regs: u32) -> Outcome<(RuntimeTarget, [usize; 2])> {
     let fmt = format(t.format, "render target")?;
+    if !fmt.is_writable() {
+        return invalid(format!("targets[{i}]: {fmt:?} cannot be rendered to"));
+    }
     if t.data.is_null() {
         return Err(Failure::new(
             Status::NullPointer,

@@ -70,6 +70,115 @@ pub enum Format {
     R10g10b10a2Unorm = 17,
     /// 11:11:10 unsigned floats, r in the low bits.
     R11g11b10Float = 18,
+    /// Four 8-bit sRGB-encoded unorms, r first (alpha is linear).
+    Rgba8UnormSrgb = 19,
+    /// Four 8-bit sRGB-encoded unorms, b first (alpha is linear).
+    Bgra8UnormSrgb = 20,
+    /// One 8-bit snorm.
+    R8Snorm = 21,
+    /// Two 8-bit snorms.
+    Rg8Snorm = 22,
+    /// Four 8-bit snorms.
+    Rgba8Snorm = 23,
+    /// One 16-bit snorm.
+    R16Snorm = 24,
+    /// Two 16-bit snorms.
+    Rg16Snorm = 25,
+    /// Four 16-bit snorms.
+    Rgba16Snorm = 26,
+    /// Two 8-bit unorms.
+    Rg8Unorm = 27,
+    /// One 8-bit unsigned integer.
+    R8Uint = 28,
+    /// Two 8-bit unsigned integers.
+    Rg8Uint = 29,
+    /// Four 8-bit unsigned integers.
+    Rgba8Uint = 30,
+    /// One 8-bit signed integer.
+    R8Sint = 31,
+    /// Two 8-bit signed integers.
+    Rg8Sint = 32,
+    /// Four 8-bit signed integers.
+    Rgba8Sint = 33,
+    /// Two 16-bit unorms.
+    Rg16Unorm = 34,
+    /// One 16-bit unsigned integer.
+    R16Uint = 35,
+    /// Two 16-bit unsigned integers.
+    Rg16Uint = 36,
+    /// Four 16-bit unsigned integers.
+    Rgba16Uint = 37,
+    /// One 16-bit signed integer.
+    R16Sint = 38,
+    /// Two 16-bit signed integers.
+    Rg16Sint = 39,
+    /// Four 16-bit signed integers.
+    Rgba16Sint = 40,
+    /// Two half floats.
+    Rg16Float = 41,
+    /// One 8-bit unorm alpha; r, g and b read 0.
+    A8Unorm = 42,
+    /// 10:10:10:2 unsigned integers, r in the low bits.
+    R10g10b10a2Uint = 43,
+    /// Three 9-bit mantissas sharing a 5-bit exponent, r in the low bits.
+    Rgb9e5 = 44,
+    /// BC1: 5:6:5 colour endpoints with 1-bit alpha, 8 bytes per 4×4 block.
+    Bc1Unorm = 45,
+    /// BC1 with sRGB-encoded colour.
+    Bc1UnormSrgb = 46,
+    /// BC2: BC1 colour with explicit 4-bit alpha, 16 bytes per block.
+    Bc2Unorm = 47,
+    /// BC2 with sRGB-encoded colour.
+    Bc2UnormSrgb = 48,
+    /// BC3: BC1 colour with interpolated 8-bit alpha, 16 bytes per block.
+    Bc3Unorm = 49,
+    /// BC3 with sRGB-encoded colour.
+    Bc3UnormSrgb = 50,
+    /// BC4: one interpolated unorm channel, 8 bytes per block.
+    Bc4Unorm = 51,
+    /// BC4 with a signed channel.
+    Bc4Snorm = 52,
+    /// BC5: two interpolated unorm channels, 16 bytes per block.
+    Bc5Unorm = 53,
+    /// BC5 with signed channels.
+    Bc5Snorm = 54,
+    /// BC6H: unsigned half-float RGB, 16 bytes per block.
+    Bc6hUf16 = 55,
+    /// BC6H: signed half-float RGB.
+    Bc6hSf16 = 56,
+    /// BC7: unorm RGBA in eight block modes, 16 bytes per block.
+    Bc7Unorm = 57,
+    /// BC7 with sRGB-encoded colour.
+    Bc7UnormSrgb = 58,
+    /// D3D9 L8: one 8-bit unorm luminance read as (l, l, l, 1).
+    L8 = 59,
+    /// D3D9 A8L8: luminance in the low byte, alpha in the high one.
+    A8L8 = 60,
+    /// D3D9 L16: one 16-bit unorm luminance read as (l, l, l, 1).
+    L16 = 61,
+    /// D3D9 V8U8: two 8-bit snorms (u low) read as (u, v, 1, 1).
+    V8U8 = 62,
+    /// D3D9 Q8W8V8U8: four 8-bit snorms, u lowest, read as (u, v, w, q).
+    Q8W8V8U8 = 63,
+    /// D3D9 R5G6B5: b in the low 5 bits, then 6 of g and 5 of r.
+    R5G6B5 = 64,
+    /// D3D9 X8R8G8B8: `bgra8_unorm` whose fourth byte is unused (alpha 1).
+    X8R8G8B8 = 65,
+    /// D3D9 A1R5G5B5: 5 bits each of b, g, r from the bottom, 1 of alpha.
+    A1R5G5B5 = 66,
+    /// D3D9 A4R4G4B4: 4 bits each of b, g, r from the bottom, then alpha.
+    A4R4G4B4 = 67,
+    /// 16-bit unorm depth, read as (depth, 0, 0, 1).
+    D16 = 68,
+    /// 24-bit unorm depth in the low bits with 8 bits of stencil above,
+    /// read as (depth, 0, 0, 1).
+    D24S8 = 69,
+    /// 24-bit unorm depth in the low bits, 8 bits unused (R24_UNORM_X8).
+    R24X8 = 70,
+    /// 32-bit float depth, read as (depth, 0, 0, 1).
+    D32F = 71,
+    /// 32-bit float depth, then 8 bits of stencil and 24 unused.
+    D32FS8X24 = 72,
 }
 
 /// The runtime format a `dxjit_format` number names.

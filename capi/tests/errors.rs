@@ -234,6 +234,38 @@ fn small_render_targets_are_refused() {
 }
 
 #[test]
+fn read_only_formats_are_refused_as_render_targets() {
+    let shader = assemble(PIXEL);
+    let mut pixels = [0u8; 64];
+    let target = RenderTarget {
+        struct_size: size_of::<RenderTarget>(),
+        data: pixels.as_mut_ptr().cast(),
+        size: pixels.len(),
+        width: 4,
+        height: 4,
+        row_pitch: 16,
+        format: Format::Bc1Unorm as u32,
+        output_reg: 0,
+    };
+    let draw = DrawDesc {
+        struct_size: size_of::<DrawDesc>(),
+        rect: [0, 0, 4, 4],
+        pixel_center: 0.5,
+        inputs: null(),
+        input_count: 0,
+        targets: &target,
+        target_count: 1,
+    };
+    // SAFETY: a live shader and a target over live memory.
+    let (status, message) = with_message(|m| unsafe { dxjit_draw(shader, null(), &draw, m) });
+    assert_eq!(status, Status::InvalidArgument);
+    assert!(message.contains("cannot be rendered to"), "{message}");
+    assert_eq!(pixels, [0; 64]);
+    // SAFETY: a live shader, freed once.
+    unsafe { dxjit_shader_free(shader) };
+}
+
+#[test]
 fn a_dispatch_writes_its_uav() {
     let shader = assemble(COMPUTE);
     let mut data = [u32::MAX; 8];
