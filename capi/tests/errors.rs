@@ -201,23 +201,23 @@ fn invalid_descriptions_are_refused() {
     assert!(out.is_null());
 }
 
-#[test]
-fn small_render_targets_are_refused() {
+/// Draws `PIXEL` over a `width` x 2 rectangle into one target over
+/// `pixels`; returns the status and message.
+fn draw_into(pixels: &mut [u8], width: u32, row_pitch: u32, format: Format) -> (Status, String) {
     let shader = assemble(PIXEL);
-    let mut pixels = [0u8; 15];
     let target = RenderTarget {
         struct_size: size_of::<RenderTarget>(),
         data: pixels.as_mut_ptr().cast(),
         size: pixels.len(),
-        width: 2,
+        width,
         height: 2,
-        row_pitch: 8,
-        format: Format::Rgba8Unorm as u32,
+        row_pitch,
+        format: format as u32,
         output_reg: 0,
     };
     let draw = DrawDesc {
         struct_size: size_of::<DrawDesc>(),
-        rect: [0, 0, 2, 2],
+        rect: [0, 0, width, 2],
         pixel_center: 0.5,
         inputs: null(),
         input_count: 0,
@@ -225,44 +225,28 @@ fn small_render_targets_are_refused() {
         target_count: 1,
     };
     // SAFETY: a live shader and a target over live memory.
-    let (status, message) = with_message(|m| unsafe { dxjit_draw(shader, null(), &draw, m) });
+    let result = with_message(|m| unsafe { dxjit_draw(shader, null(), &draw, m) });
+    // SAFETY: a live shader, freed once.
+    unsafe { dxjit_shader_free(shader) };
+    result
+}
+
+#[test]
+fn small_render_targets_are_refused() {
+    let mut pixels = [0u8; 15];
+    let (status, message) = draw_into(&mut pixels, 2, 8, Format::Rgba8Unorm);
     assert_eq!(status, Status::InvalidArgument);
     assert!(message.contains("16 bytes"), "{message}");
     assert_eq!(pixels, [0; 15]);
-    // SAFETY: a live shader, freed once.
-    unsafe { dxjit_shader_free(shader) };
 }
 
 #[test]
 fn read_only_formats_are_refused_as_render_targets() {
-    let shader = assemble(PIXEL);
     let mut pixels = [0u8; 64];
-    let target = RenderTarget {
-        struct_size: size_of::<RenderTarget>(),
-        data: pixels.as_mut_ptr().cast(),
-        size: pixels.len(),
-        width: 4,
-        height: 4,
-        row_pitch: 16,
-        format: Format::Bc1Unorm as u32,
-        output_reg: 0,
-    };
-    let draw = DrawDesc {
-        struct_size: size_of::<DrawDesc>(),
-        rect: [0, 0, 4, 4],
-        pixel_center: 0.5,
-        inputs: null(),
-        input_count: 0,
-        targets: &target,
-        target_count: 1,
-    };
-    // SAFETY: a live shader and a target over live memory.
-    let (status, message) = with_message(|m| unsafe { dxjit_draw(shader, null(), &draw, m) });
+    let (status, message) = draw_into(&mut pixels, 4, 16, Format::Bc1Unorm);
     assert_eq!(status, Status::InvalidArgument);
     assert!(message.contains("cannot be rendered to"), "{message}");
     assert_eq!(pixels, [0; 64]);
-    // SAFETY: a live shader, freed once.
-    unsafe { dxjit_shader_free(shader) };
 }
 
 #[test]
