@@ -287,7 +287,7 @@ impl Tr<'_, '_> {
     }
 
     /// The 32-bit word at `base + offset`, in every lane.
-    fn load_i32_splat(&mut self, base: Value, offset: usize) -> Value {
+    pub(super) fn load_i32_splat(&mut self, base: Value, offset: usize) -> Value {
         let x = self
             .b
             .ins()

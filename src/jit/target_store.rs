@@ -73,20 +73,18 @@ impl Tr<'_, '_> {
     /// Converts, packs and stores output register `r` to the target `desc`
     /// (whose first byte is `ptr`), quad by quad.
     fn store_target(&mut self, r: u32, desc: Value, ptr: Value, origin: [Value; 2], alive: Lanes) {
-        let field = |tr: &mut Self, offset: usize| {
-            tr.b.ins()
-                .load(types::I32, MemFlagsData::trusted(), desc, offset as i32)
-        };
-        let pitch = field(self, offset_of!(DirectTarget, row_pitch));
-        let width = field(self, offset_of!(DirectTarget, width));
-        let height = field(self, offset_of!(DirectTarget, height));
-        let swap = field(self, offset_of!(DirectTarget, swap_red_blue));
-        let swap = self.b.ins().splat(VEC, swap);
+        let pitch = self.b.ins().load(
+            types::I32,
+            MemFlagsData::trusted(),
+            desc,
+            offset_of!(DirectTarget, row_pitch) as i32,
+        );
+        let swap = self.load_i32_splat(desc, offset_of!(DirectTarget, swap_red_blue));
+        let width_v = self.load_i32_splat(desc, offset_of!(DirectTarget, width));
+        let height_v = self.load_i32_splat(desc, offset_of!(DirectTarget, height));
         let outputs = self.frame_ptr(offset_of!(Frame, outputs));
         let lanes = 4 * self.k;
         let pitch64 = self.b.ins().uextend(types::I64, pitch);
-        let width_v = self.b.ins().splat(VEC, width);
-        let height_v = self.b.ins().splat(VEC, height);
         for j in 0..self.k {
             let comps: Vec<Value> = (0..4)
                 .map(|c| {
