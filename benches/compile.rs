@@ -4,8 +4,8 @@
 //! alone (`NAME/first`, `NAME/top`).
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use dxjit::case::{parse_case_str, ShaderCode};
 use dxjit::{CompileOptions, Tier};
+use dxjit_cli::case::{parse_case_str, ShaderCode};
 use std::hint::black_box;
 use std::path::Path;
 

@@ -2,9 +2,9 @@
 //! (compiled, resources built and bound) and its dispatch is timed.
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use dxjit::case::parse_case_str;
-use dxjit::run::prepare;
 use dxjit::CompileOptions;
+use dxjit_cli::case::parse_case_str;
+use dxjit_cli::run::prepare;
 use std::path::Path;
 use std::time::Duration;
 

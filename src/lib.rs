@@ -18,19 +18,15 @@
 //!   it for the shader waits or says [`AsyncError::NotReady`], as its
 //!   [`WhenNotReady`] mode says.
 
-pub mod bench;
 pub mod cache;
-pub mod case;
 pub mod compile;
 pub mod d3d9;
 pub mod dxbc;
 pub mod error;
 pub mod ir;
 pub mod jit;
-pub mod run;
 pub mod shader;
 pub mod sm4;
-pub mod smoke;
 pub mod text;
 
 pub use cache::{CacheLimit, CacheStats, ShaderCache};

@@ -1,23 +1,8 @@
-//! Shader text: loading bytecode for the text commands, and routing
-//! disassembly, assembly and `info` to the right front end.
+//! Shader text: routing disassembly, assembly and `info` to the right
+//! front end.
 
-use crate::case::{parse_case, ShaderCode};
 use crate::shader::words;
 use crate::{d3d9, dxbc, sm4};
-use std::path::Path;
-
-/// Reads bytecode from a file, or the first shader of a case file.
-pub fn load(path: &Path) -> Result<Vec<u8>, String> {
-    if path.extension().is_some_and(|e| e == "toml") {
-        let case = parse_case(path).map_err(|e| e.to_string())?;
-        let (_, stage) = case.stages().next().ok_or("the case has no shader")?;
-        return match &stage.code {
-            ShaderCode::Bytes(b) => Ok(b.clone()),
-            ShaderCode::Asm(t) => assemble(t),
-        };
-    }
-    std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))
-}
 
 /// Whether assembly text is D3D9 (its version line is `vs_1_1` .. `ps_3_0`).
 fn is_d3d9_text(text: &str) -> bool {

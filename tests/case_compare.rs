@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use dxjit::case::{
+use dxjit_cli::case::{
     check, element_matches, floats_match, parse_case_str, ulp_distance, Outcome, Tolerance, Value,
     VertexOutput, VertexOutputs, WordKind,
 };

@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use dxjit::case::{parse_case, Action, Expect};
+use dxjit_cli::case::{parse_case, Action, Expect};
 
 /// Every `.toml` under `dir`, sorted.
 fn toml_files(dir: &Path) -> Vec<PathBuf> {

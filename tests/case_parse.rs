@@ -2,11 +2,11 @@
 
 use std::path::Path;
 
-use dxjit::case::{
+use dxjit::d3d9::bump::BumpEnv;
+use dxjit_cli::case::{
     parse_case, parse_case_str, Action, Area, Case, CaseError, Expect, InputValues, IoRef,
     ShaderCode, SrvKind, UavKind, Value,
 };
-use dxjit::d3d9::bump::BumpEnv;
 
 /// A minimal compute case around `extra` TOML.
 fn cs_case(extra: &str) -> String {
@@ -267,11 +267,11 @@ value = [0.5]
     };
     assert_eq!(draw.targets[0].output, None);
     assert_eq!(draw.targets[1].output.as_deref(), Some("oDepth"));
-    let outcome = dxjit::run::execute(&case, &dxjit::CompileOptions::default()).expect("runs");
+    let outcome = dxjit_cli::run::execute(&case, &dxjit::CompileOptions::default()).expect("runs");
     assert_eq!(outcome.targets[1].data, 0.5f32.to_le_bytes());
     let missing = parse(&text.replace("mov oDepth, c0.y\n", "")).expect("parses");
-    let e =
-        dxjit::run::execute(&missing, &dxjit::CompileOptions::default()).expect_err("no oDepth");
+    let e = dxjit_cli::run::execute(&missing, &dxjit::CompileOptions::default())
+        .expect_err("no oDepth");
     assert!(e.contains("the pixel shader has no output oDepth"), "{e}");
 }
 

@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use dxjit::case::{
+use dxjit_cli::case::{
     check, json_report, parse_case_str, report_line, Action, CaseError, CaseReport, Outcome,
     Summary,
 };

@@ -2,8 +2,8 @@
 //! tests) and `tests/conformance/` (the corpus from Wine's and vkd3d's test
 //! suites) and requires each to pass.
 
-use dxjit::case::{check, parse_case};
 use dxjit::{CompileOptions, Tier};
+use dxjit_cli::case::{check, parse_case};
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 
@@ -32,7 +32,7 @@ fn failures_in(dir: &str, options: &CompileOptions) -> (usize, Vec<String>) {
         .par_iter()
         .filter_map(|f| match parse_case(f) {
             Ok(case) => {
-                let outcome = dxjit::run::execute(&case, options);
+                let outcome = dxjit_cli::run::execute(&case, options);
                 let fails = check(&case, &outcome);
                 (!fails.is_empty()).then(|| {
                     let what: Vec<String> = fails.iter().map(|x| x.what.clone()).collect();

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use dxjit::case::{parse_case_str, Case, CaseError};
+use dxjit_cli::case::{parse_case_str, Case, CaseError};
 
 fn parse(text: &str) -> Result<Case, CaseError> {
     parse_case_str(text, Path::new("dir/case.toml"))

@@ -1,6 +1,6 @@
 //! Bytecode the compile tests share: the peer kernels' compute shaders.
 
-use dxjit::case::{parse_case_str, ShaderCode};
+use dxjit_cli::case::{parse_case_str, ShaderCode};
 use std::path::Path;
 
 /// The compute shader's bytecode of a case file's text.

@@ -10,7 +10,7 @@
 use super::flop_cost::flops;
 use super::fold;
 use super::structure::{structure, Arm, Node};
-use crate::ir::{Dst, File, Inst, Program, Src};
+use dxjit::ir::{Dst, File, Inst, Program, Src};
 use std::collections::{BTreeMap, HashMap};
 
 /// Most iterations of one loop followed before it counts as unresolved.

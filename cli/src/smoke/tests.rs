@@ -7,7 +7,7 @@ use dxjit_runtime::sampler::Compare;
 
 use super::*;
 use crate::case::{Action, Case, SrvKind, UavDimension, UavKind};
-use crate::shader::{lower, CompileOptions};
+use dxjit::shader::{lower, CompileOptions};
 
 /// The smoke case of assembly text.
 fn case_of(text: &str) -> Case {

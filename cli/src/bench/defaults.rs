@@ -2,7 +2,7 @@
 
 use crate::case::Case;
 use crate::run::prepare;
-use crate::CompileOptions;
+use dxjit::CompileOptions;
 
 /// Highest `k` probed; the JIT clamps far below it.
 const PROBE_LIMIT: usize = 64;

@@ -6,7 +6,7 @@ use super::memcpy::memcpy_rate;
 use super::progress::Progress;
 use crate::case::Case;
 use crate::run::{compile_case, prepare, BoundBytes};
-use crate::{CompileOptions, Tier};
+use dxjit::{CompileOptions, Tier};
 use std::time::Instant;
 
 /// Compiles timed to report the median compile time.

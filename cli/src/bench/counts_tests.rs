@@ -1,17 +1,17 @@
 //! The flop and barrier counter on hand-counted programs.
 
 use super::counts::{count, StaticCounts};
-use crate::ir::Program;
-use crate::CompileOptions;
+use dxjit::ir::Program;
+use dxjit::CompileOptions;
 use std::collections::BTreeMap;
 
 fn program(asm: &str) -> Program {
-    let bytes = crate::text::assemble(asm).expect("assembles");
+    let bytes = dxjit::text::assemble(asm).expect("assembles");
     let options = CompileOptions {
         verify_checksum: false,
         ..CompileOptions::default()
     };
-    crate::shader::lower(&bytes, &options).expect("lowers").1
+    dxjit::shader::lower(&bytes, &options).expect("lowers").1
 }
 
 fn counts(asm: &str) -> StaticCounts {
@@ -187,13 +187,13 @@ fn the_alu_anchor_kernel_counts_as_its_source_says() {
     // muls and one add before the loop and three adds after it.
     let case = crate::case::parse_case(std::path::Path::new(concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/benches/data/k1_alu.toml"
+        "/../benches/data/k1_alu.toml"
     )))
     .expect("parses");
     let Some(crate::case::ShaderCode::Bytes(bytes)) = case.cs.map(|cs| cs.code) else {
         panic!("k1_alu has a compute shader in bytecode");
     };
-    let (_, prog) = crate::shader::lower(&bytes, &CompileOptions::default()).expect("lowers");
+    let (_, prog) = dxjit::shader::lower(&bytes, &CompileOptions::default()).expect("lowers");
     let c = count(&prog, &BTreeMap::new());
     assert_eq!((c.flops, c.exact), (4096 + 4 + 3, true));
 }

@@ -2,7 +2,7 @@
 //! the backend computes them, so loop counters and branch conditions built
 //! from literals and constants can be followed.
 
-use crate::ir::{AluOp, Src};
+use dxjit::ir::{AluOp, Src};
 
 /// How an operation interprets its operands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

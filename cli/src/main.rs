@@ -2,8 +2,8 @@
 //! and describe shaders.
 
 use clap::{Parser, Subcommand};
-use dxjit::case::{json_report, parse_case, report_line, CaseReport, Summary};
 use dxjit::CompileOptions;
+use dxjit_cli::case::{json_report, parse_case, report_line, CaseReport, Summary};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -55,11 +55,11 @@ enum Command {
         json: bool,
         /// Run at each value of a parameter: threads, k or tier.
         #[arg(long)]
-        sweep: Option<dxjit::bench::Sweep>,
+        sweep: Option<dxjit_cli::bench::Sweep>,
         /// The swept values, e.g. 1,2,4 or 1-4 (default: threads 1 to the
         /// cores; k every count the JIT compiles).
         #[arg(long, requires = "sweep")]
-        values: Option<dxjit::bench::SweepValues>,
+        values: Option<dxjit_cli::bench::SweepValues>,
         /// Draw throughput against the swept value into this SVG file.
         #[arg(long, requires = "sweep")]
         plot: Option<PathBuf>,
@@ -131,9 +131,9 @@ fn main() -> ExitCode {
             sweep,
             values,
             plot,
-        } => dxjit::bench::bench(
+        } => dxjit_cli::bench::bench(
             &case,
-            &dxjit::bench::BenchOptions {
+            &dxjit_cli::bench::BenchOptions {
                 iterations,
                 threads,
                 k,
@@ -144,7 +144,7 @@ fn main() -> ExitCode {
                 plot,
             },
         ),
-        Command::Disasm { file, syntax } => dxjit::text::load(&file)
+        Command::Disasm { file, syntax } => dxjit_cli::source::load(&file)
             .and_then(|b| match dxjit::dxbc::Container::parse(&b, false) {
                 Ok(c) if syntax == dxjit::sm4::Syntax::Fxc => {
                     dxjit::sm4::disassemble_as(&c, syntax).map_err(|e| e.to_string())
@@ -167,7 +167,7 @@ fn main() -> ExitCode {
             clif,
             native,
             k,
-        } if clif || native => dxjit::text::load(&file)
+        } if clif || native => dxjit_cli::source::load(&file)
             .and_then(|b| {
                 dxjit::compile(
                     &b,
@@ -192,7 +192,7 @@ fn main() -> ExitCode {
                 }
                 true
             }),
-        Command::Ir { file, .. } => dxjit::text::load(&file)
+        Command::Ir { file, .. } => dxjit_cli::source::load(&file)
             .and_then(|b| {
                 dxjit::shader::lower(
                     &b,
@@ -211,8 +211,8 @@ fn main() -> ExitCode {
             paths,
             json,
             timeout,
-        } => dxjit::smoke::command(&paths, json, std::time::Duration::from_secs(timeout)),
-        Command::Info { file } => dxjit::text::load(&file)
+        } => dxjit_cli::smoke::command(&paths, json, std::time::Duration::from_secs(timeout)),
+        Command::Info { file } => dxjit_cli::source::load(&file)
             .and_then(|b| dxjit::text::info(&b))
             .map(|t| {
                 print!("{t}");
@@ -265,7 +265,7 @@ fn run(paths: &[PathBuf], json: bool, no_checksum: bool) -> Result<bool, String>
     for path in case_files(paths) {
         let report = match parse_case(&path) {
             Ok(case) => {
-                let outcome = std::panic::catch_unwind(|| dxjit::run::execute(&case, &options))
+                let outcome = std::panic::catch_unwind(|| dxjit_cli::run::execute(&case, &options))
                     .unwrap_or_else(|_| Err("internal error: the runner panicked".into()));
                 CaseReport::new(&case, &outcome)
             }

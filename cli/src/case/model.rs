@@ -8,7 +8,7 @@ use dxjit_runtime::format::Format;
 use dxjit_runtime::sampler::{Address, Compare, Filter, MipFilter};
 
 use super::value::Value;
-use crate::d3d9::bump::BumpEnv;
+use dxjit::d3d9::bump::BumpEnv;
 
 /// One parsed case file.
 #[derive(Debug, Clone, PartialEq)]

@@ -10,7 +10,7 @@ use dxjit_runtime::sampler::{Address, Compare, Filter, MipFilter};
 use super::pattern;
 use super::reflect::ElementType;
 use crate::case::{CbDesc, SamplerDesc, SrvDesc, SrvKind, UavDesc, UavDimension, UavKind};
-use crate::ir::{CbDecl, Dim, ResourceDecl, ResourceKind};
+use dxjit::ir::{CbDecl, Dim, ResourceDecl, ResourceKind};
 
 /// Bytes of every raw, structured or typed buffer.
 pub const BUFFER_BYTES: u32 = 64 * 1024;

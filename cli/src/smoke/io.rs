@@ -10,7 +10,7 @@ use super::pattern;
 use super::reflect::ElementType;
 use super::resources::TEXTURE_SIZE;
 use crate::case::{InputDesc, InputValues, IoRef, TargetDesc};
-use crate::ir::{Interpolation, IoReg};
+use dxjit::ir::{Interpolation, IoReg};
 
 /// Vertices a vertex shader runs on.
 pub const VERTICES: u32 = 64;

@@ -6,9 +6,9 @@ use crate::case::{
     SrvDesc, SrvKind, StageDesc, TargetImage, UavDesc, UavDimension, UavKind, VertexOutput,
     VertexOutputs,
 };
-use crate::d3d9::bump::{BumpEnvBlock, BUMP_ENV_SLOT, STAGES};
-use crate::ir::{IoReg, Program, Stage};
-use crate::shader::{compile, CompileOptions, Family, Shader};
+use dxjit::d3d9::bump::{BumpEnvBlock, BUMP_ENV_SLOT, STAGES};
+use dxjit::ir::{IoReg, Program, Stage};
+use dxjit::shader::{compile, CompileOptions, Family, Shader};
 use dxjit_runtime::abi::View;
 use dxjit_runtime::dispatch::{self, Bindings, PixelInput, RenderTarget};
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -66,7 +66,7 @@ fn compile_stage(
 ) -> Result<Shader, String> {
     let bytes = match &desc.code {
         ShaderCode::Bytes(b) => b.clone(),
-        ShaderCode::Asm(text) => crate::text::assemble(text)?,
+        ShaderCode::Asm(text) => dxjit::text::assemble(text)?,
     };
     let shader = compile(&bytes, options).map_err(|e| e.to_string())?;
     let expected = match table {
@@ -765,7 +765,7 @@ fn prepare_draw(
         };
         images.push((
             image,
-            Memory::from_words(&crate::shader::words(&cleared), size, 0),
+            Memory::from_words(&dxjit::shader::words(&cleared), size, 0),
         ));
     }
     let rect = match (draw.rect, draw.targets.first()) {

@@ -21,7 +21,7 @@ mod sweep;
 pub use sweep::{Sweep, SweepValues};
 
 use crate::case::{parse_case, Case};
-use crate::Tier;
+use dxjit::Tier;
 use measure::measure;
 use peak::Peak;
 use progress::Progress;

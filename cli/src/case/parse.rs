@@ -17,7 +17,7 @@ use super::raw::{
 };
 use super::value::Num;
 use super::{expect, stage, texel};
-use crate::d3d9::bump::BumpEnv;
+use dxjit::d3d9::bump::BumpEnv;
 
 /// Reads and checks the case file at `path`.
 pub fn parse_case(path: &Path) -> Result<Case, CaseError> {

@@ -338,7 +338,7 @@ mod tests {
             threads,
             k: None,
             lanes: 16,
-            tier: crate::Tier::Top,
+            tier: dxjit::Tier::Top,
             compile_us: 900.0,
             first_tier_us: 300.0,
             top_tier_us: 900.0,

@@ -13,7 +13,7 @@ use super::case::smoke_case;
 use super::load::load;
 use super::reflect::Declared;
 use super::report::SmokeResult;
-use crate::shader::{lower, CompileOptions};
+use dxjit::shader::{lower, CompileOptions};
 
 /// How long a shader may run before it is reported as hung.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);

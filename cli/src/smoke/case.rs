@@ -8,8 +8,8 @@ use super::io::{self, VERTICES};
 use super::reflect::Declared;
 use super::resources::{self, TEXTURE_SIZE};
 use crate::case::{Action, Case, DrawDesc, ShaderCode, StageDesc};
-use crate::ir::{Program, Stage};
-use crate::shader::Family;
+use dxjit::ir::{Program, Stage};
+use dxjit::shader::Family;
 
 /// The stage table of a shader: code, constants, views, samplers, inputs.
 fn stage_desc(

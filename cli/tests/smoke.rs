@@ -8,10 +8,10 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use dxjit::smoke::{shader_files, smoke_files, DEFAULT_TIMEOUT};
+use dxjit_cli::smoke::{shader_files, smoke_files, DEFAULT_TIMEOUT};
 
 fn collection() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/shaders")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/shaders")
 }
 
 /// `path<TAB>reason` lines (paths relative to the collection), skipping

@@ -4,9 +4,9 @@
 
 use std::collections::BTreeMap;
 
-use crate::dxbc::{Container, SignatureElement};
-use crate::ir::Program;
-use crate::sm4::decode;
+use dxjit::dxbc::{Container, SignatureElement};
+use dxjit::ir::Program;
+use dxjit::sm4::decode;
 
 /// The type of the elements a view returns or a register carries.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

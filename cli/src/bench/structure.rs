@@ -1,7 +1,7 @@
 //! The nesting of a linear IR instruction list as a tree, for walking it
 //! block by block.
 
-use crate::ir::{Inst, Src};
+use dxjit::ir::{Inst, Src};
 
 /// One element of a structured body.
 #[derive(Debug)]
@@ -179,7 +179,7 @@ pub fn structure(insts: &[Inst]) -> Vec<Node<'_>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ir::{AluOp, Dst};
+    use dxjit::ir::{AluOp, Dst};
 
     fn mov() -> Inst {
         Inst::Alu {

@@ -9,7 +9,7 @@
 //! Moves, selects, conversions, integer and bitwise operations, doubles,
 //! memory accesses and texture sampling count 0.
 
-use crate::ir::{AluOp, Inst};
+use dxjit::ir::{AluOp, Inst};
 
 /// Flops per written component of an ALU operation.
 pub fn per_component(op: AluOp) -> u64 {
@@ -35,7 +35,7 @@ pub fn flops(inst: &Inst) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ir::{Dst, Src};
+    use dxjit::ir::{Dst, Src};
 
     fn alu(op: AluOp, mask: u8) -> Inst {
         Inst::Alu {

@@ -5,7 +5,7 @@ use serde_json::Value;
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
-const CASE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/store_raw.toml");
+const CASE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/store_raw.toml");
 
 fn dxjit(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_dxjit"))

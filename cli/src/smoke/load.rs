@@ -49,10 +49,10 @@ pub fn dialect(text: &str) -> Result<Dialect, String> {
 /// Assembles text in the dialect of its version line into bytecode bytes.
 pub fn assemble(text: &str) -> Result<Vec<u8>, String> {
     match dialect(text)? {
-        Dialect::D3d9 => crate::d3d9::assemble(text)
+        Dialect::D3d9 => dxjit::d3d9::assemble(text)
             .map(|tokens| tokens.iter().flat_map(|w| w.to_le_bytes()).collect())
             .map_err(|e| format!("d3d9 assembler: {e}")),
-        Dialect::Sm4 => crate::sm4::asm::assemble(text).map_err(|e| format!("sm4 assembler: {e}")),
+        Dialect::Sm4 => dxjit::sm4::asm::assemble(text).map_err(|e| format!("sm4 assembler: {e}")),
     }
 }
 
