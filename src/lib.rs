@@ -18,6 +18,10 @@
 //!   it for the shader waits or says [`AsyncError::NotReady`], as its
 //!   [`WhenNotReady`] mode says.
 
+#![deny(unsafe_op_in_unsafe_fn)]
+#![deny(clippy::undocumented_unsafe_blocks)]
+
+pub mod api;
 pub mod cache;
 pub mod compile;
 pub mod d3d9;
@@ -29,6 +33,10 @@ pub mod shader;
 pub mod sm4;
 pub mod text;
 
+pub use api::{
+    BindError, Bindings, BufferLayout, CallOptions, DrawDesc, Engine, EngineConfig, RunError,
+    Target,
+};
 pub use cache::{CacheLimit, CacheStats, ShaderCache};
 pub use compile::{
     compile_async, AsyncError, CompileHandle, Spawner, Tier, UpgradeError, WhenNotReady,

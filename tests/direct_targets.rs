@@ -119,7 +119,8 @@ fn direct_targets_convert_and_cover_exactly() {
             target(float.as_mut_ptr().cast(), WIDTH, Format::Rgba32Uint, 0),
         ],
     };
-    dispatch::draw(&shader.kernel(), &bindings, &d);
+    // SAFETY: every view and target points into memory this function owns and keeps alive, untouched, across the call.
+    unsafe { dispatch::draw(&shader.kernel(), &bindings, &d) };
 
     let mut checked = 0;
     for y in 0..HEIGHT {

@@ -52,7 +52,8 @@ fn draw_covers_exactly_the_rectangle_across_batches() {
             output_reg: 0,
         }],
     };
-    dispatch::draw(&shader.kernel(), &Bindings::default(), &d);
+    // SAFETY: the target memory outlives the call and nothing else touches it.
+    unsafe { dispatch::draw(&shader.kernel(), &Bindings::default(), &d) };
     let [x0, y0, x1, y1] = rect;
     for y in 0..HEIGHT {
         for x in 0..WIDTH {

@@ -221,7 +221,9 @@ impl Config {
 
     fn run(&self, k: &Kernel, b: &Bindings) {
         match self.path {
-            Path::Runtime => dispatch(k, b, [self.groups, 1, 1]),
+            // SAFETY: the views point into guarded mappings the scenario
+            // owns and keeps alive across the call; `k` is a live shader's.
+            Path::Runtime => unsafe { dispatch(k, b, [self.groups, 1, 1]) },
             Path::Direct => run_direct(k, b, self.groups, self.place),
         }
     }

@@ -101,7 +101,8 @@ fn draw(
     let mut bindings = Bindings::default();
     bindings.srvs[0] = texture.view();
     bindings.samplers[0] = sampler;
-    dispatch::draw(&shader.kernel(), &bindings, &d);
+    // SAFETY: the target memory (`results`, `coords`) and the texture outlive the call and nothing else touches them; the shader keeps its code alive.
+    unsafe { dispatch::draw(&shader.kernel(), &bindings, &d) };
     (results, coords)
 }
 

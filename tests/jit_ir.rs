@@ -30,7 +30,9 @@ fn run(prog: &Program, groups: [u32; 3], k: usize, words: usize) -> Vec<u32> {
     let mut buf = vec![0xdeadu32; words];
     let mut b = Bindings::default();
     b.uavs[0] = raw_uav(&mut buf);
-    dispatch(&c.kernel(prog.thread_group), &b, groups);
+    // SAFETY: the one view points into `buf`, alive and untouched across
+    // the call; `c` keeps the code alive.
+    unsafe { dispatch(&c.kernel(prog.thread_group), &b, groups) };
     buf
 }
 

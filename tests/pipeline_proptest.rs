@@ -233,7 +233,8 @@ fn huge_output_register_does_not_exhaust_memory() {
                 output_reg: 0,
             }],
         };
-        dispatch::draw(&shader.kernel(), &Bindings::default(), &d);
+        // SAFETY: the target memory outlives the call and nothing else touches it.
+        unsafe { dispatch::draw(&shader.kernel(), &Bindings::default(), &d) };
     }
 }
 

@@ -57,7 +57,9 @@ pub unsafe extern "C" fn dxjit_dispatch(
         }
         // SAFETY: forwarded contract.
         let bound = unsafe { Bound::new(s, bindings) }?;
-        dxjit_runtime::dispatch::dispatch(&s.kernel, &bound.bindings, groups);
+        // SAFETY: the caller's contract keeps every bound view valid and
+        // untouched for the call; `s` keeps its code alive.
+        unsafe { dxjit_runtime::dispatch::dispatch(&s.kernel, &bound.bindings, groups) };
         Ok(())
     })
 }

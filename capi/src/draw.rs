@@ -202,7 +202,10 @@ pub unsafe extern "C" fn dxjit_draw(
         let draw = unsafe { draw_of(s, d) }?;
         // SAFETY: forwarded contract.
         let bound = unsafe { Bound::new(s, bindings) }?;
-        dxjit_runtime::dispatch::draw(&s.kernel, &bound.bindings, &draw);
+        // SAFETY: the caller's contract keeps every bound view and target
+        // valid and untouched for the call (targets checked not to overlap
+        // and to fit their sizes); `s` keeps its code alive.
+        unsafe { dxjit_runtime::dispatch::draw(&s.kernel, &bound.bindings, &draw) };
         Ok(())
     })
 }

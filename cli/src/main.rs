@@ -6,6 +6,7 @@ use dxjit::CompileOptions;
 use dxjit_cli::case::{json_report, parse_case, report_line, CaseReport, Summary};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Duration;
 
 #[derive(Parser)]
 #[command(
@@ -30,6 +31,10 @@ enum Command {
         /// Accept DXBC containers whose checksum does not match.
         #[arg(long)]
         no_checksum: bool,
+        /// Stop a case's action after this many milliseconds and report the
+        /// case as failed (a CPU has no TDR; this is its analogue).
+        #[arg(long, default_value_t = 10_000)]
+        timeout_ms: u64,
     },
     /// Compiles a case, repeats its action and reports times and rates
     /// (GFLOP/s against the peak, GB/s against memcpy), once or per value
@@ -120,7 +125,8 @@ fn main() -> ExitCode {
             cases,
             json,
             no_checksum,
-        } => run(&cases, json, no_checksum),
+            timeout_ms,
+        } => run(&cases, json, no_checksum, Duration::from_millis(timeout_ms)),
         Command::Bench {
             case,
             iterations,
@@ -256,7 +262,7 @@ fn case_files(paths: &[PathBuf]) -> Vec<PathBuf> {
     out
 }
 
-fn run(paths: &[PathBuf], json: bool, no_checksum: bool) -> Result<bool, String> {
+fn run(paths: &[PathBuf], json: bool, no_checksum: bool, limit: Duration) -> Result<bool, String> {
     let options = CompileOptions {
         verify_checksum: !no_checksum,
         ..CompileOptions::default()
@@ -265,8 +271,10 @@ fn run(paths: &[PathBuf], json: bool, no_checksum: bool) -> Result<bool, String>
     for path in case_files(paths) {
         let report = match parse_case(&path) {
             Ok(case) => {
-                let outcome = std::panic::catch_unwind(|| dxjit_cli::run::execute(&case, &options))
-                    .unwrap_or_else(|_| Err("internal error: the runner panicked".into()));
+                let outcome = std::panic::catch_unwind(|| {
+                    dxjit_cli::run::execute_within(&case, &options, limit)
+                })
+                .unwrap_or_else(|_| Err("internal error: the runner panicked".into()));
                 CaseReport::new(&case, &outcome)
             }
             Err(e) => CaseReport::unparsable(&e),

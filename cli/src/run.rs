@@ -536,7 +536,12 @@ impl Prepared {
                 shader,
                 bound,
                 groups,
-            } => dispatch::dispatch(&shader.kernel(), &bound.bindings, *groups),
+            } => {
+                // SAFETY: `bound` owns every view's memory (and the
+                // textures they point to) and lives in `self` across the
+                // call; the kernel is `shader`'s, also owned by `self`.
+                unsafe { dispatch::dispatch(&shader.kernel(), &bound.bindings, *groups) }
+            }
             Ready::Vertices {
                 shader,
                 bound,
@@ -544,15 +549,22 @@ impl Prepared {
                 count,
                 outputs,
             } => {
-                *outputs =
-                    dispatch::run_vertices(&shader.kernel(), &bound.bindings, inputs, *count);
+                // SAFETY: as for the dispatch above; `inputs` was built
+                // with `count` vertices of the shader's input registers.
+                *outputs = unsafe {
+                    dispatch::run_vertices(&shader.kernel(), &bound.bindings, inputs, *count)
+                };
             }
             Ready::Draw {
                 shader,
                 bound,
                 draw,
                 ..
-            } => dispatch::draw(&shader.kernel(), &bound.bindings, draw),
+            } => {
+                // SAFETY: as for the dispatch above; the draw's targets
+                // point into images `self` owns, sized for their rows.
+                unsafe { dispatch::draw(&shader.kernel(), &bound.bindings, draw) }
+            }
             Ready::Nothing => {}
         }
     }
@@ -689,6 +701,28 @@ pub fn execute_watched(
     Ok(prepared.outcome())
 }
 
+/// [`execute`], stopping the action once it has run for `limit`; a stopped
+/// action is an error that says so.
+pub fn execute_within(
+    case: &Case,
+    options: &CompileOptions,
+    limit: std::time::Duration,
+) -> Result<Outcome, String> {
+    let mut prepared = prepare(case, options)?;
+    let Some(word) = prepared.interrupt() else {
+        prepared.act();
+        return Ok(prepared.outcome());
+    };
+    let ((), stopped) = dxjit::api::within_deadline(&word, limit, || prepared.act());
+    if stopped {
+        return Err(format!(
+            "interrupted: the shader ran past the {} ms time limit",
+            limit.as_millis()
+        ));
+    }
+    Ok(prepared.outcome())
+}
+
 /// What a prepared draw holds: the pixel shader, its bindings, the draw and its targets, and compile time.
 type DrawParts = (
     Shader,
@@ -715,7 +749,9 @@ fn prepare_draw(
             let vb = bind_stage(&vs, vdesc, uavs)?;
             let k = vs.kernel();
             let inputs = vertex_inputs(&vs.program, &vdesc.inputs, 4, k.input_regs)?;
-            let out = dispatch::run_vertices(&k, &vb.bindings, &inputs, 4);
+            // SAFETY: `vb` owns its views' memory and outlives the call;
+            // `inputs` holds 4 vertices of the shader's input registers.
+            let out = unsafe { dispatch::run_vertices(&k, &vb.bindings, &inputs, 4) };
             Some((vs, out, k.output_regs as usize))
         }
         None => None,

@@ -101,12 +101,15 @@ pub fn compile_and_run(bytes: &[u8], verify_checksum: bool) -> Reached {
         *slot = views.next().expect("40 buffers");
     }
     match shader.stage() {
-        Stage::Compute => dispatch::dispatch(&k, &b, [2, 1, 1]),
+        // SAFETY: every view points into `memory`, alive and untouched
+        // across the call; `k` is `shader`'s, alive in this scope.
+        Stage::Compute => unsafe { dispatch::dispatch(&k, &b, [2, 1, 1]) },
         Stage::Vertex => {
             let inputs: Vec<[u32; 4]> = (0..k.input_regs * 5)
                 .map(|i| [i, 0x3f80_0000, 0xbf00_0000, 7])
                 .collect();
-            dispatch::run_vertices(&k, &b, &inputs, 5);
+            // SAFETY: as for compute; `inputs` holds 5 vertices' registers.
+            unsafe { dispatch::run_vertices(&k, &b, &inputs, 5) };
         }
         Stage::Pixel => {
             let mut image = vec![0u32; 4 * 4 * 4 * 2];
@@ -132,7 +135,9 @@ pub fn compile_and_run(bytes: &[u8], verify_checksum: bool) -> Reached {
                 inputs,
                 targets,
             };
-            dispatch::draw(&k, &b, &d);
+            // SAFETY: as for compute; the two targets are disjoint 4x4
+            // halves of `image`, which outlives the call.
+            unsafe { dispatch::draw(&k, &b, &d) };
         }
     }
     Reached::Ran

@@ -12,6 +12,7 @@ use crate::abi::{
 use crate::sampler::{InlineSampler, SamplerState, INLINE_PAIRS};
 use crate::texture::Texture;
 use rayon::prelude::*;
+use std::ops::Range;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Arc;
 
@@ -240,30 +241,79 @@ fn group_layout(k: &Kernel) -> GroupLayout {
 }
 
 /// Runs a compute shader over `groups` thread groups.
-pub fn dispatch(k: &Kernel, b: &Bindings, groups: [u32; 3]) {
+///
+/// # Safety
+/// `k` describes live code compiled for these bindings' ABI (a kernel from a
+/// shader that outlives the call); every view in `b` is empty or points to
+/// memory readable for its `size` bytes (writable too for UAVs), with
+/// `texture` null or pointing to the live [`crate::texture::Texture`] the
+/// view was made from; no other thread writes memory a view reads, or
+/// touches memory a UAV views, during the call.
+pub unsafe fn dispatch(k: &Kernel, b: &Bindings, groups: [u32; 3]) {
     let layout = group_layout(k);
-    let [gx, gy, gz] = groups;
-    let total = u64::from(gx) * u64::from(gy) * u64::from(gz);
-    (0..total).into_par_iter().for_each_init(
-        || {
-            let calls: Vec<Call> = (0..if k.has_barriers { layout.batches } else { 1 })
-                .map(|_| Call::new(k, b))
-                .collect();
-            (calls, Block::new(k.tgsm_size as usize))
-        },
-        |(calls, tgsm), g| {
-            if b.interrupted() {
-                return;
+    (0..group_count(groups)).into_par_iter().for_each_init(
+        || GroupState::new(k, b, &layout),
+        |state, g| {
+            if !b.interrupted() {
+                state.run(k, &layout, groups, g);
             }
-            let id = [
-                (g % u64::from(gx)) as u32,
-                ((g / u64::from(gx)) % u64::from(gy)) as u32,
-                (g / (u64::from(gx) * u64::from(gy))) as u32,
-            ];
-            tgsm.zero();
-            with_flushed_denormals(|| run_group(k, &layout, calls, tgsm, id));
         },
     );
+}
+
+/// Runs the thread groups of a `groups` dispatch whose linear indices
+/// (x fastest, then y, then z) lie in `range`, in order, on the calling
+/// thread: for embedders whose own job system splits a dispatch. Indices
+/// past the dispatch are ignored.
+///
+/// # Safety
+/// As for [`dispatch`].
+pub unsafe fn dispatch_range(k: &Kernel, b: &Bindings, groups: [u32; 3], range: Range<u64>) {
+    let layout = group_layout(k);
+    let mut state = GroupState::new(k, b, &layout);
+    for g in range.start..range.end.min(group_count(groups)) {
+        if b.interrupted() {
+            return;
+        }
+        state.run(k, &layout, groups, g);
+    }
+}
+
+/// Thread groups in a dispatch of `groups`.
+pub fn group_count(groups: [u32; 3]) -> u64 {
+    groups.iter().map(|&g| u64::from(g)).product()
+}
+
+/// What one worker reuses from group to group: its calls (one per lane
+/// batch when the shader has barriers) and group-shared memory.
+struct GroupState {
+    calls: Vec<Call>,
+    tgsm: Block,
+}
+
+impl GroupState {
+    fn new(k: &Kernel, b: &Bindings, layout: &GroupLayout) -> GroupState {
+        let calls = (0..if k.has_barriers { layout.batches } else { 1 })
+            .map(|_| Call::new(k, b))
+            .collect();
+        GroupState {
+            calls,
+            tgsm: Block::new(k.tgsm_size as usize),
+        }
+    }
+
+    /// Runs the group with linear index `g`.
+    fn run(&mut self, k: &Kernel, layout: &GroupLayout, groups: [u32; 3], g: u64) {
+        let [gx, gy, _] = groups.map(u64::from);
+        let id = [
+            (g % gx) as u32,
+            ((g / gx) % gy) as u32,
+            (g / (gx * gy)) as u32,
+        ];
+        self.tgsm.zero();
+        let (calls, tgsm) = (&mut self.calls, &mut self.tgsm);
+        with_flushed_denormals(|| run_group(k, layout, calls, tgsm, id));
+    }
 }
 
 fn run_group(k: &Kernel, layout: &GroupLayout, calls: &mut [Call], tgsm: &mut Block, id: [u32; 3]) {
@@ -298,7 +348,21 @@ fn run_group(k: &Kernel, layout: &GroupLayout, calls: &mut [Call], tgsm: &mut Bl
 
 /// Runs a vertex shader over `count` vertices. `inputs` holds `input_regs`
 /// registers per vertex; the result holds `output_regs` registers per vertex.
-pub fn run_vertices(k: &Kernel, b: &Bindings, inputs: &[[u32; 4]], count: u32) -> Vec<[u32; 4]> {
+///
+/// # Safety
+/// `k` describes live code compiled for these bindings' ABI (a kernel from a
+/// shader that outlives the call); every view in `b` is empty or points to
+/// memory readable for its `size` bytes (writable too for UAVs), with
+/// `texture` null or pointing to the live [`crate::texture::Texture`] the
+/// view was made from; no other thread writes memory a view reads, or
+/// touches memory a UAV views, during the call.
+/// `inputs` holds `count * k.input_regs` registers.
+pub unsafe fn run_vertices(
+    k: &Kernel,
+    b: &Bindings,
+    inputs: &[[u32; 4]],
+    count: u32,
+) -> Vec<[u32; 4]> {
     let w = k.lanes as usize;
     let (ni, no) = (k.input_regs as usize, k.output_regs as usize);
     let mut out = vec![[0u32; 4]; count as usize * no];

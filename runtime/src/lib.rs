@@ -4,6 +4,9 @@
 //!
 //! Nothing here knows Cranelift: the compiler reads this crate's layouts.
 
+#![deny(unsafe_op_in_unsafe_fn)]
+#![deny(clippy::undocumented_unsafe_blocks)]
+
 pub mod abi;
 pub mod dispatch;
 pub mod format;

@@ -282,6 +282,17 @@ impl Texture {
     /// layer count, and `texture` points at `self`. The view is read-only
     /// and valid while `self` is neither moved nor dropped.
     pub fn view(&self) -> View {
+        self.view_at(self.data.as_ptr().cast_mut())
+    }
+
+    /// [`Texture::view`] for writing (UAVs): the pointer comes from an
+    /// exclusive borrow.
+    pub fn view_mut(&mut self) -> View {
+        let ptr = self.data.as_mut_ptr();
+        self.view_at(ptr)
+    }
+
+    fn view_at(&self, ptr: *mut u8) -> View {
         let bpt = self.format.bytes_per_texel();
         let row_pitch = self.format.image_bytes(self.width, 1, 1) as u32;
         let slice_pitch = if self.kind == TextureKind::Texture3D {
@@ -290,7 +301,7 @@ impl Texture {
             self.slice_bytes as u32
         };
         View {
-            ptr: self.data.as_ptr().cast_mut(),
+            ptr,
             size: self.data.len() as u32,
             stride: bpt,
             width: self.width,

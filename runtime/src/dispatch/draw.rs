@@ -101,7 +101,18 @@ impl Batch {
 }
 
 /// Runs a pixel shader over a rectangle in 2x2 quads and writes its targets.
-pub fn draw(k: &Kernel, b: &Bindings, d: &Draw) {
+///
+/// # Safety
+/// `k` describes live code compiled for these bindings' ABI (a kernel from a
+/// shader that outlives the call); every view in `b` is empty or points to
+/// memory readable for its `size` bytes (writable too for UAVs), with
+/// `texture` null or pointing to the live [`crate::texture::Texture`] the
+/// view was made from; no other thread writes memory a view reads, or
+/// touches memory a UAV views, during the call.
+/// Each target's `ptr` is writable for `(height - 1) * row_pitch + width *
+/// texel size` bytes, untouched by anything else during the call, and no two
+/// targets overlap.
+pub unsafe fn draw(k: &Kernel, b: &Bindings, d: &Draw) {
     let [x0, y0, x1, y1] = d.rect;
     if x1 <= x0 || y1 <= y0 {
         return;

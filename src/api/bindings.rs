@@ -1,0 +1,213 @@
+//! Bindings that borrow what they bind: read-only views from `&[u8]` and
+//! `&Texture`, writable ones from `&mut [u8]` and `&mut Texture`, so no view
+//! outlives its memory and nothing bound read-only can be written.
+
+use super::error::BindError;
+use dxjit_runtime::abi::View;
+use dxjit_runtime::dispatch::Bindings as RawBindings;
+use dxjit_runtime::sampler::SamplerState;
+use dxjit_runtime::texture::Texture;
+use std::marker::PhantomData;
+use std::sync::atomic::AtomicU32;
+use std::sync::Arc;
+
+/// How a buffer's bytes are addressed by the shader.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BufferLayout {
+    /// Byte-addressed (`ByteAddressBuffer`, `ld_raw`/`store_raw`).
+    Raw,
+    /// Structures of this many bytes (`StructuredBuffer`).
+    Structured(u32),
+}
+
+/// The resources a call reads and writes, borrowed for `'a`.
+///
+/// ```
+/// use dxjit::{BufferLayout, Bindings};
+/// let constants = [0u8; 16];
+/// let mut out = vec![0u8; 256];
+/// let mut b = Bindings::new();
+/// b.constant_buffer(0, &constants)?.rw_buffer(0, &mut out, BufferLayout::Raw)?;
+/// # Ok::<(), dxjit::BindError>(())
+/// ```
+///
+/// A view cannot outlive the memory it views:
+///
+/// ```compile_fail
+/// use dxjit::{BufferLayout, Bindings};
+/// let mut b = Bindings::new();
+/// {
+///     let mut out = vec![0u8; 256];
+///     b.rw_buffer(0, &mut out, BufferLayout::Raw).unwrap();
+/// }
+/// drop(b);
+/// ```
+///
+/// and memory bound read-only cannot be written while it is bound:
+///
+/// ```compile_fail
+/// use dxjit::{BufferLayout, Bindings};
+/// let mut data = vec![0u8; 256];
+/// let mut b = Bindings::new();
+/// b.buffer(0, &data, BufferLayout::Raw).unwrap();
+/// b.rw_buffer(1, &mut data, BufferLayout::Raw).unwrap();
+/// drop(b);
+/// ```
+///
+/// nor can a texture bound for reading:
+///
+/// ```compile_fail
+/// use dxjit::Bindings;
+/// use dxjit_runtime::texture::Texture;
+/// fn bind(tex: &mut Texture) {
+///     let mut b = Bindings::new();
+///     b.texture(0, tex).unwrap();
+///     b.rw_texture(0, tex).unwrap();
+///     drop(b);
+/// }
+/// ```
+#[derive(Debug, Clone)]
+pub struct Bindings<'a> {
+    raw: RawBindings,
+    samplers_bound: u32,
+    _borrows: PhantomData<&'a mut [u8]>,
+}
+
+impl Default for Bindings<'_> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<'a> Bindings<'a> {
+    /// Nothing bound: every read of an unbound slot gives 0 and every
+    /// write to one is dropped, as D3D defines; samplers are D3D's defaults.
+    pub fn new() -> Self {
+        Bindings {
+            raw: RawBindings::default(),
+            samplers_bound: 0,
+            _borrows: PhantomData,
+        }
+    }
+
+    /// Binds constant buffer `slot` (`cb#`; D3D9's `c#`, `i#`, `b#` files
+    /// are slots 0, 1, 2).
+    pub fn constant_buffer(&mut self, slot: u32, data: &'a [u8]) -> Result<&mut Self, BindError> {
+        let view = bytes_view(data.as_ptr().cast_mut(), data.len(), BufferLayout::Raw)?;
+        *slot_mut(&mut self.raw.cbs, slot, "constant buffer")? = view;
+        Ok(self)
+    }
+
+    /// Binds a raw or structured buffer as SRV `t#slot`.
+    pub fn buffer(
+        &mut self,
+        slot: u32,
+        data: &'a [u8],
+        layout: BufferLayout,
+    ) -> Result<&mut Self, BindError> {
+        let view = bytes_view(data.as_ptr().cast_mut(), data.len(), layout)?;
+        *slot_mut(&mut self.raw.srvs, slot, "SRV")? = view;
+        Ok(self)
+    }
+
+    /// Binds a texture or typed buffer as SRV `t#slot`.
+    pub fn texture(&mut self, slot: u32, texture: &'a Texture) -> Result<&mut Self, BindError> {
+        let view = texture.view();
+        size_u32(texture.data().len())?;
+        *slot_mut(&mut self.raw.srvs, slot, "SRV")? = view;
+        Ok(self)
+    }
+
+    /// Binds a raw or structured buffer as UAV `u#slot`.
+    pub fn rw_buffer(
+        &mut self,
+        slot: u32,
+        data: &'a mut [u8],
+        layout: BufferLayout,
+    ) -> Result<&mut Self, BindError> {
+        let view = bytes_view(data.as_mut_ptr(), data.len(), layout)?;
+        *slot_mut(&mut self.raw.uavs, slot, "UAV")? = view;
+        Ok(self)
+    }
+
+    /// Binds a texture or typed buffer as UAV `u#slot`.
+    pub fn rw_texture(
+        &mut self,
+        slot: u32,
+        texture: &'a mut Texture,
+    ) -> Result<&mut Self, BindError> {
+        size_u32(texture.data().len())?;
+        let view = texture.view_mut();
+        *slot_mut(&mut self.raw.uavs, slot, "UAV")? = view;
+        Ok(self)
+    }
+
+    /// Sets sampler `s#slot`.
+    pub fn sampler(&mut self, slot: u32, state: SamplerState) -> Result<&mut Self, BindError> {
+        *slot_mut(&mut self.raw.samplers, slot, "sampler")? = state;
+        self.samplers_bound |= 1 << slot;
+        Ok(self)
+    }
+
+    /// Uses `flag` as the interrupt flag: storing a nonzero value in it,
+    /// from any thread, stops a running call at its next loop back edge
+    /// with [`super::RunError::Interrupted`]. It stays set; clear it before
+    /// the next call.
+    pub fn set_interrupt(&mut self, flag: Arc<AtomicU32>) -> &mut Self {
+        self.raw.interrupt = flag;
+        self
+    }
+
+    /// The interrupt flag (a fresh one unless [`Bindings::set_interrupt`]
+    /// replaced it).
+    pub fn interrupt(&self) -> &Arc<AtomicU32> {
+        &self.raw.interrupt
+    }
+
+    /// Whether sampler `slot` was set.
+    pub fn sampler_bound(&self, slot: u32) -> bool {
+        slot < 32 && self.samplers_bound & (1 << slot) != 0
+    }
+
+    /// The runtime's view of these bindings.
+    pub fn raw(&self) -> &RawBindings {
+        &self.raw
+    }
+}
+
+fn slot_mut<'s, T>(
+    slots: &'s mut [T],
+    slot: u32,
+    what: &'static str,
+) -> Result<&'s mut T, BindError> {
+    let n = slots.len();
+    slots
+        .get_mut(slot as usize)
+        .ok_or(BindError::SlotOutOfRange {
+            what,
+            slot,
+            slots: n,
+        })
+}
+
+fn size_u32(len: usize) -> Result<u32, BindError> {
+    u32::try_from(len)
+        .ok()
+        .filter(|&n| n < u32::MAX)
+        .ok_or(BindError::TooLarge(len))
+}
+
+fn bytes_view(ptr: *mut u8, len: usize, layout: BufferLayout) -> Result<View, BindError> {
+    let size = size_u32(len)?;
+    let stride = match layout {
+        BufferLayout::Raw => 0,
+        BufferLayout::Structured(s) if s != 0 && s.is_multiple_of(4) => s,
+        BufferLayout::Structured(s) => return Err(BindError::BadStride(s)),
+    };
+    Ok(View {
+        ptr,
+        size,
+        stride,
+        ..View::EMPTY
+    })
+}

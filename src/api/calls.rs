@@ -1,0 +1,231 @@
+//! Running a compiled shader safely: the stage is checked, arguments are
+//! checked against the shader, the bindings' borrows keep every view alive
+//! and exclusive for the call, and a call stopped early says so.
+
+use super::bindings::Bindings;
+use super::deadline;
+use super::definitions;
+use super::error::RunError;
+use super::target::Target;
+use super::validation;
+use crate::ir::Stage;
+use crate::shader::Shader;
+use dxjit_runtime::dispatch::{self, Bindings as RawBindings, Draw, PixelInput};
+use std::ops::Range;
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+/// The largest rectangle coordinate a draw takes (D3D11's largest target).
+pub const MAX_COORDINATE: u32 = 16384;
+
+/// How a call runs beyond its arguments.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct CallOptions {
+    /// Stop the call once it has run this long
+    /// ([`RunError::DeadlineExceeded`]). A CPU has no TDR: without a
+    /// deadline a shader with an endless loop runs until interrupted.
+    pub deadline: Option<Duration>,
+    /// Compare what the shader declares with what is bound and report each
+    /// mismatch through `log` (see [`crate::Engine`]).
+    pub validate: bool,
+}
+
+/// A screen-aligned rectangle to shade.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DrawDesc {
+    /// Pixels covered: x0, y0, x1, y1 (exclusive), each at most
+    /// [`MAX_COORDINATE`]. Pixels outside a target are not written to it.
+    pub rect: [u32; 4],
+    /// Where in a pixel it is sampled: 0.5 for D3D10+, 0.0 for D3D9.
+    pub pixel_center: f32,
+    /// Inputs interpolated across the rectangle from their corner values.
+    pub inputs: Vec<PixelInput>,
+}
+
+impl Shader {
+    /// Runs a compute shader over `groups` thread groups, on every core.
+    pub fn dispatch(&self, bindings: &Bindings<'_>, groups: [u32; 3]) -> Result<(), RunError> {
+        self.dispatch_with(bindings, groups, &CallOptions::default())
+    }
+
+    /// [`Shader::dispatch`] with a deadline or validation.
+    pub fn dispatch_with(
+        &self,
+        bindings: &Bindings<'_>,
+        groups: [u32; 3],
+        options: &CallOptions,
+    ) -> Result<(), RunError> {
+        self.require(Stage::Compute, "dispatch")?;
+        let kernel = self.kernel();
+        self.guarded(bindings, options, |raw| {
+            // SAFETY: `kernel` is this shader's code, alive while `self` is
+            // borrowed; every view in `raw` was made by `Bindings` from a
+            // borrow it holds for the call (writable ones from exclusive
+            // borrows), or by `definitions` from memory alive until
+            // `guarded` returns.
+            unsafe { dispatch::dispatch(&kernel, raw, groups) }
+        })
+    }
+
+    /// Runs the thread groups of a `groups` dispatch whose linear indices
+    /// (x fastest, then y, then z) lie in `range`, on the calling thread
+    /// only: embedders with their own job system split a dispatch into
+    /// ranges and run each where they like. Indices past the dispatch are
+    /// ignored.
+    pub fn dispatch_range(
+        &self,
+        bindings: &Bindings<'_>,
+        groups: [u32; 3],
+        range: Range<u64>,
+    ) -> Result<(), RunError> {
+        self.require(Stage::Compute, "dispatch_range")?;
+        let kernel = self.kernel();
+        self.guarded(bindings, &CallOptions::default(), |raw| {
+            // SAFETY: as in `dispatch_with`.
+            unsafe { dispatch::dispatch_range(&kernel, raw, groups, range) }
+        })
+    }
+
+    /// Shades `desc.rect` in 2x2 quads with a pixel shader and writes
+    /// `targets`, on every core.
+    pub fn draw(
+        &self,
+        bindings: &Bindings<'_>,
+        desc: &DrawDesc,
+        targets: &mut [Target<'_>],
+    ) -> Result<(), RunError> {
+        self.draw_with(bindings, desc, targets, &CallOptions::default())
+    }
+
+    /// [`Shader::draw`] with a deadline or validation.
+    pub fn draw_with(
+        &self,
+        bindings: &Bindings<'_>,
+        desc: &DrawDesc,
+        targets: &mut [Target<'_>],
+        options: &CallOptions,
+    ) -> Result<(), RunError> {
+        self.require(Stage::Pixel, "draw")?;
+        let kernel = self.kernel();
+        if desc.rect.iter().any(|&c| c > MAX_COORDINATE) {
+            return invalid(format!(
+                "rect {:?}: coordinates are at most {MAX_COORDINATE}",
+                desc.rect
+            ));
+        }
+        if !desc.pixel_center.is_finite() {
+            return invalid("pixel_center is not finite".into());
+        }
+        if let Some(i) = desc.inputs.iter().find(|i| i.reg >= kernel.input_regs) {
+            return invalid(format!(
+                "input register {} is past the shader's {}",
+                i.reg, kernel.input_regs
+            ));
+        }
+        if let Some(t) = targets
+            .iter()
+            .find(|t| t.raw().output_reg >= kernel.output_regs)
+        {
+            return invalid(format!(
+                "target output register {} is past the shader's {}",
+                t.raw().output_reg,
+                kernel.output_regs
+            ));
+        }
+        let draw = Draw {
+            rect: desc.rect,
+            pixel_center: desc.pixel_center,
+            inputs: desc.inputs.clone(),
+            targets: targets.iter().map(|t| *t.raw()).collect(),
+        };
+        self.guarded(bindings, options, |raw| {
+            // SAFETY: as in `dispatch_with`; each target was made from an
+            // exclusive borrow its `Target` holds, `targets` is borrowed
+            // exclusively for the call, and `Target::new` checked that its
+            // rows fit in that memory.
+            unsafe { dispatch::draw(&kernel, raw, &draw) }
+        })
+    }
+
+    /// Runs a vertex shader over `count` vertices. `inputs` holds the
+    /// shader's input registers (see [`dxjit_runtime::dispatch::Kernel`]'s
+    /// `input_regs`) for each vertex; the result holds its output registers
+    /// for each vertex.
+    pub fn run_vertices(
+        &self,
+        bindings: &Bindings<'_>,
+        inputs: &[[u32; 4]],
+        count: u32,
+    ) -> Result<Vec<[u32; 4]>, RunError> {
+        self.run_vertices_with(bindings, inputs, count, &CallOptions::default())
+    }
+
+    /// [`Shader::run_vertices`] with a deadline or validation.
+    pub fn run_vertices_with(
+        &self,
+        bindings: &Bindings<'_>,
+        inputs: &[[u32; 4]],
+        count: u32,
+        options: &CallOptions,
+    ) -> Result<Vec<[u32; 4]>, RunError> {
+        self.require(Stage::Vertex, "run_vertices")?;
+        let kernel = self.kernel();
+        let needed = u64::from(count) * u64::from(kernel.input_regs);
+        if (inputs.len() as u64) < needed {
+            return invalid(format!(
+                "{count} vertices of {} input registers need {needed} registers, {} given",
+                kernel.input_regs,
+                inputs.len()
+            ));
+        }
+        self.guarded(bindings, options, |raw| {
+            // SAFETY: as in `dispatch_with`; `inputs` holds `count` vertices'
+            // registers (checked above).
+            unsafe { dispatch::run_vertices(&kernel, raw, inputs, count) }
+        })
+    }
+
+    fn require(&self, expected: Stage, call: &'static str) -> Result<(), RunError> {
+        match self.stage() {
+            got if got == expected => Ok(()),
+            got => Err(RunError::WrongStage {
+                call,
+                expected,
+                got,
+            }),
+        }
+    }
+
+    /// Applies the shader's defined constants, validates if asked, runs
+    /// `run` under the deadline, and says whether it was stopped.
+    fn guarded<R>(
+        &self,
+        bindings: &Bindings<'_>,
+        options: &CallOptions,
+        run: impl FnOnce(&RawBindings) -> R,
+    ) -> Result<R, RunError> {
+        let mut raw = bindings.raw().clone();
+        let _defined = definitions::apply(&self.program, &mut raw);
+        if options.validate {
+            validation::report(&self.program, &raw);
+        }
+        let flag = raw.interrupt.clone();
+        let (result, expired) = match options.deadline {
+            Some(limit) => deadline::within(&flag, limit, || run(&raw)),
+            None => (run(&raw), false),
+        };
+        if expired {
+            return Err(RunError::DeadlineExceeded(
+                options.deadline.unwrap_or_default(),
+            ));
+        }
+        if flag.load(Ordering::Relaxed) != 0 {
+            return Err(RunError::Interrupted);
+        }
+        Ok(result)
+    }
+}
+
+fn invalid<T>(message: String) -> Result<T, RunError> {
+    Err(RunError::Invalid(message))
+}

@@ -1,0 +1,53 @@
+//! Why a binding or a call was refused, and why a call stopped.
+
+use crate::ir::Stage;
+
+/// A binding the API refused: nothing was bound.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BindError {
+    /// The slot is past the frame's slots of that kind.
+    #[error("{what} slot {slot} is out of range (there are {slots})")]
+    SlotOutOfRange {
+        /// "constant buffer", "SRV", "UAV" or "sampler".
+        what: &'static str,
+        /// The slot asked for.
+        slot: u32,
+        /// How many slots of that kind a frame has.
+        slots: usize,
+    },
+    /// Views address at most 4 GiB - 1 bytes.
+    #[error("a view of {0} bytes is too large (at most 4 GiB - 1)")]
+    TooLarge(usize),
+    /// A structured buffer's stride must be a non-zero multiple of 4.
+    #[error("structured stride {0} is not a non-zero multiple of 4")]
+    BadStride(u32),
+    /// A render target's size, pitch or format does not fit its memory.
+    #[error("render target: {0}")]
+    BadTarget(String),
+}
+
+/// Why a call did not run to the end.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RunError {
+    /// The shader is of another stage than the call runs.
+    #[error("a {got:?} shader cannot be run by {call} (it needs a {expected:?} shader)")]
+    WrongStage {
+        /// The call: `dispatch`, `draw` or `run_vertices`.
+        call: &'static str,
+        /// The stage the call runs.
+        expected: Stage,
+        /// The shader's stage.
+        got: Stage,
+    },
+    /// Arguments that do not match the shader (input counts, registers).
+    #[error("{0}")]
+    Invalid(String),
+    /// The bindings' interrupt flag was set: the call stopped early and
+    /// its outputs are partly written.
+    #[error("interrupted")]
+    Interrupted,
+    /// The call ran past its deadline and was stopped; its outputs are
+    /// partly written.
+    #[error("stopped at its deadline of {0:?}")]
+    DeadlineExceeded(std::time::Duration),
+}

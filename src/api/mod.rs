@@ -1,0 +1,20 @@
+//! The safe embedding API: an [`Engine`] that compiles and runs, typed
+//! [`Bindings`] that borrow what they bind, [`Target`]s, and calls that
+//! return [`Result`]. The runtime's raw entry points stay available as
+//! `unsafe fn`s in `dxjit_runtime::dispatch`.
+
+mod bindings;
+mod calls;
+mod deadline;
+mod definitions;
+mod engine;
+mod error;
+mod target;
+mod validation;
+
+pub use bindings::{Bindings, BufferLayout};
+pub use calls::{CallOptions, DrawDesc, MAX_COORDINATE};
+pub use deadline::within as within_deadline;
+pub use engine::{Engine, EngineConfig};
+pub use error::{BindError, RunError};
+pub use target::Target;
