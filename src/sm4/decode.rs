@@ -1,6 +1,17 @@
 //! The SM4/SM5 token decoder: a faithful, typed view of a program.
 
-use super::opcodes::{self, OpInfo};
+use super::encoding::{
+    ComponentCount, ExtendedOpcodeType, ExtendedOperandType, IndexRepresentation, OperandModifier,
+    SelectionMode, TestBoolean,
+};
+use super::fields::{
+    self, AOFFIMMI, EXTENDED, EXTENDED_RESOURCE_DIMENSION, EXTENDED_TYPE, INDEX_DIMENSION,
+    INSTRUCTION_LENGTH, MAJOR_VERSION, MINOR_VERSION, MIN_PRECISION, NON_UNIFORM, NUM_COMPONENTS,
+    OPCODE, OPCODE_CONTROLS, OPERAND_MODIFIER, OPERAND_TYPE, PROGRAM_TYPE, SATURATE,
+    SELECTION_MODE, SELECT_1, STRUCTURE_STRIDE, TEST_BOOLEAN, WRITE_MASK,
+};
+use super::opcodes::{self, Item, OpInfo, Opcode};
+use super::registers::OperandType;
 use super::Sm4Error;
 
 /// The program type in the version token.
@@ -71,7 +82,7 @@ pub enum Sel {
 /// One index of an operand.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct OpIndex {
-    /// Representation (0 imm32, 1 imm64, 2 relative, 3 imm32 + relative, 4 imm64 + relative).
+    /// Representation (an [`IndexRepresentation`] number).
     pub repr: u32,
     /// The immediate part (0 when the representation has none).
     pub value: u64,
@@ -84,7 +95,7 @@ pub struct OpIndex {
 pub struct Operand {
     /// The first operand token, as read.
     pub token: u32,
-    /// Operand type (bits 12-19): 0 `r`, 1 `v`, 2 `o`, 3 `x`, 4 `l`, 8 `cb`, 30 `u` ...
+    /// Operand type (bits 12-19), as read: see [`Operand::register`].
     pub ty: u32,
     /// Component selection.
     pub sel: Sel,
@@ -97,20 +108,39 @@ pub struct Operand {
 }
 
 impl Operand {
-    /// The modifier of the extended token: 0 none, 1 neg, 2 abs, 3 -abs.
-    pub fn modifier(&self) -> u32 {
+    /// The operand type, or `None` for a number no operand type has.
+    pub fn register(&self) -> Option<OperandType> {
+        OperandType::from_code(self.ty)
+    }
+
+    /// Whether the operand is of type `ty`.
+    pub fn is(&self, ty: OperandType) -> bool {
+        self.ty == ty.code()
+    }
+
+    /// The extended modifier token, if any.
+    fn modifier_token(&self) -> Option<u32> {
         self.ext
             .iter()
-            .find(|e| *e & 0x3f == 1)
-            .map_or(0, |e| (e >> 6) & 0xff)
+            .copied()
+            .find(|e| EXTENDED_TYPE.get(*e) == ExtendedOperandType::Modifier.code())
+    }
+
+    /// The modifier number of the extended token (an [`OperandModifier`]
+    /// number; 0 without one).
+    pub fn modifier(&self) -> u32 {
+        self.modifier_token()
+            .map_or(OperandModifier::None.code(), |e| OPERAND_MODIFIER.get(e))
     }
 
     /// The minimum precision of the extended token (0 = default).
     pub fn min_precision(&self) -> u32 {
-        self.ext
-            .iter()
-            .find(|e| *e & 0x3f == 1)
-            .map_or(0, |e| (e >> 14) & 7)
+        self.modifier_token().map_or(0, |e| MIN_PRECISION.get(e))
+    }
+
+    /// Whether the extended token marks the operand non-uniform.
+    pub fn non_uniform(&self) -> bool {
+        self.modifier_token().is_some_and(|e| NON_UNIFORM.is_set(e))
     }
 
     /// The static part of index `i`.
@@ -137,40 +167,55 @@ pub struct Instruction {
 }
 
 impl Instruction {
-    /// The opcode-specific control bits 11-23.
+    /// The opcode.
+    pub fn opcode(&self) -> Opcode {
+        self.info.op
+    }
+
+    /// The opcode-specific control bits 11-23 (shifted down).
     pub fn controls(&self) -> u32 {
-        (self.token >> 11) & 0x1fff
+        OPCODE_CONTROLS.get(self.token)
+    }
+
+    /// The value of field `f` of the opcode token.
+    pub fn field(&self, f: fields::Field) -> u32 {
+        f.get(self.token)
     }
 
     /// Whether the `_sat` bit is set.
     pub fn saturate(&self) -> bool {
-        self.token & (1 << 13) != 0 && !self.info.decl
+        SATURATE.is_set(self.token) && !self.info.decl
     }
 
     /// Whether a conditional instruction tests for nonzero.
     pub fn test_nz(&self) -> bool {
-        self.token & (1 << 18) != 0
+        TEST_BOOLEAN.get(self.token) == TestBoolean::NonZero.code()
+    }
+
+    /// The extended opcode token of type `ty`, if any.
+    fn extended_of(&self, ty: ExtendedOpcodeType) -> Option<u32> {
+        self.extended
+            .iter()
+            .copied()
+            .find(|e| EXTENDED_TYPE.get(*e) == ty.code())
     }
 
     /// Sample offsets of an extended sample-controls token.
     pub fn offsets(&self) -> Option<[i8; 3]> {
-        let e = self.extended.iter().find(|e| *e & 0x3f == 1)?;
-        let field = |shift: u32| (((e >> shift) & 0xf) as i8) << 4 >> 4;
-        Some([field(9), field(13), field(17)])
+        let e = self.extended_of(ExtendedOpcodeType::SampleControls)?;
+        Some(AOFFIMMI.map(|f| ((f.get(e) as i8) << 4) >> 4))
     }
 
     /// Resource dimension (and stride) of an extended resource-dimension token.
     pub fn resource_dim(&self) -> Option<(u32, u32)> {
-        self.extended
-            .iter()
-            .find(|e| *e & 0x3f == 2)
-            .map(|e| ((e >> 6) & 0x1f, (e >> 11) & 0xfff))
+        self.extended_of(ExtendedOpcodeType::ResourceDimension)
+            .map(|e| (EXTENDED_RESOURCE_DIMENSION.get(e), STRUCTURE_STRIDE.get(e)))
     }
 
     /// Return types of an extended resource-return-type token.
     pub fn return_type(&self) -> Option<[u32; 4]> {
-        let e = self.extended.iter().find(|e| *e & 0x3f == 3)?;
-        Some([0, 1, 2, 3].map(|i| (e >> (6 + 4 * i)) & 0xf))
+        let e = self.extended_of(ExtendedOpcodeType::ResourceReturnType)?;
+        Some([0, 1, 2, 3].map(|i| fields::extended_return_type(i).get(e)))
     }
 }
 
@@ -219,38 +264,44 @@ impl Reader<'_> {
             return Err(self.err("relative indices nested too deeply"));
         }
         let token = self.next("an operand")?;
-        let ty = (token >> 12) & 0xff;
-        let sel = match token & 3 {
-            0 => Sel::None,
-            1 => Sel::One,
-            2 => match (token >> 2) & 3 {
-                0 => Sel::Mask(((token >> 4) & 0xf) as u8),
-                1 => Sel::Swizzle([0, 1, 2, 3].map(|i| ((token >> (4 + 2 * i)) & 3) as u8)),
-                2 => Sel::Select(((token >> 4) & 3) as u8),
-                m => return Err(self.err(format!("invalid component selection mode {m}"))),
+        let ty = OPERAND_TYPE.get(token);
+        let sel = match ComponentCount::from_code(NUM_COMPONENTS.get(token)) {
+            Some(ComponentCount::Zero) => Sel::None,
+            Some(ComponentCount::One) => Sel::One,
+            Some(ComponentCount::Four) => match SelectionMode::from_code(SELECTION_MODE.get(token))
+            {
+                Some(SelectionMode::Mask) => Sel::Mask(WRITE_MASK.get(token) as u8),
+                Some(SelectionMode::Swizzle) => {
+                    Sel::Swizzle([0, 1, 2, 3].map(|i| fields::swizzle(i).get(token) as u8))
+                }
+                Some(SelectionMode::Select1) => Sel::Select(SELECT_1.get(token) as u8),
+                None => {
+                    let m = SELECTION_MODE.get(token);
+                    return Err(self.err(format!("invalid component selection mode {m}")));
+                }
             },
             _ => return Err(self.err("N-component operands are not supported")),
         };
         let mut ext = Vec::new();
-        let mut more = token & 0x8000_0000 != 0;
+        let mut more = EXTENDED.is_set(token);
         while more {
             let e = self.next("an extended operand token")?;
-            more = e & 0x8000_0000 != 0;
+            more = EXTENDED.is_set(e);
             ext.push(e);
         }
-        let dims = (token >> 20) & 3;
+        let dims = INDEX_DIMENSION.get(token);
         let mut indices = Vec::new();
         for d in 0..dims {
-            let repr = (token >> (22 + 3 * d)) & 7;
-            let value = match repr {
-                0 | 3 => u64::from(self.next("an index")?),
-                1 | 4 => {
-                    (u64::from(self.next("an index")?) << 32) | u64::from(self.next("an index")?)
-                }
-                2 => 0,
-                _ => return Err(self.err(format!("invalid index representation {repr}"))),
+            let repr = fields::index_representation(d).get(token);
+            let Some(representation) = IndexRepresentation::from_code(repr) else {
+                return Err(self.err(format!("invalid index representation {repr}")));
             };
-            let rel = if repr >= 2 {
+            let value = match representation.words() {
+                1 => u64::from(self.next("an index")?),
+                2 => (u64::from(self.next("an index")?) << 32) | u64::from(self.next("an index")?),
+                _ => 0,
+            };
+            let rel = if representation.is_relative() {
                 Some(Box::new(self.operand(depth + 1)?))
             } else {
                 None
@@ -258,10 +309,10 @@ impl Reader<'_> {
             indices.push(OpIndex { repr, value, rel });
         }
         let comps = if sel == Sel::One { 1 } else { 4 };
-        let imm_words = match ty {
-            4 => comps,
-            5 if comps == 1 => 2,
-            5 => 4,
+        let imm_words = match OperandType::from_code(ty) {
+            Some(OperandType::Immediate32) => comps,
+            Some(OperandType::Immediate64) if comps == 1 => 2,
+            Some(OperandType::Immediate64) => 4,
             _ => 0,
         };
         let mut imm = Vec::new();
@@ -291,7 +342,7 @@ pub fn decode(tokens: &[u32]) -> Result<Shader, Sm4Error> {
         [v, l, ..] => (v, l),
         _ => return Err(head("program shorter than its two header tokens")),
     };
-    let program_type = ProgramType::from_code(version >> 16)
+    let program_type = ProgramType::from_code(PROGRAM_TYPE.get(version))
         .ok_or_else(|| head("unknown program type in the version token"))?;
     if length as usize > tokens.len() || length < 2 {
         return Err(head(&format!(
@@ -305,7 +356,7 @@ pub fn decode(tokens: &[u32]) -> Result<Shader, Sm4Error> {
     while pos < end {
         let index = instructions.len();
         let token = tokens[pos];
-        let code = token & 0x7ff;
+        let code = OPCODE.get(token);
         let info = opcodes::info(code).ok_or(Sm4Error::Decode {
             index,
             offset: pos * 4,
@@ -319,10 +370,10 @@ pub fn decode(tokens: &[u32]) -> Result<Shader, Sm4Error> {
             index,
             name: info.name,
         };
-        let len = if info.layout == "c" {
+        let len = if info.is_custom() {
             r.next("the custom data length")? as usize
         } else {
-            ((token >> 24) & 0x7f) as usize
+            INSTRUCTION_LENGTH.get(token) as usize
         };
         if len == 0 || pos + len > end {
             return Err(Sm4Error::Decode {
@@ -334,19 +385,19 @@ pub fn decode(tokens: &[u32]) -> Result<Shader, Sm4Error> {
         }
         r.end = pos + len;
         let mut extended = Vec::new();
-        let mut more = token & 0x8000_0000 != 0 && !info.decl && info.layout != "c";
+        let mut more = EXTENDED.is_set(token) && !info.decl && !info.is_custom();
         while more {
             let e = r.next("an extended opcode token")?;
-            more = e & 0x8000_0000 != 0;
+            more = EXTENDED.is_set(e);
             extended.push(e);
         }
         let mut operands = Vec::new();
         let mut words = Vec::new();
-        for kind in info.layout.chars() {
-            match kind {
-                'd' | 's' => operands.push(r.operand(0)?),
-                'u' => words.push(r.next("a declaration word")?),
-                _ => {
+        for item in info.items() {
+            match item {
+                Item::Dst | Item::Src | Item::Scalar => operands.push(r.operand(0)?),
+                Item::Word => words.push(r.next("a declaration word")?),
+                Item::Rest | Item::Custom => {
                     while r.pos < r.end {
                         words.push(r.tokens[r.pos]);
                         r.pos += 1;
@@ -374,8 +425,8 @@ pub fn decode(tokens: &[u32]) -> Result<Shader, Sm4Error> {
     }
     Ok(Shader {
         program_type,
-        major: (version >> 4) & 0xf,
-        minor: version & 0xf,
+        major: MAJOR_VERSION.get(version),
+        minor: MINOR_VERSION.get(version),
         instructions,
     })
 }

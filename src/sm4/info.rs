@@ -4,6 +4,8 @@
 use std::fmt::Write;
 
 use super::decode::decode;
+use super::opcodes::Opcode;
+use super::registers::OperandType as T;
 use super::Sm4Error;
 use crate::dxbc::{Container, SignatureElement};
 
@@ -46,12 +48,14 @@ pub fn info(container: &Container) -> Result<String, Sm4Error> {
         let Some(op) = d.operands.first() else {
             continue;
         };
-        let prefix = match op.ty {
-            6 => "s",
-            7 => "t",
-            8 => "cb",
-            30 => "u",
-            31 => "g",
+        let prefix = match op.register() {
+            Some(
+                t @ (T::Sampler
+                | T::Resource
+                | T::ConstantBuffer
+                | T::UnorderedAccessView
+                | T::ThreadGroupSharedMemory),
+            ) => t.name(),
             _ => continue,
         };
         let slot = op.index(0).unwrap_or(0) as u32;
@@ -67,13 +71,13 @@ pub fn info(container: &Container) -> Result<String, Sm4Error> {
             let _ = writeln!(out, "constant buffers: {}", r.cbuffers.join(", "));
         }
     }
-    if let Some(tg) = decls.iter().find(|d| d.info.code == 155) {
+    if let Some(tg) = decls.iter().find(|d| d.opcode() == Opcode::DclThreadGroup) {
         let _ = writeln!(out, "thread group: {:?}", tg.words);
     }
     let code: Vec<_> = shader
         .instructions
         .iter()
-        .filter(|i| !i.info.decl && i.info.code != 53)
+        .filter(|i| !i.info.decl && !i.info.is_custom())
         .collect();
     let _ = writeln!(out, "declarations: {}", decls.len());
     let _ = writeln!(out, "instructions: {}", code.len());

@@ -4,10 +4,14 @@
 pub mod asm;
 pub mod decode;
 pub mod disasm;
+pub mod encoding;
+pub mod fields;
 mod info;
 pub mod lower;
+mod named;
 pub mod names;
 pub mod opcodes;
+pub mod registers;
 mod signatures;
 mod sigtable;
 pub mod syntax;

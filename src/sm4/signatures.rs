@@ -2,21 +2,30 @@
 //! containers the assembler builds.
 
 use super::decode::{decode, ProgramType, Sel};
+use super::names::SystemValue as V;
+use super::registers::OperandType as T;
 use super::Sm4Error;
 use crate::dxbc::signature::{write, SignatureElement};
 
+/// `D3D_NAME_TARGET`: the signature's name of pixel outputs, stored as 0.
+const D3D_NAME_TARGET: u32 = 64;
+
+/// The signature component type of floats.
+const FLOAT_COMPONENT: u32 = 3;
+
 /// The semantic name and D3D_NAME of a declaration's system value.
 fn semantic(sysval: Option<u32>, pixel_output: bool) -> (&'static str, u32) {
-    match sysval {
-        Some(1) => ("SV_Position", 1),
-        Some(6) => ("SV_VertexID", 6),
-        Some(7) => ("SV_PrimitiveID", 7),
-        Some(8) => ("SV_InstanceID", 8),
-        Some(9) => ("SV_IsFrontFace", 9),
-        Some(10) => ("SV_SampleIndex", 10),
-        _ if pixel_output => ("SV_Target", 64),
-        _ => ("TEXCOORD", 0),
-    }
+    let name = match sysval.and_then(V::from_code) {
+        Some(V::Position) => "SV_Position",
+        Some(V::VertexId) => "SV_VertexID",
+        Some(V::PrimitiveId) => "SV_PrimitiveID",
+        Some(V::InstanceId) => "SV_InstanceID",
+        Some(V::IsFrontFace) => "SV_IsFrontFace",
+        Some(V::SampleIndex) => "SV_SampleIndex",
+        _ if pixel_output => return ("SV_Target", D3D_NAME_TARGET),
+        _ => return ("TEXCOORD", V::Undefined.code()),
+    };
+    (name, sysval.unwrap_or_default())
 }
 
 /// ISGN and OSGN chunk data for the declarations in `tokens`.
@@ -28,22 +37,22 @@ pub fn from_program(
     let mut inputs = Vec::new();
     let mut outputs = Vec::new();
     for ins in &shader.instructions {
-        let code = ins.info.code;
+        let code = ins.opcode();
         let Some(op) = ins.operands.first() else {
             continue;
         };
-        let output = (101..=103).contains(&code);
-        if !(95..=103).contains(&code) {
+        let output = code.is_output_decl();
+        if !code.is_io_decl() {
             continue;
         }
-        let sysval = if matches!(code, 96 | 97 | 99 | 100 | 102 | 103) {
+        let sysval = if code.names_system_value() {
             ins.words.first().copied()
         } else {
             None
         };
         let pixel_output = output && program_type == ProgramType::Pixel;
-        let (name, d3d_name, register, mask) = match op.ty {
-            1 | 2 => {
+        let (name, d3d_name, register, mask) = match op.register() {
+            Some(T::Input | T::Output) => {
                 let reg = op.index(0).unwrap_or(0) as u32;
                 let (name, d3d_name) = semantic(sysval, pixel_output);
                 (
@@ -53,7 +62,7 @@ pub fn from_program(
                     if let Sel::Mask(m) = op.sel { m } else { 0xf },
                 )
             }
-            12 => ("SV_Depth", 0, u32::MAX, 1),
+            Some(T::OutputDepth) => ("SV_Depth", V::Undefined.code(), u32::MAX, 1),
             _ => continue,
         };
         let list: &mut Vec<SignatureElement> = if output { &mut outputs } else { &mut inputs };
@@ -65,8 +74,12 @@ pub fn from_program(
         list.push(SignatureElement {
             semantic: name.to_string(),
             semantic_index,
-            sysval: if d3d_name == 64 { 0 } else { d3d_name },
-            component_type: 3,
+            sysval: if d3d_name == D3D_NAME_TARGET {
+                V::Undefined.code()
+            } else {
+                d3d_name
+            },
+            component_type: FLOAT_COMPONENT,
             register,
             mask,
             rw_mask: if output { 0 } else { mask },

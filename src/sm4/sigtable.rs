@@ -11,6 +11,7 @@
 use std::fmt::Write;
 
 use super::decode::ProgramType;
+use super::encoding::MinPrecision;
 use super::Sm4Error;
 use crate::dxbc::SignatureElement;
 
@@ -114,15 +115,13 @@ pub fn write(out: &mut String, title: &str, elements: &[SignatureElement], outpu
             ),
             _ => (placed(e.mask), e.register.to_string(), placed(used)),
         };
-        let format = match e.min_precision {
-            0 => FORMATS
+        let format = match MinPrecision::from_code(e.min_precision) {
+            _ if e.min_precision == 0 => FORMATS
                 .iter()
                 .find(|(c, _)| *c == e.component_type)
                 .map_or("unknown", |(_, n)| n),
-            1 => "min16f",
-            2 => "min2_8f",
-            4 => "min16i",
-            _ => "min16u",
+            Some(p) => p.name(),
+            None => MinPrecision::Uint16.name(),
         };
         let _ = writeln!(
             out,

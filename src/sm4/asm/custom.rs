@@ -6,7 +6,15 @@
 use super::lex::{bracketed, literal, number, split_top, strip_prefix_ci};
 use super::operand::{operand, Role};
 use super::source::{fault, Res, Statement};
+use crate::sm4::encoding::CustomDataClass;
+use crate::sm4::fields::{CUSTOM_DATA_CLASS, OPCODE};
+use crate::sm4::opcodes::Opcode;
 use crate::sm4::Syntax;
+
+/// The opcode token of a custom-data block of `class`.
+fn custom_token(class: u32) -> u32 {
+    OPCODE.put(Opcode::DclImmediateConstantBuffer.code()) | CUSTOM_DATA_CLASS.put(class)
+}
 
 /// Whether a mnemonic is a debug message (`printf`, `errorf`).
 pub fn is_message(m: &str) -> bool {
@@ -56,7 +64,10 @@ pub fn message(m: &str, rest: &str, syntax: Syntax) -> Res<Vec<u32>> {
             .chunks_exact(4)
             .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])),
     );
-    let mut out = vec![53 | 4 << 11, words.len() as u32 + 2];
+    let mut out = vec![
+        custom_token(CustomDataClass::ShaderMessage.code()),
+        words.len() as u32 + 2,
+    ];
     out.extend(words);
     Ok(out)
 }
@@ -72,9 +83,9 @@ pub fn encode(m: &str, st: &Statement) -> Res<Vec<u32>> {
     let class = match strip_prefix_ci(m, "dcl_customdata") {
         Some(args) if !args.is_empty() => number(bracketed(args)?.0)?,
         Some(_) => return Err(fault(m, "dcl_customdata needs (class)")),
-        None => 3,
+        None => CustomDataClass::ImmediateConstantBuffer.code(),
     };
-    if class > 0x1f_ffff {
+    if class > CUSTOM_DATA_CLASS.max() {
         return Err(fault(m, "the data class does not fit 21 bits"));
     }
     let head = st.head();
@@ -106,7 +117,7 @@ pub fn encode(m: &str, st: &Statement) -> Res<Vec<u32>> {
             rest = &rest[end..];
         }
     }
-    let mut out = vec![53 | class << 11, words.len() as u32 + 2];
+    let mut out = vec![custom_token(class), words.len() as u32 + 2];
     out.extend(words);
     Ok(out)
 }

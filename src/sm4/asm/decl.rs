@@ -2,13 +2,18 @@
 //! writes it.
 
 use super::lex::{bracketed, literal, number, split_top, strip_prefix_ci, word};
+use super::mnemonic::control;
 use super::mnemonic::return_type_word;
 use super::operand::{operand, Role};
 use super::source::{fault, Res};
-use crate::sm4::names::{
-    self, FXC_SYSVALS, GLOBAL_FLAGS, INTERPOLATIONS, SAMPLER_MODES, SYSVALS, SYSVAL_ALIASES,
+use crate::sm4::fields::{
+    CONSTANT_BUFFER_DYNAMIC, DECLARATION_VALUE, GLOBAL_FLAGS, INTERFACE_ARRAY_SIZE,
+    INTERFACE_TABLE_COUNT, INTERPOLATION_MODE, SAMPLER_MODE,
 };
-use crate::sm4::opcodes::OpInfo;
+use crate::sm4::names::{
+    self, InterpolationMode, SamplerMode, SystemValue, FXC_SYSVALS, SYSVAL_ALIASES,
+};
+use crate::sm4::opcodes::{Item, OpInfo, Opcode as O};
 use crate::sm4::Syntax;
 
 /// The comma-separated items of a statement's operand text, taken in turn.
@@ -50,17 +55,18 @@ pub fn declaration(
     controls: &mut u32,
     body: &mut Vec<u32>,
 ) -> Res<()> {
-    let code = info.code;
+    let op = info.op;
     let decl_operand = |text: &str, body: &mut Vec<u32>| operand(text, Role::Decl, syntax, body);
-    match code {
-        106 => {
+    match op {
+        O::DclGlobalFlags => {
             for flag in rest.split('|').map(str::trim).filter(|f| !f.is_empty()) {
-                *controls |= names::code(GLOBAL_FLAGS, flag)
+                let bits = names::code(names::GLOBAL_FLAGS, flag)
                     .ok_or_else(|| fault(flag, format!("unknown global flag '{flag}'")))?;
+                *controls |= control(GLOBAL_FLAGS, bits);
             }
             Ok(())
         }
-        88 | 156 => {
+        O::DclResource | O::DclUavTyped => {
             let r = rest.trim_start();
             if !r.starts_with('(') {
                 return Err(fault(
@@ -75,28 +81,29 @@ pub fn declaration(
             body.push(ret);
             items.finish()
         }
-        89 => {
+        O::DclConstantBuffer => {
             let mut items = Items::new(rest);
             decl_operand(items.next("a constant buffer register")?, body)?;
             for item in items.list.by_ref() {
                 if item.eq_ignore_ascii_case("dynamicIndexed") {
-                    *controls |= 1;
+                    *controls |= control(CONSTANT_BUFFER_DYNAMIC, 1);
                 } else if !item.eq_ignore_ascii_case("immediateIndexed") {
                     return Err(fault(item, format!("unexpected '{item}'")));
                 }
             }
             Ok(())
         }
-        90 => {
+        O::DclSampler => {
             let mut items = Items::new(rest);
             decl_operand(items.next("a sampler register")?, body)?;
             if let Ok(mode) = items.next("a sampler mode") {
-                *controls |= names::code(SAMPLER_MODES, mode)
+                let mode = SamplerMode::from_name(mode)
                     .ok_or_else(|| fault(mode, format!("unknown sampler mode '{mode}'")))?;
+                *controls |= control(SAMPLER_MODE, mode.code());
             }
             items.finish()
         }
-        91 => {
+        O::DclIndexRange => {
             let (reg, count) = match split_top(rest).as_slice() {
                 [reg, count] => (*reg, *count),
                 [one] => one
@@ -108,18 +115,21 @@ pub fn declaration(
             body.push(number(count)?);
             Ok(())
         }
-        92 | 93 | 149..=151 => {
+        op if names::decl_keywords(op).is_some() => {
             let k = rest.trim();
-            *controls |= names::decl_keywords(code)
+            let value = names::decl_keywords(op)
                 .and_then(|table| names::code(table, k))
                 .ok_or_else(|| fault(k, format!("unknown {} '{k}'", info.name)))?;
+            *controls |= control(DECLARATION_VALUE, value);
             Ok(())
         }
-        147 | 148 => {
+        op if names::is_decl_count(op) => {
+            // The count is the whole control field (its size is checked by
+            // the caller).
             *controls |= number(rest)?;
             Ok(())
         }
-        152 => {
+        O::DclHsMaxTessfactor => {
             let t = rest.trim();
             let value = match strip_prefix_ci(t, "l").filter(|r| r.starts_with('(')) {
                 Some(r) => bracketed(r)?.0,
@@ -128,8 +138,8 @@ pub fn declaration(
             body.push(literal(value)?);
             Ok(())
         }
-        95..=103 => input_output(code, rest, syntax, controls, body),
-        105 => {
+        op if op.is_io_decl() => input_output(op, rest, syntax, controls, body),
+        O::DclIndexableTemp => {
             let mut items = Items::new(rest);
             let head = items.next("x#[size]")?;
             let (x, tail) = word(head);
@@ -145,22 +155,26 @@ pub fn declaration(
             ]);
             items.finish()
         }
-        144 => {
+        O::DclFunctionBody => {
             body.push(numbered(rest.trim(), "fb")?);
             Ok(())
         }
-        145 if rest.contains('=') => function_table(rest, body),
-        146 if rest.contains('=') => interface(rest, body),
-        113..=116 if !rest.trim().is_empty() => {
+        O::DclFunctionTable if rest.contains('=') => function_table(rest, body),
+        O::DclInterface if rest.contains('=') => interface(rest, body),
+        O::HsDecls | O::HsControlPointPhase | O::HsForkPhase | O::HsJoinPhase
+            if !rest.trim().is_empty() =>
+        {
             Err(fault(rest, format!("unexpected '{}'", rest.trim())))
         }
         _ => {
             let mut items = Items::new(rest);
-            for kind in info.layout.chars() {
-                match kind {
-                    'd' | 's' => decl_operand(items.next("a register")?, body)?,
-                    'u' => body.push(number(items.next("a number")?)?),
-                    _ => {
+            for item in info.items() {
+                match item {
+                    Item::Dst | Item::Src | Item::Scalar => {
+                        decl_operand(items.next("a register")?, body)?
+                    }
+                    Item::Word => body.push(number(items.next("a number")?)?),
+                    Item::Rest | Item::Custom => {
                         for item in items.list.by_ref() {
                             body.push(number(item)?);
                         }
@@ -174,42 +188,45 @@ pub fn declaration(
 
 /// `dcl_input*`, `dcl_output*`: interpolation mode, register, system value.
 fn input_output(
-    code: u16,
+    op: O,
     rest: &str,
     syntax: Syntax,
     controls: &mut u32,
     body: &mut Vec<u32>,
 ) -> Res<()> {
     let mut rest = rest.trim_start();
-    if matches!(code, 98..=100) {
-        let mut best: Option<(u32, usize)> = None;
-        for (mode, name) in INTERPOLATIONS {
+    if op.is_pixel_input_decl() {
+        let mut best: Option<(InterpolationMode, usize)> = None;
+        for &mode in InterpolationMode::ALL {
+            let name = mode.name();
             let after = strip_prefix_ci(rest, name);
             if after.is_some_and(|a| a.starts_with(char::is_whitespace))
                 && best.is_none_or(|(_, len)| len < name.len())
             {
-                best = Some((*mode, name.len()));
+                best = Some((mode, name.len()));
             }
         }
         match best {
             Some((mode, len)) => {
-                *controls |= mode;
+                *controls |= control(INTERPOLATION_MODE, mode.code());
                 rest = rest[len..].trim_start();
             }
             // fxc leaves out the (always constant) mode of system-generated
             // pixel inputs.
-            None if code == 99 && syntax == Syntax::Fxc => *controls |= 1,
+            None if op == O::DclInputPsSgv && syntax == Syntax::Fxc => {
+                *controls |= control(INTERPOLATION_MODE, InterpolationMode::Constant.code())
+            }
             None => {}
         }
     }
     let mut items = Items::new(rest);
     operand(items.next("a register")?, Role::Decl, syntax, body)?;
-    if matches!(code, 96 | 97 | 99 | 100 | 102 | 103) {
+    if op.names_system_value() {
         let sv = items.next("a system value")?;
-        let value = names::code(SYSVALS, sv)
-            .or_else(|| names::code(FXC_SYSVALS, sv))
-            .or_else(|| names::code(SYSVAL_ALIASES, sv))
-            .map_or_else(|| number(sv), Ok)?;
+        let value = SystemValue::from_name(sv)
+            .or_else(|| names::alias(FXC_SYSVALS, sv))
+            .or_else(|| names::alias(SYSVAL_ALIASES, sv))
+            .map_or_else(|| number(sv), |v| Ok(v.code()))?;
         body.push(value);
     }
     items.finish()
@@ -261,10 +278,15 @@ fn interface(rest: &str, body: &mut Vec<u32>) -> Res<()> {
         return Err(fault(tail, format!("unexpected '{}'", tail.trim())));
     }
     let array = number(array)?;
-    if array > 0xffff || list.len() > 0xffff {
+    let count = list.len() as u32;
+    if array > INTERFACE_ARRAY_SIZE.max() || list.len() > INTERFACE_TABLE_COUNT.max() as usize {
         return Err(fault(left, "the interface array or table list is too long"));
     }
-    body.extend([id, number(sites)?, list.len() as u32 | array << 16]);
+    body.extend([
+        id,
+        number(sites)?,
+        INTERFACE_TABLE_COUNT.put(count) | INTERFACE_ARRAY_SIZE.put(array),
+    ]);
     body.extend(list);
     Ok(())
 }

@@ -4,9 +4,11 @@
 use super::custom;
 use super::decl::{declaration, Items};
 use super::lex::{bracketed, components, number, split_top, strip_prefix_ci};
-use super::mnemonic::parse_mnemonic;
-use super::operand::{operand, scalar_operand, Role};
+use super::mnemonic::{parse_mnemonic, precise_controls};
+use super::operand::{operand, Role};
 use super::source::{fault, Res, Statement};
+use crate::sm4::fields::{EXTENDED, INSTRUCTION_LENGTH, OPCODE, OPCODE_CONTROLS};
+use crate::sm4::opcodes::{Item, OpInfo, Opcode};
 use crate::sm4::Syntax;
 
 /// Splits a statement into its mnemonic and the rest (at the first blank
@@ -48,7 +50,7 @@ fn precise_mark(rest: &str) -> Res<(u32, &str)> {
         components(letters)
             .ok_or_else(|| fault(letters, format!("bad precise mask '{letters}'")))?
     };
-    Ok((mask.iter().fold(0, |m, &c| m | 1 << (8 + c)), tail))
+    Ok((precise_controls(&mask), tail))
 }
 
 /// The tokens of one statement.
@@ -80,7 +82,7 @@ pub fn encode(st: &Statement, syntax: Syntax) -> Res<Vec<u32>> {
         .enumerate()
         .map(|(i, e)| {
             if i + 1 < mn.extended.len() {
-                e | 0x8000_0000
+                e | EXTENDED.mask()
             } else {
                 *e
             }
@@ -89,35 +91,39 @@ pub fn encode(st: &Statement, syntax: Syntax) -> Res<Vec<u32>> {
     if info.decl {
         declaration(info, rest, syntax, &mut controls, &mut body)?;
     } else {
-        operands(info.code, info.layout, rest, syntax, &mut body)?;
+        operands(info, rest, syntax, &mut body)?;
     }
-    if controls > 0x1fff {
+    if controls > OPCODE_CONTROLS.max() {
         return Err(fault(
             s,
             format!("control value {controls:#x} does not fit the opcode token"),
         ));
     }
     let len = body.len() as u32 + 1;
-    if len > 0x7f {
+    if len > INSTRUCTION_LENGTH.max() {
         return Err(fault(s, "instruction longer than 127 words"));
     }
     let ext = if mn.extended.is_empty() {
         0
     } else {
-        0x8000_0000
+        EXTENDED.mask()
     };
-    let mut out = vec![u32::from(info.code) | controls << 11 | len << 24 | ext];
+    let mut out = vec![
+        OPCODE.put(info.op.code())
+            | OPCODE_CONTROLS.put(controls)
+            | INSTRUCTION_LENGTH.put(len)
+            | ext,
+    ];
     out.extend(body);
     Ok(out)
 }
 
 /// An instruction's operands, in the order of its layout.
-fn operands(code: u16, layout: &str, rest: &str, syntax: Syntax, body: &mut Vec<u32>) -> Res<()> {
+fn operands(info: &OpInfo, rest: &str, syntax: Syntax, body: &mut Vec<u32>) -> Res<()> {
     let mut items = Items::new(rest);
-    let mut position = 0;
-    for kind in layout.chars() {
-        match kind {
-            'u' if code == 120 && split_top(rest).len() == 1 => {
+    for item in info.items() {
+        match item {
+            Item::Word if info.op == Opcode::Fcall && split_top(rest).len() == 1 => {
                 let call = items.next("an interface call")?;
                 let open = call
                     .rfind('[')
@@ -130,18 +136,15 @@ fn operands(code: u16, layout: &str, rest: &str, syntax: Syntax, body: &mut Vec<
                 operand(&call[..open], Role::Src, syntax, body)?;
                 break;
             }
-            'u' => body.push(number(items.next("a number")?)?),
+            Item::Word => body.push(number(items.next("a number")?)?),
             _ => {
-                let item = items.next("another operand")?;
-                let role = if kind == 'd' {
-                    Role::Dst
-                } else if scalar_operand(code, position) {
-                    Role::Scalar
-                } else {
-                    Role::Src
+                let text = items.next("another operand")?;
+                let role = match item {
+                    Item::Dst => Role::Dst,
+                    Item::Scalar => Role::Scalar,
+                    _ => Role::Src,
                 };
-                operand(item, role, syntax, body)?;
-                position += 1;
+                operand(text, role, syntax, body)?;
             }
         }
     }

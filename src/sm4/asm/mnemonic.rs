@@ -5,10 +5,14 @@
 
 use super::lex::{bracketed, components, number, split_top, strip_prefix_ci};
 use super::source::{fault, Res};
-use crate::sm4::names::{
-    self, DIMS, DIM_ALIASES, FXC_OPCODES, OPCODE_ALIASES, RETURN_TYPES, SYNC_FLAGS,
+use crate::sm4::encoding::{ExtendedOpcodeType, ResInfoReturnType, TestBoolean};
+use crate::sm4::fields::{
+    self, Field, AOFFIMMI, EXTENDED_RESOURCE_DIMENSION, EXTENDED_TYPE, INTERFACE_DYNAMIC,
+    OPCODE_CONTROLS, PRECISE_MASK, RESINFO_RETURN_TYPE, RESOURCE_DIMENSION, SAMPLE_COUNT, SATURATE,
+    STRUCTURE_STRIDE, SYNC_FLAGS, TEST_BOOLEAN, UAV_GLOBALLY_COHERENT, UAV_ORDER_PRESERVING,
 };
-use crate::sm4::opcodes::{OpInfo, OPCODES};
+use crate::sm4::names::{self, ResourceDimension, ReturnType, DIM_ALIASES};
+use crate::sm4::opcodes::{OpInfo, Opcode};
 
 /// The mnemonic's parts: the opcode row and what its suffixes encode.
 pub struct Mnemonic {
@@ -29,23 +33,36 @@ enum Pending {
     Samples,
 }
 
-/// Every name an opcode is read by: the table's, fxc's and other tools'.
-fn names_of(o: &OpInfo) -> impl Iterator<Item = &'static str> {
-    let code = u32::from(o.code);
-    std::iter::once(o.name).chain(
-        FXC_OPCODES
-            .iter()
-            .chain(OPCODE_ALIASES)
-            .filter(move |(c, _)| *c == code)
-            .map(|(_, n)| *n),
+/// Field `f` holding `value`, as control bits (shifted down by 11).
+pub fn control(f: Field, value: u32) -> u32 {
+    f.put(value) >> OPCODE_CONTROLS.shift
+}
+
+/// Precise-mask control bits of components `mask`.
+pub fn precise_controls(mask: &[u8]) -> u32 {
+    control(PRECISE_MASK, mask.iter().fold(0, |m, &c| m | 1 << c))
+}
+
+/// An extended opcode token of type `ty` with `fields` set.
+fn extended_token(ty: ExtendedOpcodeType, fields: u32) -> u32 {
+    EXTENDED_TYPE.put(ty.code()) | fields
+}
+
+/// The resource-return-type token of four floats.
+fn float_return_type() -> u32 {
+    let float = ReturnType::Float.code();
+    extended_token(
+        ExtendedOpcodeType::ResourceReturnType,
+        (0..4).fold(0, |w, i| w | fields::extended_return_type(i).put(float)),
     )
 }
 
 /// Parses a mnemonic (ignoring ASCII case).
 pub fn parse_mnemonic(m: &str) -> Res<Mnemonic> {
-    let mut candidates: Vec<(&'static OpInfo, &str)> = OPCODES
+    let mut candidates: Vec<(&'static OpInfo, &str)> = Opcode::ALL
         .iter()
-        .flat_map(|o| names_of(o).map(move |n| (o, n)))
+        .map(|o| o.info())
+        .flat_map(|o| o.names().map(move |n| (o, n)))
         .filter_map(|(o, n)| {
             let rest = strip_prefix_ci(m, n)?;
             (rest.is_empty() || rest.starts_with(['_', '('])).then_some((o, rest))
@@ -66,7 +83,7 @@ pub fn parse_mnemonic(m: &str) -> Res<Mnemonic> {
 
 /// Reads the suffixes after the opcode name.
 fn suffixes(info: &'static OpInfo, rest: &str) -> Res<Mnemonic> {
-    let code = u32::from(info.code);
+    let op = info.op;
     let mut controls = 0;
     let mut extended = Vec::new();
     let mut pending: Vec<Pending> = Vec::new();
@@ -80,7 +97,10 @@ fn suffixes(info: &'static OpInfo, rest: &str) -> Res<Mnemonic> {
                     pending.remove(0);
                     argument(p, inner, group, &mut controls, &mut extended)?;
                 }
-                None if !info.decl => extended.push(3 | return_type_word(inner)? << 6),
+                None if !info.decl => extended.push(extended_token(
+                    ExtendedOpcodeType::ResourceReturnType,
+                    return_type_word(inner)? << fields::extended_return_type(0).shift,
+                )),
                 None => return Err(fault(group, format!("unexpected '{group}'"))),
             }
             r = tail;
@@ -89,9 +109,9 @@ fn suffixes(info: &'static OpInfo, rest: &str) -> Res<Mnemonic> {
         let Some(body) = r.strip_prefix('_') else {
             return Err(fault(r, format!("unexpected '{r}' in the mnemonic")));
         };
-        if let Some((dim, len)) = dimension(code, body) {
-            controls |= dim;
-            if dim == 4 || dim == 9 {
+        if let Some((dim, len)) = dimension(op, body) {
+            controls |= control(RESOURCE_DIMENSION, dim.code());
+            if dim.is_multisampled() {
                 pending.push(Pending::Samples);
             }
             r = &body[len..];
@@ -101,23 +121,32 @@ fn suffixes(info: &'static OpInfo, rest: &str) -> Res<Mnemonic> {
         let word = &r[..end + 1];
         let lower = word.to_ascii_lowercase();
         match lower.as_str() {
-            "_nz" if info.test => controls |= 1 << 7,
+            "_nz" if info.test => controls |= control(TEST_BOOLEAN, TestBoolean::NonZero.code()),
             "_z" if info.test => {}
-            "_sat" if !info.decl => controls |= 1 << 2,
-            "_rcpfloat" if matches!(code, 61 | 111) => controls |= 1,
-            "_uint" if matches!(code, 61 | 111) => controls |= 2,
-            "_3" if matches!(code, 61 | 111) => controls |= 3,
-            "_glc" if matches!(code, 156..=158) => controls |= 0x20,
-            "_opc" if matches!(code, 156..=158) => controls |= 0x1000,
-            "_dynamicindexed" if code == 146 => controls |= 1,
+            "_sat" if !info.decl => controls |= control(SATURATE, 1),
+            "_rcpfloat" if op.has_return_type_suffix() => {
+                controls |= control(RESINFO_RETURN_TYPE, ResInfoReturnType::RcpFloat.code())
+            }
+            "_uint" if op.has_return_type_suffix() => {
+                controls |= control(RESINFO_RETURN_TYPE, ResInfoReturnType::Uint.code())
+            }
+            // The return type no name has, as the disassembler prints it.
+            "_3" if op.has_return_type_suffix() => {
+                controls |= control(RESINFO_RETURN_TYPE, RESINFO_RETURN_TYPE.max())
+            }
+            "_glc" if op.is_uav_decl() => controls |= control(UAV_GLOBALLY_COHERENT, 1),
+            "_opc" if op.is_uav_decl() => controls |= control(UAV_ORDER_PRESERVING, 1),
+            "_dynamicindexed" if op == Opcode::DclInterface => {
+                controls |= control(INTERFACE_DYNAMIC, 1)
+            }
             "_aoffimmi" if !info.decl => pending.push(Pending::Offsets),
             "_indexable" if !info.decl => pending.push(Pending::Indexable),
             "_precise" if !info.decl => pending.push(Pending::Precise),
-            w if code == 190 => {
+            w if op == Opcode::Sync => {
                 controls |= SYNC_FLAGS
                     .iter()
                     .find(|(_, n)| n.eq_ignore_ascii_case(w))
-                    .map(|(b, _)| *b)
+                    .map(|(b, _)| *b >> OPCODE_CONTROLS.shift)
                     .ok_or_else(|| fault(word, format!("bad sync flag '{word}'")))?
             }
             _ => return Err(fault(word, format!("unknown suffix '{word}'"))),
@@ -133,8 +162,9 @@ fn suffixes(info: &'static OpInfo, rest: &str) -> Res<Mnemonic> {
         };
         return Err(fault(rest, what));
     }
-    if extended.iter().any(|e| e & 0x3f == 2) && !extended.iter().any(|e| e & 0x3f == 3) {
-        extended.push(3 | 0x5555 << 6);
+    let has = |ty: ExtendedOpcodeType| extended.iter().any(|e| EXTENDED_TYPE.get(*e) == ty.code());
+    if has(ExtendedOpcodeType::ResourceDimension) && !has(ExtendedOpcodeType::ResourceReturnType) {
+        extended.push(float_return_type());
     }
     Ok(Mnemonic {
         info,
@@ -145,17 +175,18 @@ fn suffixes(info: &'static OpInfo, rest: &str) -> Res<Mnemonic> {
 
 /// A resource dimension suffix of a resource or UAV declaration: its code
 /// and the length of its name in `s`.
-fn dimension(code: u32, s: &str) -> Option<(u32, usize)> {
-    if !matches!(code, 88 | 156..=158 | 161 | 162) {
+fn dimension(op: Opcode, s: &str) -> Option<(ResourceDimension, usize)> {
+    if !op.is_resource_decl() {
         return None;
     }
-    DIMS.iter()
-        .filter(|(_, n)| {
-            strip_prefix_ci(s, n)
+    ResourceDimension::ALL
+        .iter()
+        .filter(|d| {
+            strip_prefix_ci(s, d.name())
                 .is_some_and(|rest| rest.is_empty() || rest.starts_with(['_', '(']))
         })
-        .max_by_key(|(_, n)| n.len())
-        .map(|(d, n)| (*d, n.len()))
+        .max_by_key(|d| d.name().len())
+        .map(|d| (*d, d.name().len()))
 }
 
 /// Applies a parenthesised argument to the suffix that asked for it.
@@ -178,13 +209,19 @@ fn argument(
             if !(fits(u) && fits(vv) && fits(w)) {
                 return Err(fault(group, "_aoffimmi offsets lie in -8..7"));
             }
-            extended.push(1 | (u & 0xf) << 9 | (vv & 0xf) << 13 | (w & 0xf) << 17);
+            let offsets = [u, vv, w]
+                .iter()
+                .zip(AOFFIMMI)
+                .fold(0, |t, (&x, f)| t | f.put(x));
+            extended.push(extended_token(ExtendedOpcodeType::SampleControls, offsets));
         }
         Pending::Indexable => {
             let parts = split_top(inner);
             let dim = parts
                 .first()
-                .and_then(|d| names::code(DIMS, d).or_else(|| names::code(DIM_ALIASES, d)))
+                .and_then(|d| {
+                    ResourceDimension::from_name(d).or_else(|| names::alias(DIM_ALIASES, d))
+                })
                 .ok_or_else(|| fault(group, format!("bad dimension '{inner}'")))?;
             let stride = match parts.get(1) {
                 Some(s) => {
@@ -196,22 +233,25 @@ fn argument(
                 }
                 None => 0,
             };
-            if stride > 0xfff {
+            if stride > STRUCTURE_STRIDE.max() {
                 return Err(fault(group, "the stride does not fit 12 bits"));
             }
-            extended.push(2 | dim << 6 | stride << 11);
+            extended.push(extended_token(
+                ExtendedOpcodeType::ResourceDimension,
+                EXTENDED_RESOURCE_DIMENSION.put(dim.code()) | STRUCTURE_STRIDE.put(stride),
+            ));
         }
         Pending::Precise => {
             let mask = components(inner)
                 .ok_or_else(|| fault(group, format!("bad precise mask '{inner}'")))?;
-            *controls |= mask.iter().fold(0, |m, &c| m | 1 << (8 + c));
+            *controls |= precise_controls(&mask);
         }
         Pending::Samples => {
             let n = number(inner)?;
-            if n > 0x7f {
+            if n > SAMPLE_COUNT.max() {
                 return Err(fault(group, "the sample count does not fit 7 bits"));
             }
-            *controls |= n << 5;
+            *controls |= control(SAMPLE_COUNT, n);
         }
     }
     Ok(())
@@ -225,10 +265,10 @@ pub fn return_type_word(s: &str) -> Res<u32> {
     }
     let mut word = 0;
     for (i, t) in items.into_iter().enumerate() {
-        let code = names::code(RETURN_TYPES, t)
-            .or_else(|| t.eq_ignore_ascii_case("sint").then_some(3))
+        let ty = ReturnType::from_name(t)
+            .or_else(|| t.eq_ignore_ascii_case("sint").then_some(ReturnType::Sint))
             .ok_or_else(|| fault(t, format!("bad return type '{t}'")))?;
-        word |= code << (4 * i);
+        word |= fields::return_type(i as u32).put(ty.code());
     }
     Ok(word)
 }
@@ -282,6 +322,17 @@ mod tests {
         assert_eq!(parse("dcl_interface_dynamicindexed"), (146, 1, vec![]));
         assert_eq!(parse("mad_sat"), (50, 4, vec![]));
         assert_eq!(parse("dcl_constantbuffer").0, 89);
+    }
+
+    #[test]
+    fn every_name_of_every_opcode_reads_back() {
+        for &op in Opcode::ALL {
+            for name in op.info().names() {
+                let mn = parse_mnemonic(name).unwrap_or_else(|e| panic!("{name}: {e:?}"));
+                assert_eq!(mn.info.op, op, "{name}");
+                assert_eq!((mn.controls, mn.extended.len()), (0, 0), "{name}");
+            }
+        }
     }
 
     #[test]

@@ -6,6 +6,7 @@
 //! column of the offending text.
 
 use super::decode::ProgramType;
+use super::fields::{MAJOR_VERSION, MINOR_VERSION, PROGRAM_TYPE};
 use super::signatures;
 use super::sigtable;
 use super::{Sm4Error, Syntax};
@@ -19,7 +20,6 @@ mod mnemonic;
 mod operand;
 mod source;
 
-pub use operand::scalar_operand;
 use source::fault;
 
 /// Assembles a whole program text into container bytes, reading it in the
@@ -43,7 +43,9 @@ pub fn assemble_as(text: &str, syntax: Syntax) -> Result<Vec<u8>, Sm4Error> {
             format!("bad version '{}'", first.head()),
         ))
     })?;
-    let mut tokens = vec![(program_type.code() << 16) | (major << 4) | minor, 0];
+    let version =
+        PROGRAM_TYPE.put(program_type.code()) | MAJOR_VERSION.put(major) | MINOR_VERSION.put(minor);
+    let mut tokens = vec![version, 0];
     for st in it {
         tokens.extend(instruction::encode(st, syntax).map_err(|f| st.locate(f))?);
     }

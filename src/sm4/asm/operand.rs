@@ -4,7 +4,15 @@
 use super::lex::{bracketed, components, double_literal, literal, number, split_top};
 use super::source::{fault, Res};
 use crate::sm4::decode::Sel;
-use crate::sm4::names::{self, MIN_PRECISIONS, ONE_COMPONENT_DECLS, REGISTERS, SCALAR_REGISTERS};
+use crate::sm4::encoding::{
+    ComponentCount, ExtendedOperandType, IndexRepresentation, MinPrecision, OperandModifier,
+    SelectionMode,
+};
+use crate::sm4::fields::{
+    self, EXTENDED, EXTENDED_TYPE, INDEX_DIMENSION, MIN_PRECISION, NON_UNIFORM, NUM_COMPONENTS,
+    OPERAND_MODIFIER, OPERAND_TYPE, SELECTION_MODE, SELECT_1, WRITE_MASK,
+};
+use crate::sm4::registers::OperandType;
 use crate::sm4::Syntax;
 
 /// Where an operand sits, which decides how its component letters read.
@@ -20,20 +28,6 @@ pub enum Role {
     Decl,
 }
 
-/// Whether operand `i` of opcode `code` reads a single component, which
-/// compilers encode as select-1 rather than as a replicated swizzle.
-pub fn scalar_operand(code: u16, i: usize) -> bool {
-    matches!(
-        (code, i),
-        (61 | 165 | 166 | 167 | 168, 1)
-            | (167 | 168, 2)
-            | (169..=177, 2)
-            | (172, 3)
-            | (180..=189, 3)
-            | (185, 4)
-    )
-}
-
 /// Drops trailing `{...}` tags (returned as extended-operand bits) and a
 /// parenthesised resource name as RenderDoc prints after a register.
 fn strip_tags(mut t: &str) -> Res<(&str, u32)> {
@@ -44,12 +38,12 @@ fn strip_tags(mut t: &str) -> Res<(&str, u32)> {
             let tag = &t[open + 1..t.len() - 1];
             let first = tag.split_whitespace().next().unwrap_or("");
             flags |= if first.eq_ignore_ascii_case("nonuniform") {
-                1 << 17
+                NON_UNIFORM.put(1)
             } else if first.eq_ignore_ascii_case("def32") {
                 0
             } else {
-                names::code(MIN_PRECISIONS, first)
-                    .map(|c| c << 14)
+                MinPrecision::from_name(first)
+                    .map(|p| MIN_PRECISION.put(p.code()))
                     .ok_or_else(|| fault(tag, format!("unknown operand tag '{tag}'")))?
             };
             t = &t[..open];
@@ -74,9 +68,9 @@ pub fn operand(text: &str, role: Role, syntax: Syntax, out: &mut Vec<u32>) -> Re
     if t.is_empty() {
         return Err(fault(text, "missing operand"));
     }
-    let mut modifier = 0;
+    let mut modifier = OperandModifier::None.code();
     if let Some(r) = t.strip_prefix('-') {
-        modifier |= 1;
+        modifier |= OperandModifier::Neg.code();
         t = r.trim_start();
     }
     if let Some(r) = t.strip_prefix('|') {
@@ -84,10 +78,14 @@ pub fn operand(text: &str, role: Role, syntax: Syntax, out: &mut Vec<u32>) -> Re
             .strip_suffix('|')
             .ok_or_else(|| fault(t, "unclosed '|'"))?
             .trim();
-        modifier |= 2;
+        modifier |= OperandModifier::Abs.code();
     }
-    let ext = (modifier != 0 || flags != 0).then_some(1 | modifier << 6 | flags);
-    let chain = if ext.is_some() { 0x8000_0000 } else { 0 };
+    let ext = (modifier != 0 || flags != 0).then_some(
+        EXTENDED_TYPE.put(ExtendedOperandType::Modifier.code())
+            | OPERAND_MODIFIER.put(modifier)
+            | flags,
+    );
+    let chain = if ext.is_some() { EXTENDED.mask() } else { 0 };
     let (head, rest) = t.split_at(
         t.find(|c: char| !c.is_ascii_alphabetic())
             .unwrap_or(t.len()),
@@ -102,13 +100,14 @@ pub fn operand(text: &str, role: Role, syntax: Syntax, out: &mut Vec<u32>) -> Re
         }
         let items = split_top(inner);
         let double = head.eq_ignore_ascii_case("d");
-        let token = match (double, items.len()) {
-            (false, 1) => 0x4001,
-            (false, 4) => 0x4002,
-            (true, 1) => 0x5001,
-            (true, 2) => 0x5002,
+        let (ty, count) = match (double, items.len()) {
+            (false, 1) => (OperandType::Immediate32, ComponentCount::One),
+            (false, 4) => (OperandType::Immediate32, ComponentCount::Four),
+            (true, 1) => (OperandType::Immediate64, ComponentCount::One),
+            (true, 2) => (OperandType::Immediate64, ComponentCount::Four),
             (_, n) => return Err(fault(t, format!("a literal of {n} values"))),
         };
+        let token = OPERAND_TYPE.put(ty.code()) | NUM_COMPONENTS.put(count.code());
         out.push(token | chain);
         out.extend(ext);
         for item in items {
@@ -121,15 +120,18 @@ pub fn operand(text: &str, role: Role, syntax: Syntax, out: &mut Vec<u32>) -> Re
         }
         return Ok(());
     }
-    let ty =
-        names::code(REGISTERS, head).ok_or_else(|| fault(t, format!("unknown register '{t}'")))?;
+    let ty = OperandType::from_register_name(head)
+        .ok_or_else(|| fault(t, format!("unknown register '{t}'")))?;
     let mut rest = rest;
-    let mut indices: Vec<(u32, Vec<u32>)> = Vec::new();
+    let mut indices: Vec<(IndexRepresentation, Vec<u32>)> = Vec::new();
     let digits = rest
         .find(|c: char| !c.is_ascii_digit())
         .unwrap_or(rest.len());
     if digits > 0 {
-        indices.push((0, vec![number(&rest[..digits])?]));
+        indices.push((
+            IndexRepresentation::Immediate32,
+            vec![number(&rest[..digits])?],
+        ));
         rest = &rest[digits..];
     }
     while rest.starts_with('[') {
@@ -141,21 +143,24 @@ pub fn operand(text: &str, role: Role, syntax: Syntax, out: &mut Vec<u32>) -> Re
         return Err(fault(t, "an operand has at most three indices"));
     }
     let sel = selection(rest, role, syntax, ty)?;
-    let mut token = ty << 12 | (indices.len() as u32) << 20 | chain;
+    let mut token = OPERAND_TYPE.put(ty.code()) | INDEX_DIMENSION.put(indices.len() as u32) | chain;
+    let four = |mode: SelectionMode| {
+        NUM_COMPONENTS.put(ComponentCount::Four.code()) | SELECTION_MODE.put(mode.code())
+    };
     token |= match sel {
-        Sel::None => 0,
-        Sel::One => 1,
-        Sel::Mask(m) => 2 | u32::from(m) << 4,
+        Sel::None => NUM_COMPONENTS.put(ComponentCount::Zero.code()),
+        Sel::One => NUM_COMPONENTS.put(ComponentCount::One.code()),
+        Sel::Mask(m) => four(SelectionMode::Mask) | WRITE_MASK.put(u32::from(m)),
         Sel::Swizzle(s) => {
-            2 | 1 << 2
-                | s.iter()
-                    .enumerate()
-                    .fold(0, |a, (i, &c)| a | u32::from(c) << (4 + 2 * i))
+            four(SelectionMode::Swizzle)
+                | (0..4).fold(0, |a, i| {
+                    a | fields::swizzle(i).put(u32::from(s[i as usize]))
+                })
         }
-        Sel::Select(c) => 2 | 2 << 2 | u32::from(c) << 4,
+        Sel::Select(c) => four(SelectionMode::Select1) | SELECT_1.put(u32::from(c)),
     };
     for (i, (repr, _)) in indices.iter().enumerate() {
-        token |= repr << (22 + 3 * i);
+        token |= fields::index_representation(i as u32).put(repr.code());
     }
     out.push(token);
     out.extend(ext);
@@ -166,15 +171,15 @@ pub fn operand(text: &str, role: Role, syntax: Syntax, out: &mut Vec<u32>) -> Re
 }
 
 /// The component selection of the text after a register's indices.
-fn selection(rest: &str, role: Role, syntax: Syntax, ty: u32) -> Res<Sel> {
-    let scalar_register = SCALAR_REGISTERS.contains(&ty);
+fn selection(rest: &str, role: Role, syntax: Syntax, ty: OperandType) -> Res<Sel> {
+    let scalar_register = ty.is_scalar();
     let Some(letters) = rest.strip_prefix('.') else {
         if !rest.is_empty() {
             return Err(fault(rest, format!("unexpected '{rest}' in operand")));
         }
         return Ok(match role {
-            Role::Decl if ONE_COMPONENT_DECLS.contains(&ty) => Sel::One,
-            Role::Decl if ty == 8 => Sel::Swizzle([0, 1, 2, 3]),
+            Role::Decl if ty.declared_with_one_component() => Sel::One,
+            Role::Decl if ty == OperandType::ConstantBuffer => Sel::Swizzle([0, 1, 2, 3]),
             Role::Decl => Sel::None,
             _ if scalar_register => Sel::One,
             _ => Sel::None,
@@ -221,10 +226,10 @@ fn selection(rest: &str, role: Role, syntax: Syntax, ty: u32) -> Res<Sel> {
 }
 
 /// An index's representation and words: `5`, `r0.x`, `r0.x + 5`, `5 + r0.x`.
-fn index(s: &str, syntax: Syntax) -> Res<(u32, Vec<u32>)> {
+fn index(s: &str, syntax: Syntax) -> Res<(IndexRepresentation, Vec<u32>)> {
     let s = s.trim();
     if s.chars().next().is_some_and(|c| c.is_ascii_digit()) && !s.contains('+') {
-        return Ok((0, vec![number(s)?]));
+        return Ok((IndexRepresentation::Immediate32, vec![number(s)?]));
     }
     let (reg, imm) = match s.split_once('+') {
         Some((a, b)) if a.trim().chars().all(|c| c.is_ascii_digit()) => {
@@ -236,7 +241,12 @@ fn index(s: &str, syntax: Syntax) -> Res<(u32, Vec<u32>)> {
     let mut words = Vec::new();
     words.extend(imm);
     operand(reg, Role::Scalar, syntax, &mut words)?;
-    Ok((if imm.is_some() { 3 } else { 2 }, words))
+    let repr = if imm.is_some() {
+        IndexRepresentation::Immediate32PlusRelative
+    } else {
+        IndexRepresentation::Relative
+    };
+    Ok((repr, words))
 }
 
 #[cfg(test)]

@@ -6,13 +6,14 @@ use std::fmt::Write;
 
 use super::fxc_decl::declaration;
 use super::fxc_number::{double, literal};
-use super::{body, vkd3d::operand_type};
+use super::{body, dimension_name, is_scalar_register, modified, register_name, return_suffix};
 use crate::dxbc::Container;
 use crate::sm4::decode::{Instruction, Operand, Sel, Shader};
-use crate::sm4::names::{
-    self, DIMS, FXC_OPCODES, MIN_PRECISIONS, REGISTERS, SCALAR_REGISTERS, SYNC_FLAGS,
-};
-use crate::sm4::opcodes::Ty;
+use crate::sm4::encoding::{IndexRepresentation, MinPrecision};
+use crate::sm4::fields::{DECLARATION_VALUE, PRECISE_MASK, SYNC_FLAGS};
+use crate::sm4::names::{ResourceDimension, ReturnType};
+use crate::sm4::opcodes::{Opcode as O, Ty};
+use crate::sm4::registers::OperandType as T;
 use crate::sm4::{sigtable, ProgramType, Syntax};
 
 const COMPONENTS: [char; 4] = ['x', 'y', 'z', 'w'];
@@ -48,28 +49,31 @@ pub fn text(container: &Container, shader: &Shader, tokens: &[u32]) -> String {
     out
 }
 
-/// The control value of the first declaration with opcode `code`.
-fn declared(shader: &Shader, code: u16) -> Option<u32> {
+/// The control value of the first declaration with opcode `op`.
+fn declared(shader: &Shader, op: O) -> Option<u32> {
     shader
         .instructions
         .iter()
-        .find(|i| i.info.code == code)
-        .map(|i| i.controls())
+        .find(|i| i.opcode() == op)
+        .map(|i| i.field(DECLARATION_VALUE))
 }
 
 /// The tessellation summary fxc prints for hull and domain shaders.
 fn tessellation(out: &mut String, shader: &Shader) {
     let points = match shader.program_type {
-        ProgramType::Hull => declared(shader, 148),
-        ProgramType::Domain => declared(shader, 147),
+        ProgramType::Hull => declared(shader, O::DclOutputControlPointCount),
+        ProgramType::Domain => declared(shader, O::DclInputControlPointCount),
         _ => return,
     };
-    let name = |code: u16, names: &[&'static str]| {
-        declared(shader, code)
+    let name = |op: O, names: &[&'static str]| {
+        declared(shader, op)
             .and_then(|c| names.get(c as usize).copied())
             .filter(|n| !n.is_empty())
     };
-    if let Some(domain) = name(149, &["", "Isoline", "Triangle", "Quadrilateral"]) {
+    if let Some(domain) = name(
+        O::DclTessellatorDomain,
+        &["", "Isoline", "Triangle", "Quadrilateral"],
+    ) {
         let _ = writeln!(
             out,
             "// Tessellation Domain   # of control points\n\
@@ -79,7 +83,7 @@ fn tessellation(out: &mut String, shader: &Shader) {
         );
     }
     let primitive = name(
-        151,
+        O::DclTessellatorOutputPrimitive,
         &[
             "",
             "Point",
@@ -89,7 +93,7 @@ fn tessellation(out: &mut String, shader: &Shader) {
         ],
     );
     let partitioning = name(
-        150,
+        O::DclTessellatorPartitioning,
         &["", "Integer", "Pow2", "Odd Fractional", "Even Fractional"],
     );
     if let (Some(primitive), Some(partitioning)) = (primitive, partitioning) {
@@ -104,29 +108,28 @@ fn tessellation(out: &mut String, shader: &Shader) {
 
 /// The fxc name of an opcode.
 pub fn name(ins: &Instruction) -> &'static str {
-    names::name(FXC_OPCODES, u32::from(ins.info.code)).unwrap_or(ins.info.name)
+    ins.info.fxc_name
 }
 
 /// The fxc text of one instruction or declaration.
 pub fn instruction(ins: &Instruction) -> String {
-    if ins.info.decl || ins.info.code == 53 {
+    if ins.info.decl || ins.info.is_custom() {
         return declaration(ins);
     }
     let mut line = mnemonic(ins);
-    let precise = (ins.controls() >> 8) & 0xf;
-    if precise == 0xf {
+    let precise = ins.field(PRECISE_MASK);
+    if precise == PRECISE_MASK.max() {
         line.push_str(" [precise]");
     } else if precise != 0 {
         let _ = write!(line, " [precise({})]", letters(precise as u8));
     }
-    let code = ins.info.code;
     let mut parts: Vec<String> = ins
         .operands
         .iter()
         .enumerate()
-        .map(|(i, o)| operand(o, operand_type(code, i, ins.info.ty)))
+        .map(|(i, o)| operand(o, ins.info.operand_ty(i)))
         .collect();
-    if code == 120 {
+    if ins.opcode() == O::Fcall {
         if let Some(call) = parts.first_mut() {
             let _ = write!(call, "[{}]", ins.words.first().copied().unwrap_or(0));
         }
@@ -142,14 +145,13 @@ pub fn instruction(ins: &Instruction) -> String {
 /// `_indexable`, their arguments, the return type, then `_uint`.
 fn mnemonic(ins: &Instruction) -> String {
     let mut m = name(ins).to_string();
-    let c = ins.controls();
     if ins.info.test {
         m.push_str(if ins.test_nz() { "_nz" } else { "_z" });
     }
-    if ins.info.code == 190 {
+    if ins.opcode() == O::Sync {
         SYNC_FLAGS
             .iter()
-            .filter(|(b, _)| c & b != 0)
+            .filter(|(b, _)| ins.token & b != 0)
             .for_each(|(_, n)| m.push_str(n));
     }
     if ins.saturate() {
@@ -167,8 +169,8 @@ fn mnemonic(ins: &Instruction) -> String {
         let _ = write!(m, "({u},{v},{w})");
     }
     if let Some((dim, stride)) = dim {
-        let name = names::name(DIMS, dim).unwrap_or("unknown");
-        if dim == 12 {
+        let name = dimension_name(dim);
+        if dim == ResourceDimension::StructuredBuffer.code() {
             let _ = write!(m, "({name}, stride={stride})");
         } else {
             let _ = write!(m, "({name})");
@@ -177,17 +179,17 @@ fn mnemonic(ins: &Instruction) -> String {
     if let Some(ret) = ins.return_type() {
         let _ = write!(m, "({})", return_types(ret));
     }
-    if matches!(ins.info.code, 61 | 111) {
-        m.push_str(["", "_rcpFloat", "_uint", "_3"][(c & 3) as usize]);
+    if ins.opcode().has_return_type_suffix() {
+        m.push_str(&return_suffix(ins));
     }
     m
 }
 
 /// A return-type list as fxc spells it (`float,float,float,float`).
 pub fn return_types(ret: [u32; 4]) -> String {
-    ret.map(|r| match r {
-        3 => "sint",
-        r => names::name(names::RETURN_TYPES, r).unwrap_or("unknown"),
+    ret.map(|r| match ReturnType::from_code(r) {
+        Some(ReturnType::Sint) => "sint",
+        r => r.map_or("unknown", ReturnType::name),
     })
     .join(",")
 }
@@ -203,14 +205,14 @@ pub fn letters(mask: u8) -> String {
 /// The text of an operand; literals are typed by `ty`.
 pub fn operand(op: &Operand, ty: Ty) -> String {
     let mut s = String::new();
-    match op.ty {
-        4 => {
+    match op.register() {
+        Some(T::Immediate32) => {
             let words: Vec<String> = op.imm.iter().map(|&w| literal(w, ty)).collect();
             // fxc leaves the blanks out of untyped (move) literals.
             let gap = if ty == Ty::X { "," } else { ", " };
             let _ = write!(s, "l({})", words.join(gap));
         }
-        5 => {
+        Some(T::Immediate64) => {
             let words: Vec<String> = op
                 .imm
                 .chunks(2)
@@ -219,16 +221,21 @@ pub fn operand(op: &Operand, ty: Ty) -> String {
             let _ = write!(s, "d({})", words.join(", "));
         }
         t => {
-            s.push_str(names::name(REGISTERS, t).unwrap_or("unknown"));
-            let bracket_all = matches!(t, 9 | 25 | 26) || (t == 1 && op.indices.len() == 2);
+            s.push_str(register_name(op));
+            let bracket_all = matches!(
+                t,
+                Some(T::ImmediateConstantBuffer | T::InputControlPoint | T::OutputControlPoint)
+            ) || (t == Some(T::Input) && op.indices.len() == 2);
             for (i, ix) in op.indices.iter().enumerate() {
-                if i == 0 && ix.repr == 0 && !bracket_all {
+                if i == 0 && ix.repr == IndexRepresentation::Immediate32.code() && !bracket_all {
                     let _ = write!(s, "{}", ix.value);
                     continue;
                 }
                 s.push('[');
                 match &ix.rel {
-                    Some(rel) if ix.repr != 2 && ix.value == 0 => {
+                    Some(rel)
+                        if ix.repr != IndexRepresentation::Relative.code() && ix.value == 0 =>
+                    {
                         let _ = write!(s, "0 + {}", operand(rel, Ty::U));
                     }
                     Some(rel) => {
@@ -253,21 +260,16 @@ pub fn operand(op: &Operand, ty: Ty) -> String {
                 }
                 // Not fxc's: vkd3d-compiler declares some registers as one
                 // component, which fxc's text has no way to say.
-                Sel::One if !SCALAR_REGISTERS.contains(&t) => s.push_str(".(1)"),
+                Sel::One if !is_scalar_register(op) => s.push_str(".(1)"),
                 _ => {}
             }
         }
     }
-    let mut s = match op.modifier() {
-        1 => format!("-{s}"),
-        2 => format!("|{s}|"),
-        3 => format!("-|{s}|"),
-        _ => s,
-    };
-    if let Some(p) = names::name(MIN_PRECISIONS, op.min_precision()) {
-        let _ = write!(s, " {{{p}}}");
+    let mut s = modified(op, s);
+    if let Some(p) = MinPrecision::from_code(op.min_precision()) {
+        let _ = write!(s, " {{{}}}", p.name());
     }
-    if op.ext.iter().any(|e| e & 0x3f == 1 && e & (1 << 17) != 0) {
+    if op.non_uniform() {
         s.push_str(" {nonuniform}");
     }
     s

@@ -4,13 +4,20 @@
 
 use std::fmt::Write;
 
+use super::dimension_name;
 use super::fxc::{name, operand, return_types};
 use super::fxc_number::{float, literal};
 use crate::sm4::decode::{Instruction, Operand, Sel};
-use crate::sm4::names::{
-    self, DIMS, FXC_SYSVALS, GLOBAL_FLAGS, INTERPOLATIONS, SAMPLER_MODES, SYSVALS,
+use crate::sm4::encoding::CustomDataClass;
+use crate::sm4::fields::{
+    self, CONSTANT_BUFFER_DYNAMIC, CUSTOM_DATA_CLASS, DECLARATION_VALUE, GLOBAL_FLAGS,
+    INTERFACE_ARRAY_SIZE, INTERFACE_DYNAMIC, INTERFACE_TABLE_COUNT, INTERPOLATION_MODE,
+    RESOURCE_DIMENSION, SAMPLER_MODE, SAMPLE_COUNT, UAV_GLOBALLY_COHERENT, UAV_ORDER_PRESERVING,
 };
-use crate::sm4::opcodes::Ty;
+use crate::sm4::names::{
+    self, InterpolationMode, ResourceDimension, SamplerMode, SystemValue, FXC_SYSVALS,
+};
+use crate::sm4::opcodes::{Opcode as O, Ty};
 
 /// A declaration's operand: the identity swizzle of a constant buffer is
 /// implied.
@@ -24,8 +31,7 @@ fn decl_operand(op: &Operand) -> String {
 
 /// The fxc text of a declaration (or of custom data).
 pub fn declaration(ins: &Instruction) -> String {
-    let c = ins.controls();
-    let code = ins.info.code;
+    let op = ins.opcode();
     let word = |i: usize| ins.words.get(i).copied().unwrap_or(0);
     let ops = ins
         .operands
@@ -34,54 +40,61 @@ pub fn declaration(ins: &Instruction) -> String {
         .collect::<Vec<_>>()
         .join(", ");
     let name = name(ins);
-    match code {
-        53 => custom_data(ins),
-        106 => {
-            let flags: Vec<&str> = GLOBAL_FLAGS
+    match op {
+        O::DclImmediateConstantBuffer => custom_data(ins),
+        O::DclGlobalFlags => {
+            let c = ins.field(GLOBAL_FLAGS);
+            let flags: Vec<&str> = names::GLOBAL_FLAGS
                 .iter()
                 .filter(|(b, _)| c & b != 0)
                 .map(|(_, n)| *n)
                 .collect();
             format!("{name} {}", flags.join(" | "))
         }
-        88 | 156 => {
-            let ret = [0, 1, 2, 3].map(|i| (word(0) >> (4 * i)) & 0xf);
+        O::DclResource | O::DclUavTyped => {
+            let ret = [0, 1, 2, 3].map(|i| fields::return_type(i).get(word(0)));
             format!("{} ({}) {ops}", with_flags(ins, name), return_types(ret))
         }
-        89 => {
-            let access = if c & 1 != 0 {
+        O::DclConstantBuffer => {
+            let access = if CONSTANT_BUFFER_DYNAMIC.is_set(ins.token) {
                 "dynamicIndexed"
             } else {
                 "immediateIndexed"
             };
             format!("{name} {ops}, {access}")
         }
-        90 => {
-            let mode = names::name(SAMPLER_MODES, c & 0xf).unwrap_or("mode_unknown");
+        O::DclSampler => {
+            let mode = SamplerMode::from_code(ins.field(SAMPLER_MODE))
+                .map_or("mode_unknown", SamplerMode::name);
             format!("{name} {ops}, {mode}")
         }
-        91 => format!("{name} {ops} {}", word(0)),
-        92 | 93 | 149..=151 => {
-            let keyword = names::decl_keywords(code).and_then(|k| names::name(k, c));
+        O::DclIndexRange => format!("{name} {ops} {}", word(0)),
+        op if names::decl_keywords(op).is_some() => {
+            let c = ins.field(DECLARATION_VALUE);
+            let keyword = names::decl_keywords(op).and_then(|k| names::name(k, c));
             keyword.map_or_else(|| format!("{name} {c}"), |k| format!("{name} {k}"))
         }
-        147 | 148 => format!("{name} {c}"),
-        152 => format!("{name} l({})", float(word(0))),
-        155 => format!("{name} {}, {}, {}", word(0), word(1), word(2)),
-        95..=103 => input_output(ins, name, &ops),
-        105 => format!("{name} x{}[{}], {}", word(0), word(1), word(2)),
-        144 => format!("{name} fb{}", word(0)),
-        145 if ins.words.len() == word(1) as usize + 2 => {
+        op if names::is_decl_count(op) => format!("{name} {}", ins.field(DECLARATION_VALUE)),
+        O::DclHsMaxTessfactor => format!("{name} l({})", float(word(0))),
+        O::DclThreadGroup => format!("{name} {}, {}, {}", word(0), word(1), word(2)),
+        op if op.is_io_decl() => input_output(ins, name, &ops),
+        O::DclIndexableTemp => format!("{name} x{}[{}], {}", word(0), word(1), word(2)),
+        O::DclFunctionBody => format!("{name} fb{}", word(0)),
+        O::DclFunctionTable if ins.words.len() == word(1) as usize + 2 => {
             let bodies: Vec<String> = ins.words[2..].iter().map(|b| format!("fb{b}")).collect();
             format!("{name} ft{} = {{{}}}", word(0), bodies.join(", "))
         }
-        146 if ins.words.len() == (word(2) & 0xffff) as usize + 3 => {
+        O::DclInterface if ins.words.len() == INTERFACE_TABLE_COUNT.get(word(2)) as usize + 3 => {
             let tables: Vec<String> = ins.words[3..].iter().map(|t| format!("ft{t}")).collect();
-            let dynamic = if c & 1 != 0 { "_dynamicindexed" } else { "" };
+            let dynamic = if INTERFACE_DYNAMIC.is_set(ins.token) {
+                "_dynamicindexed"
+            } else {
+                ""
+            };
             format!(
                 "{name}{dynamic} fp{}[{}][{}] = {{{}}}",
                 word(0),
-                word(2) >> 16,
+                INTERFACE_ARRAY_SIZE.get(word(2)),
                 word(1),
                 tables.join(", ")
             )
@@ -102,24 +115,25 @@ pub fn declaration(ins: &Instruction) -> String {
 /// A resource or UAV declaration's name with its dimension, sample count
 /// and `_glc`/`_opc` flags.
 fn with_flags(ins: &Instruction, name: &str) -> String {
-    let code = ins.info.code;
-    if !matches!(code, 88 | 156..=158 | 161 | 162) {
+    let op = ins.opcode();
+    if !op.is_resource_decl() {
         return name.to_string();
     }
-    let c = ins.controls();
-    let dim = c & 0x1f;
+    let dim = ins.field(RESOURCE_DIMENSION);
     let mut m = name.to_string();
-    if dim != 0 || matches!(code, 88 | 156) {
-        let _ = write!(m, "_{}", names::name(DIMS, dim).unwrap_or("unknown"));
+    if dim != 0 || op.is_typed_resource_decl() {
+        let _ = write!(m, "_{}", dimension_name(dim));
     }
-    if code == 88 && (dim == 4 || dim == 9) {
-        let _ = write!(m, "({})", (c >> 5) & 0x7f);
+    if op == O::DclResource
+        && ResourceDimension::from_code(dim).is_some_and(ResourceDimension::is_multisampled)
+    {
+        let _ = write!(m, "({})", ins.field(SAMPLE_COUNT));
     }
-    if matches!(code, 156..=158) {
-        if c & 0x20 != 0 {
+    if op.is_uav_decl() {
+        if UAV_GLOBALLY_COHERENT.is_set(ins.token) {
             m.push_str("_glc");
         }
-        if c & 0x1000 != 0 {
+        if UAV_ORDER_PRESERVING.is_set(ins.token) {
             m.push_str("_opc");
         }
     }
@@ -128,20 +142,23 @@ fn with_flags(ins: &Instruction, name: &str) -> String {
 
 /// `dcl_input*` and `dcl_output*`.
 fn input_output(ins: &Instruction, name: &str, ops: &str) -> String {
-    let code = ins.info.code;
+    let op = ins.opcode();
     let mut line = name.to_string();
-    let mode = ins.controls() & 0xf;
-    let implied = code == 99 && mode == 1;
-    if let Some(mode) =
-        names::name(INTERPOLATIONS, mode).filter(|_| matches!(code, 98..=100) && !implied)
-    {
-        let _ = write!(line, " {mode}");
+    let mode = InterpolationMode::from_code(ins.field(INTERPOLATION_MODE));
+    let implied = op == O::DclInputPsSgv && mode == Some(InterpolationMode::Constant);
+    if let Some(mode) = mode.filter(|_| op.is_pixel_input_decl() && !implied) {
+        let _ = write!(line, " {}", mode.name());
     }
     let _ = write!(line, " {ops}");
-    if matches!(code, 96 | 97 | 99 | 100 | 102 | 103) {
+    if op.names_system_value() {
         let sv = ins.words.first().copied().unwrap_or(0);
-        let text = names::name(FXC_SYSVALS, sv)
-            .or_else(|| names::name(SYSVALS, sv))
+        let text = SystemValue::from_code(sv)
+            .map(|v| {
+                FXC_SYSVALS
+                    .iter()
+                    .find(|(f, _)| *f == v)
+                    .map_or(v.name(), |(_, n)| *n)
+            })
             .map_or_else(|| sv.to_string(), str::to_string);
         let _ = write!(line, ", {text}");
     }
@@ -151,8 +168,9 @@ fn input_output(ins: &Instruction, name: &str, ops: &str) -> String {
 /// The immediate constant buffer as rows of four, or other custom data as
 /// vkd3d writes it.
 fn custom_data(ins: &Instruction) -> String {
-    let class = ins.token >> 11;
-    if class == 3 && ins.words.len().is_multiple_of(4) {
+    let class = ins.field(CUSTOM_DATA_CLASS);
+    if class == CustomDataClass::ImmediateConstantBuffer.code() && ins.words.len().is_multiple_of(4)
+    {
         let rows: Vec<String> = ins
             .words
             .chunks_exact(4)

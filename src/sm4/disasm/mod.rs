@@ -9,7 +9,11 @@
 use std::fmt::Write;
 
 use super::asm::assemble_instruction;
-use super::decode::{decode, Instruction, Shader};
+use super::decode::{decode, Instruction, Operand, Shader};
+use super::encoding::{OperandModifier, ResInfoReturnType};
+use super::fields::RESINFO_RETURN_TYPE;
+use super::names::ResourceDimension;
+use super::opcodes::Block;
 use super::{Sm4Error, Syntax};
 use crate::dxbc::Container;
 
@@ -59,8 +63,8 @@ fn body(
         .map(|i| i.offset)
         .chain([tokens.len()]);
     for (ins, end) in shader.instructions.iter().zip(ends) {
-        let code = ins.info.code;
-        if matches!(code, 18 | 21 | 22 | 23) {
+        let block = ins.info.block;
+        if matches!(block, Block::Else | Block::Close) {
             depth = depth.saturating_sub(1);
         }
         let original = &tokens[ins.offset..end.min(tokens.len())];
@@ -81,9 +85,42 @@ fn body(
             let _ = write!(out, " // {c}");
         }
         out.push('\n');
-        if matches!(code, 18 | 31 | 48 | 76) {
+        if matches!(block, Block::Else | Block::Open) {
             depth += 1;
         }
     }
     out
+}
+
+/// The name of a register operand's type (`unknown` for numbers no type has).
+fn register_name(op: &Operand) -> &'static str {
+    op.register().map_or("unknown", |t| t.name())
+}
+
+/// Whether an operand's register holds a single component.
+fn is_scalar_register(op: &Operand) -> bool {
+    op.register().is_some_and(|t| t.is_scalar())
+}
+
+/// The name of a resource dimension (`unknown` for numbers no dimension has).
+fn dimension_name(dim: u32) -> &'static str {
+    ResourceDimension::from_code(dim).map_or("unknown", ResourceDimension::name)
+}
+
+/// `resinfo`'s and `sample_info`'s return-type suffix (`_uint`, `_rcpFloat`,
+/// or the number for one no type has).
+fn return_suffix(ins: &Instruction) -> String {
+    let value = ins.field(RESINFO_RETURN_TYPE);
+    ResInfoReturnType::from_code(value)
+        .map_or_else(|| format!("_{value}"), |r| r.name().to_string())
+}
+
+/// An operand's text with its modifier applied (`-r0`, `|r0|`, `-|r0|`).
+fn modified(op: &Operand, s: String) -> String {
+    match OperandModifier::from_code(op.modifier()) {
+        Some(OperandModifier::Neg) => format!("-{s}"),
+        Some(OperandModifier::Abs) => format!("|{s}|"),
+        Some(OperandModifier::AbsNeg) => format!("-|{s}|"),
+        _ => s,
+    }
 }

@@ -3,14 +3,20 @@
 use std::fmt::Write;
 
 use super::body;
+use super::{dimension_name, is_scalar_register, modified, register_name, return_suffix};
 use crate::dxbc::Rdef;
-use crate::sm4::asm::scalar_operand;
 use crate::sm4::decode::{Instruction, Operand, Sel, Shader};
-use crate::sm4::names::{
-    self, DIMS, GLOBAL_FLAGS, INTERPOLATIONS, MIN_PRECISIONS, REGISTERS, RETURN_TYPES,
-    SAMPLER_MODES, SCALAR_REGISTERS, SYNC_FLAGS, SYSVALS,
+use crate::sm4::encoding::{CustomDataClass, IndexRepresentation, MinPrecision};
+use crate::sm4::fields::{
+    self, CONSTANT_BUFFER_DYNAMIC, CUSTOM_DATA_CLASS, DECLARATION_VALUE, GLOBAL_FLAGS,
+    INTERFACE_DYNAMIC, INTERPOLATION_MODE, PRECISE_MASK, RESOURCE_DIMENSION, SAMPLER_MODE,
+    SAMPLE_COUNT, SYNC_FLAGS, UAV_GLOBALLY_COHERENT,
 };
-use crate::sm4::opcodes::Ty;
+use crate::sm4::names::{
+    self, InterpolationMode, ResourceDimension, ReturnType, SamplerMode, SystemValue,
+};
+use crate::sm4::opcodes::{Opcode as O, Ty};
+use crate::sm4::registers::OperandType as T;
 use crate::sm4::Syntax;
 
 const COMPONENTS: [char; 4] = ['x', 'y', 'z', 'w'];
@@ -35,11 +41,8 @@ fn resource_comment(ins: &Instruction, rdef: Option<&Rdef>) -> Option<String> {
         return None;
     }
     let op = ins.operands.first()?;
-    let prefix = match op.ty {
-        6 => "s",
-        7 => "t",
-        8 => "cb",
-        30 => "u",
+    let prefix = match op.register()? {
+        t @ (T::Sampler | T::Resource | T::ConstantBuffer | T::UnorderedAccessView) => t.name(),
         _ => return None,
     };
     rdef.name_of(prefix, op.index(0)? as u32)
@@ -49,22 +52,21 @@ fn resource_comment(ins: &Instruction, rdef: Option<&Rdef>) -> Option<String> {
 /// The mnemonic with every suffix the opcode and extended tokens carry.
 pub fn mnemonic(ins: &Instruction) -> String {
     let mut m = ins.info.name.to_string();
-    let c = ins.controls();
     if ins.info.test {
         m.push_str(if ins.test_nz() { "_nz" } else { "_z" });
     }
-    match ins.info.code {
-        61 | 111 => m.push_str(["", "_rcpFloat", "_uint", "_3"][(c & 3) as usize]),
-        190 => SYNC_FLAGS
+    if ins.opcode().has_return_type_suffix() {
+        m.push_str(&return_suffix(ins));
+    } else if ins.opcode() == O::Sync {
+        SYNC_FLAGS
             .iter()
-            .filter(|(b, _)| c & b != 0)
-            .for_each(|(_, n)| m.push_str(n)),
-        _ => {}
+            .filter(|(b, _)| ins.token & b != 0)
+            .for_each(|(_, n)| m.push_str(n));
     }
     if ins.saturate() {
         m.push_str("_sat");
     }
-    let precise = (c >> 8) & 0xf;
+    let precise = ins.field(PRECISE_MASK);
     if precise != 0 && !ins.info.decl {
         let mask: String = (0..4)
             .filter(|i| precise & (1 << i) != 0)
@@ -76,8 +78,8 @@ pub fn mnemonic(ins: &Instruction) -> String {
         let _ = write!(m, "_aoffimmi({u},{v},{w})");
     }
     if let Some((dim, stride)) = ins.resource_dim() {
-        let name = names::name(DIMS, dim).unwrap_or("unknown");
-        if dim == 12 {
+        let name = dimension_name(dim);
+        if dim == ResourceDimension::StructuredBuffer.code() {
             let _ = write!(m, "_indexable({name}, stride={stride})");
         } else {
             let _ = write!(m, "_indexable({name})");
@@ -85,7 +87,7 @@ pub fn mnemonic(ins: &Instruction) -> String {
     }
     if let Some(ret) = ins
         .return_type()
-        .filter(|r| *r != [5; 4] || ins.resource_dim().is_none())
+        .filter(|r| *r != [ReturnType::Float.code(); 4] || ins.resource_dim().is_none())
     {
         let _ = write!(m, "({})", return_types(ret));
     }
@@ -93,112 +95,98 @@ pub fn mnemonic(ins: &Instruction) -> String {
 }
 
 fn return_types(ret: [u32; 4]) -> String {
-    ret.map(|r| names::name(RETURN_TYPES, r).unwrap_or("unknown"))
+    ret.map(|r| ReturnType::from_code(r).map_or("unknown", ReturnType::name))
         .join(",")
 }
 
 /// The text of one instruction or declaration (without indentation).
 pub fn instruction(ins: &Instruction) -> String {
-    let c = ins.controls();
     let ops =
         |from: usize| -> Vec<String> { ins.operands.iter().skip(from).map(decl_operand).collect() };
     let word = |i: usize| ins.words.get(i).copied().unwrap_or(0);
-    match ins.info.code {
-        53 => custom_data(ins),
-        106 => {
-            let flags: Vec<&str> = GLOBAL_FLAGS
+    match ins.opcode() {
+        O::DclImmediateConstantBuffer => custom_data(ins),
+        O::DclGlobalFlags => {
+            let c = ins.field(GLOBAL_FLAGS);
+            let flags: Vec<&str> = names::GLOBAL_FLAGS
                 .iter()
                 .filter(|(b, _)| c & b != 0)
                 .map(|(_, n)| *n)
                 .collect();
             format!("dcl_globalFlags {}", flags.join(" | "))
         }
-        88 | 156 => {
-            let dim = c & 0x1f;
-            let ret = [0, 1, 2, 3].map(|i| (word(0) >> (4 * i)) & 0xf);
-            let mut name = format!(
-                "{}_{}",
-                ins.info.name,
-                names::name(DIMS, dim).unwrap_or("unknown")
-            );
-            if dim == 4 || dim == 9 {
-                let _ = write!(name, "({})", (c >> 5) & 0x7f);
+        O::DclResource | O::DclUavTyped => {
+            let dim = ins.field(RESOURCE_DIMENSION);
+            let ret = [0, 1, 2, 3].map(|i| fields::return_type(i).get(word(0)));
+            let mut name = format!("{}_{}", ins.info.name, dimension_name(dim));
+            if ResourceDimension::from_code(dim).is_some_and(ResourceDimension::is_multisampled) {
+                let _ = write!(name, "({})", ins.field(SAMPLE_COUNT));
             }
-            if ins.info.code == 156 && c & 0x20 != 0 {
+            if ins.opcode() == O::DclUavTyped && UAV_GLOBALLY_COHERENT.is_set(ins.token) {
                 name.push_str("_glc");
             }
             format!("{name} ({}) {}", return_types(ret), ops(0).join(", "))
         }
-        89 => format!(
+        O::DclConstantBuffer => format!(
             "dcl_constantBuffer {}, {}",
             ops(0).join(", "),
-            if c & 1 != 0 {
+            if CONSTANT_BUFFER_DYNAMIC.is_set(ins.token) {
                 "dynamicIndexed"
             } else {
                 "immediateIndexed"
             }
         ),
-        90 => format!(
+        O::DclSampler => format!(
             "dcl_sampler {}, {}",
             ops(0).join(", "),
-            names::name(SAMPLER_MODES, c & 0xf).unwrap_or("mode_unknown")
+            SamplerMode::from_code(ins.field(SAMPLER_MODE))
+                .map_or("mode_unknown", SamplerMode::name)
         ),
-        96 | 97 | 99 | 100 | 102 | 103 => {
-            let interp = if matches!(ins.info.code, 99 | 100) {
-                interpolation(c)
+        op if op.names_system_value() => {
+            let interp = if op.is_pixel_input_decl() {
+                interpolation(ins)
             } else {
                 String::new()
             };
-            let sv =
-                names::name(SYSVALS, word(0)).map_or_else(|| word(0).to_string(), str::to_string);
+            let sv = SystemValue::from_code(word(0))
+                .map_or_else(|| word(0).to_string(), |v| v.name().to_string());
             format!("{} {interp}{}, {sv}", ins.info.name, ops(0).join(", "))
         }
-        98 => format!("dcl_input_ps {}{}", interpolation(c), ops(0).join(", ")),
-        105 => format!("dcl_indexableTemp x{}[{}], {}", word(0), word(1), word(2)),
-        157 | 158 | 161 | 162 if c != 0 => {
+        O::DclInputPs => format!("dcl_input_ps {}{}", interpolation(ins), ops(0).join(", ")),
+        O::DclIndexableTemp => format!("dcl_indexableTemp x{}[{}], {}", word(0), word(1), word(2)),
+        O::DclUavRaw | O::DclUavStructured | O::DclResourceRaw | O::DclResourceStructured
+            if ins.controls() != 0 =>
+        {
             let mut name = ins.info.name.to_string();
-            if let Some(dim) = names::name(DIMS, c & 0x1f).filter(|_| c & 0x1f != 0) {
-                name = format!("{name}_{dim}");
+            let dim = ins.field(RESOURCE_DIMENSION);
+            if let Some(dim) = ResourceDimension::from_code(dim) {
+                name = format!("{name}_{}", dim.name());
             }
-            if c & 0x20 != 0 {
+            if UAV_GLOBALLY_COHERENT.is_set(ins.token) {
                 name.push_str("_glc");
             }
             plain(ins, &ops(0)).replacen(ins.info.name, &name, 1)
         }
-        code if names::DECL_COUNTS.contains(&code) => format!("{} {c}", ins.info.name),
-        code if names::decl_keywords(code)
-            .and_then(|k| names::name(k, c))
-            .is_some() =>
-        {
-            format!(
-                "{} {}",
-                ins.info.name,
-                names::decl_keywords(code)
-                    .and_then(|k| names::name(k, c))
-                    .unwrap_or_default()
-            )
+        op if names::is_decl_count(op) => {
+            format!("{} {}", ins.info.name, ins.field(DECLARATION_VALUE))
         }
-        146 if c & 1 != 0 => {
+        op if keyword(ins, op).is_some() => {
+            format!("{} {}", ins.info.name, keyword(ins, op).unwrap_or_default())
+        }
+        O::DclInterface if INTERFACE_DYNAMIC.is_set(ins.token) => {
             plain(ins, &ops(0)).replacen(ins.info.name, "dcl_interface_dynamicindexed", 1)
         }
         _ if ins.info.decl => plain(ins, &ops(0)),
         _ => {
-            let ty = ins.info.ty;
             let operands: Vec<String> = ins
                 .operands
                 .iter()
                 .enumerate()
-                .map(|(i, o)| {
-                    source(
-                        o,
-                        operand_type(ins.info.code, i, ty),
-                        scalar_operand(ins.info.code, i),
-                    )
-                })
+                .map(|(i, o)| source(o, ins.info.operand_ty(i), ins.info.scalar(i)))
                 .collect();
             let mut parts = operands;
             let mut line = mnemonic(ins);
-            if ins.info.code == 120 {
+            if ins.opcode() == O::Fcall {
                 parts.insert(0, word(0).to_string());
             }
             if !parts.is_empty() {
@@ -229,25 +217,20 @@ fn plain(ins: &Instruction, ops: &[String]) -> String {
     }
 }
 
-fn interpolation(c: u32) -> String {
-    names::name(INTERPOLATIONS, c & 0xf).map_or_else(String::new, |n| format!("{n} "))
+fn interpolation(ins: &Instruction) -> String {
+    InterpolationMode::from_code(ins.field(INTERPOLATION_MODE))
+        .map_or_else(String::new, |n| format!("{} ", n.name()))
 }
 
-/// The literal type of operand `i` of an instruction whose table type is `ty`.
-pub(super) fn operand_type(code: u16, i: usize, ty: Ty) -> Ty {
-    match (code, i) {
-        (27 | 28 | 130 | 202, _) => Ty::F,
-        (43 | 216, _) => Ty::I,
-        (86 | 131 | 217, _) => Ty::U,
-        (163..=168 | 45 | 61, 1) | (167 | 168, 2) => Ty::U,
-        (55 | 200, 1) => Ty::U,
-        _ => ty,
-    }
+/// The keyword of a declaration whose control field is a keyword.
+fn keyword(ins: &Instruction, op: O) -> Option<&'static str> {
+    names::decl_keywords(op).and_then(|k| names::name(k, ins.field(DECLARATION_VALUE)))
 }
 
 fn custom_data(ins: &Instruction) -> String {
-    let class = ins.token >> 11;
-    if class == 3 && ins.words.len().is_multiple_of(4) {
+    let class = ins.field(CUSTOM_DATA_CLASS);
+    if class == CustomDataClass::ImmediateConstantBuffer.code() && ins.words.len().is_multiple_of(4)
+    {
         let rows: Vec<String> = ins
             .words
             .chunks_exact(4)
@@ -338,12 +321,12 @@ pub fn operand(op: &Operand, ty: Ty) -> String {
 /// (`.xxxx`, or `.(x)` for select-1).
 fn source(op: &Operand, ty: Ty, scalar: bool) -> String {
     let mut s = String::new();
-    match op.ty {
-        4 => {
+    match op.register() {
+        Some(T::Immediate32) => {
             let words: Vec<String> = op.imm.iter().map(|&w| literal(w, ty)).collect();
             let _ = write!(s, "l({})", words.join(", "));
         }
-        5 => {
+        Some(T::Immediate64) => {
             let words: Vec<String> = op
                 .imm
                 .chunks(2)
@@ -360,15 +343,17 @@ fn source(op: &Operand, ty: Ty, scalar: bool) -> String {
             let _ = write!(s, "d({})", words.join(", "));
         }
         t => {
-            s.push_str(names::name(REGISTERS, t).unwrap_or("unknown"));
+            s.push_str(register_name(op));
             for (i, ix) in op.indices.iter().enumerate() {
-                let direct = i == 0 && ix.repr == 0 && t != 9;
+                let direct = i == 0
+                    && ix.repr == IndexRepresentation::Immediate32.code()
+                    && t != Some(T::ImmediateConstantBuffer);
                 if direct {
                     let _ = write!(s, "{}", ix.value);
                 } else {
                     s.push('[');
                     if let Some(rel) = &ix.rel {
-                        if ix.repr != 2 && ix.value == 0 {
+                        if ix.repr != IndexRepresentation::Relative.code() && ix.value == 0 {
                             let _ = write!(s, "0 + {}", source(rel, Ty::U, true));
                         } else {
                             let _ = write!(s, "{} + {}", source(rel, Ty::U, true), ix.value);
@@ -389,23 +374,16 @@ fn source(op: &Operand, ty: Ty, scalar: bool) -> String {
                             .collect::<String>()
                     )
                 }
-                Sel::One if !SCALAR_REGISTERS.contains(&t) => ".(1)".to_string(),
+                Sel::One if !is_scalar_register(op) => ".(1)".to_string(),
                 sel => components(sel),
             });
         }
     }
-    let mut s = match op.modifier() {
-        1 => format!("-{s}"),
-        2 => format!("|{s}|"),
-        3 => format!("-|{s}|"),
-        _ => s,
-    };
-    if let Some(p) =
-        names::name(MIN_PRECISIONS, op.min_precision()).filter(|_| op.min_precision() != 0)
-    {
-        let _ = write!(s, " {{{p}}}");
+    let mut s = modified(op, s);
+    if let Some(p) = MinPrecision::from_code(op.min_precision()) {
+        let _ = write!(s, " {{{}}}", p.name());
     }
-    if op.ext.iter().any(|e| e & 0x3f == 1 && e & (1 << 17) != 0) {
+    if op.non_uniform() {
         s.push_str(" {nonuniform}");
     }
     s

@@ -8,6 +8,10 @@ use crate::ir::{
     SysVal, TgsmDecl,
 };
 use crate::sm4::decode::{Instruction, Sel};
+use crate::sm4::fields::{INTERPOLATION_MODE, RESOURCE_DIMENSION};
+use crate::sm4::names::{InterpolationMode, ResourceDimension, SystemValue};
+use crate::sm4::opcodes::Opcode as O;
+use crate::sm4::registers::OperandType;
 use crate::sm4::Sm4Error;
 
 impl Lowerer {
@@ -15,110 +19,123 @@ impl Lowerer {
         let op0 = ins.operands.first();
         let slot = || op0.and_then(|o| o.index(0)).unwrap_or(0) as u32;
         let word = |i: usize| ins.words.get(i).copied().unwrap_or(0);
-        match ins.info.code {
-            88 => {
-                let dim = self.dim((ins.token >> 11) & 0x1f)?;
+        match ins.opcode() {
+            O::DclResource => {
+                let dim = self.dim(ins.field(RESOURCE_DIMENSION))?;
                 self.prog.srvs.push(ResourceDecl {
                     slot: slot(),
                     kind: ResourceKind::Typed(dim),
                 });
             }
-            161 => self.prog.srvs.push(ResourceDecl {
+            O::DclResourceRaw => self.prog.srvs.push(ResourceDecl {
                 slot: slot(),
                 kind: ResourceKind::Raw,
             }),
-            162 => self.prog.srvs.push(ResourceDecl {
+            O::DclResourceStructured => self.prog.srvs.push(ResourceDecl {
                 slot: slot(),
                 kind: ResourceKind::Structured(word(0)),
             }),
-            156 => {
-                let dim = self.dim((ins.token >> 11) & 0x1f)?;
+            O::DclUavTyped => {
+                let dim = self.dim(ins.field(RESOURCE_DIMENSION))?;
                 self.prog.uavs.push(ResourceDecl {
                     slot: slot(),
                     kind: ResourceKind::Typed(dim),
                 });
             }
-            157 => self.prog.uavs.push(ResourceDecl {
+            O::DclUavRaw => self.prog.uavs.push(ResourceDecl {
                 slot: slot(),
                 kind: ResourceKind::Raw,
             }),
-            158 => self.prog.uavs.push(ResourceDecl {
+            O::DclUavStructured => self.prog.uavs.push(ResourceDecl {
                 slot: slot(),
                 kind: ResourceKind::Structured(word(0)),
             }),
-            159 => self.prog.tgsm.push(TgsmDecl {
+            O::DclTgsmRaw => self.prog.tgsm.push(TgsmDecl {
                 id: slot(),
                 size: word(0),
                 stride: 0,
             }),
-            160 => self.prog.tgsm.push(TgsmDecl {
+            O::DclTgsmStructured => self.prog.tgsm.push(TgsmDecl {
                 id: slot(),
                 size: word(0).saturating_mul(word(1)),
                 stride: word(0),
             }),
-            89 => {
+            O::DclConstantBuffer => {
                 let rows = op0.and_then(|o| o.index(1)).unwrap_or(0) as u32;
                 self.prog.cbs.push(CbDecl { slot: slot(), rows });
             }
-            90 => self.samplers.push(slot()),
-            104 => self.declared_temps = Some(word(0)),
-            105 => self.prog.indexables.push(IndexableDecl {
+            O::DclSampler => self.samplers.push(slot()),
+            O::DclTemps => self.declared_temps = Some(word(0)),
+            O::DclIndexableTemp => self.prog.indexables.push(IndexableDecl {
                 id: word(0),
                 count: word(1),
             }),
-            155 => self.prog.thread_group = [word(0), word(1), word(2)],
-            95..=100 => self.input(ins)?,
-            101..=103 => self.output(ins)?,
-            106 | 91 | 143 => {}
+            O::DclThreadGroup => self.prog.thread_group = [word(0), word(1), word(2)],
+            O::DclInput
+            | O::DclInputSgv
+            | O::DclInputSiv
+            | O::DclInputPs
+            | O::DclInputPsSgv
+            | O::DclInputPsSiv => self.input(ins)?,
+            O::DclOutput | O::DclOutputSgv | O::DclOutputSiv => self.output(ins)?,
+            O::DclGlobalFlags | O::DclIndexRange | O::DclStream => {}
             _ => return Err(self.err("declaration not supported by the lowering")),
         }
         Ok(())
     }
 
     pub(super) fn dim(&self, code: u32) -> Result<Dim, Sm4Error> {
-        Ok(match code {
-            1 => Dim::Buffer,
-            2 => Dim::Texture1D,
-            3 => Dim::Texture2D,
-            5 => Dim::Texture3D,
-            6 => Dim::TextureCube,
-            7 => Dim::Texture1DArray,
-            8 => Dim::Texture2DArray,
-            10 => Dim::TextureCubeArray,
-            d => return Err(self.err(format!("resource dimension {d} is not supported"))),
+        use ResourceDimension as R;
+        Ok(match R::from_code(code) {
+            Some(R::Buffer) => Dim::Buffer,
+            Some(R::Texture1D) => Dim::Texture1D,
+            Some(R::Texture2D) => Dim::Texture2D,
+            Some(R::Texture3D) => Dim::Texture3D,
+            Some(R::TextureCube) => Dim::TextureCube,
+            Some(R::Texture1DArray) => Dim::Texture1DArray,
+            Some(R::Texture2DArray) => Dim::Texture2DArray,
+            Some(R::TextureCubeArray) => Dim::TextureCubeArray,
+            _ => return Err(self.err(format!("resource dimension {code} is not supported"))),
         })
     }
 
     pub(super) fn input(&mut self, ins: &Instruction) -> Result<(), Sm4Error> {
         let op = self.operand(ins, 0)?;
-        if op.ty != 1 {
+        if !op.is(OperandType::Input) {
             return Ok(());
         }
         let reg = self.index(op.indices.first())?.base;
-        let name = ins.words.first().copied();
-        let sysval = match (ins.info.code, name) {
-            (96 | 97 | 99 | 100, Some(1)) if self.prog.stage == Stage::Pixel => {
-                Some(SysVal::Position)
-            }
-            (_, Some(6)) => Some(SysVal::VertexId),
-            (_, Some(7)) => Some(SysVal::PrimitiveId),
-            (_, Some(8)) => Some(SysVal::InstanceId),
-            (_, Some(9)) => Some(SysVal::FrontFace),
+        let name = ins.words.first().copied().and_then(SystemValue::from_code);
+        let sysval = match (ins.opcode(), name) {
+            (
+                O::DclInputSgv | O::DclInputSiv | O::DclInputPsSgv | O::DclInputPsSiv,
+                Some(SystemValue::Position),
+            ) if self.prog.stage == Stage::Pixel => Some(SysVal::Position),
+            (_, Some(SystemValue::VertexId)) => Some(SysVal::VertexId),
+            (_, Some(SystemValue::PrimitiveId)) => Some(SysVal::PrimitiveId),
+            (_, Some(SystemValue::InstanceId)) => Some(SysVal::InstanceId),
+            (_, Some(SystemValue::IsFrontFace)) => Some(SysVal::FrontFace),
             _ => None,
         };
         if let Some(sv) = sysval {
             self.sysval_inputs.insert(reg, sv);
             return Ok(());
         }
-        let interpolation = match (ins.token >> 11) & 0xf {
-            1 => Interpolation::Constant,
-            3 | 5 => Interpolation::Centroid,
-            4 | 7 => Interpolation::NoPerspective,
+        use InterpolationMode as M;
+        let interpolation = match M::from_code(ins.field(INTERPOLATION_MODE)) {
+            Some(M::Constant) => Interpolation::Constant,
+            Some(M::LinearCentroid | M::LinearNoPerspectiveCentroid) => Interpolation::Centroid,
+            Some(M::LinearNoPerspective | M::LinearNoPerspectiveSample) => {
+                Interpolation::NoPerspective
+            }
             _ => Interpolation::Linear,
         };
         let entry = self.inputs.entry(reg).or_default();
         entry.mask |= if let Sel::Mask(m) = op.sel { m } else { 0xf };
-        if ins.info.code >= 98 {
+        if matches!(
+            ins.opcode(),
+            O::DclInputPs | O::DclInputPsSgv | O::DclInputPsSiv
+        ) {
             entry.interpolation = interpolation;
         }
         Ok(())
@@ -126,14 +143,17 @@ impl Lowerer {
 
     pub(super) fn output(&mut self, ins: &Instruction) -> Result<(), Sm4Error> {
         let op = self.operand(ins, 0)?;
-        match op.ty {
-            2 => {
+        match op.register() {
+            Some(OperandType::Output) => {
                 let reg = self.index(op.indices.first())?.base;
                 self.outputs.entry(reg).or_default().mask |=
                     if let Sel::Mask(m) = op.sel { m } else { 0xf };
             }
-            12 | 38 | 39 => self.depth = true,
-            t => return Err(self.err(format!("output operand type {t} is not supported"))),
+            Some(t) if t.is_depth_output() => self.depth = true,
+            _ => {
+                let t = op.ty;
+                return Err(self.err(format!("output operand type {t} is not supported")));
+            }
         }
         Ok(())
     }

@@ -4,6 +4,12 @@ use super::operands::swizzle_of;
 use super::Lowerer;
 use crate::ir::{AtomicOp, Dim, Inst, Lod, ResInfoReturn, Resource, ResourceKind, Src};
 use crate::sm4::decode::Instruction;
+use crate::sm4::encoding::{CustomDataClass, ResInfoReturnType};
+use crate::sm4::fields::{
+    CUSTOM_DATA_CLASS, RESINFO_RETURN_TYPE, SYNC_GROUP_SHARED_MEMORY, SYNC_THREADS_IN_GROUP,
+    SYNC_UAV_MEMORY_GLOBAL, SYNC_UAV_MEMORY_GROUP,
+};
+use crate::sm4::opcodes::Opcode as O;
 use crate::sm4::Sm4Error;
 
 impl Lowerer {
@@ -59,13 +65,13 @@ impl Lowerer {
         } else {
             None
         };
-        let lod = match (ins.info.code, lod) {
-            (71, _) => Lod::Level(Src::splat_f32(0.0)),
-            (73, Some(i)) => Lod::Gradient(
+        let lod = match (ins.opcode(), lod) {
+            (O::SampleCLz, _) => Lod::Level(Src::splat_f32(0.0)),
+            (O::SampleD, Some(i)) => Lod::Gradient(
                 self.src(self.operand(ins, i)?)?,
                 self.src(self.operand(ins, i + 1)?)?,
             ),
-            (74, Some(i)) => Lod::Bias(self.src(self.operand(ins, i)?)?),
+            (O::SampleB, Some(i)) => Lod::Bias(self.src(self.operand(ins, i)?)?),
             (_, Some(i)) => Lod::Level(self.src(self.operand(ins, i)?)?),
             _ => Lod::Implicit,
         };
@@ -111,119 +117,137 @@ impl Lowerer {
 
     pub(super) fn memory_or_flow(&mut self, ins: &Instruction) -> Result<(), Sm4Error> {
         let o = |i: usize| self.operand(ins, i);
-        let inst = match ins.info.code {
-            165 => Inst::LoadRaw {
+        let inst = match ins.opcode() {
+            O::LdRaw => Inst::LoadRaw {
                 dst: self.dst(o(0)?, false)?,
                 offset: self.src(o(1)?)?,
                 res: self.resource(o(2)?)?,
                 swizzle: swizzle_of(o(2)?.sel),
             },
-            166 => Inst::StoreRaw {
+            O::StoreRaw => Inst::StoreRaw {
                 res: self.resource(o(0)?)?,
                 offset: self.src(o(1)?)?,
                 value: self.src(o(2)?)?,
                 count: Self::count(self.dst_mask(o(0)?)),
             },
-            167 => Inst::LoadStructured {
+            O::LdStructured => Inst::LoadStructured {
                 dst: self.dst(o(0)?, false)?,
                 index: self.src(o(1)?)?,
                 offset: self.src(o(2)?)?,
                 res: self.resource(o(3)?)?,
                 swizzle: swizzle_of(o(3)?.sel),
             },
-            168 => Inst::StoreStructured {
+            O::StoreStructured => Inst::StoreStructured {
                 res: self.resource(o(0)?)?,
                 index: self.src(o(1)?)?,
                 offset: self.src(o(2)?)?,
                 value: self.src(o(3)?)?,
                 count: Self::count(self.dst_mask(o(0)?)),
             },
-            163 => Inst::LoadTyped {
+            O::LdUavTyped => Inst::LoadTyped {
                 dst: self.dst(o(0)?, false)?,
                 coord: self.src(o(1)?)?,
                 res: self.resource(o(2)?)?,
                 swizzle: swizzle_of(o(2)?.sel),
                 with_mip: false,
             },
-            164 => Inst::StoreTyped {
+            O::StoreUavTyped => Inst::StoreTyped {
                 res: self.resource(o(0)?)?,
                 coord: self.src(o(1)?)?,
                 value: self.src(o(2)?)?,
             },
-            169..=177 | 180..=189 => return self.atomic_arm(ins),
-            121 => Inst::BufInfo {
+            O::AtomicAnd
+            | O::AtomicOr
+            | O::AtomicXor
+            | O::AtomicCmpStore
+            | O::AtomicIadd
+            | O::AtomicImax
+            | O::AtomicImin
+            | O::AtomicUmax
+            | O::AtomicUmin
+            | O::ImmAtomicIadd
+            | O::ImmAtomicAnd
+            | O::ImmAtomicOr
+            | O::ImmAtomicXor
+            | O::ImmAtomicExch
+            | O::ImmAtomicCmpExch
+            | O::ImmAtomicImax
+            | O::ImmAtomicImin
+            | O::ImmAtomicUmax
+            | O::ImmAtomicUmin => return self.atomic_arm(ins),
+            O::Bufinfo => Inst::BufInfo {
                 dst: self.dst(o(0)?, false)?,
                 res: self.resource(o(1)?)?,
                 swizzle: swizzle_of(o(1)?.sel),
             },
-            61 => Inst::ResInfo {
+            O::Resinfo => Inst::ResInfo {
                 dst: self.dst(o(0)?, ins.saturate())?,
                 mip: self.src(o(1)?)?,
                 res: self.resource(o(2)?)?,
-                ret: match ins.controls() & 3 {
-                    0 => ResInfoReturn::Float,
-                    1 => ResInfoReturn::RcpFloat,
+                ret: match ResInfoReturnType::from_code(ins.field(RESINFO_RETURN_TYPE)) {
+                    Some(ResInfoReturnType::Float) => ResInfoReturn::Float,
+                    Some(ResInfoReturnType::RcpFloat) => ResInfoReturn::RcpFloat,
                     _ => ResInfoReturn::Uint,
                 },
                 swizzle: swizzle_of(o(2)?.sel),
             },
-            190 => {
-                let c = ins.controls();
+            O::Sync => {
+                let t = ins.token;
                 Inst::Sync {
-                    group: c & 1 != 0,
-                    tgsm: c & 2 != 0,
-                    uav: c & 12 != 0,
+                    group: t & SYNC_THREADS_IN_GROUP != 0,
+                    tgsm: t & SYNC_GROUP_SHARED_MEMORY != 0,
+                    uav: t & (SYNC_UAV_MEMORY_GROUP | SYNC_UAV_MEMORY_GLOBAL) != 0,
                 }
             }
-            69 => return self.sample(ins, None, false),
-            70 => return self.sample(ins, None, true),
-            71 => return self.sample(ins, None, true),
-            72 | 74 => return self.sample(ins, Some(4), false),
-            73 => return self.sample(ins, Some(4), false),
-            45 | 46 => return self.fetch(ins),
-            31 => {
+            O::Sample => return self.sample(ins, None, false),
+            O::SampleC => return self.sample(ins, None, true),
+            O::SampleCLz => return self.sample(ins, None, true),
+            O::SampleL | O::SampleB => return self.sample(ins, Some(4), false),
+            O::SampleD => return self.sample(ins, Some(4), false),
+            O::Ld | O::Ld2dms => return self.fetch(ins),
+            O::If => {
                 let (cond, nz) = self.cond(ins)?;
                 Inst::If { cond, nz }
             }
-            18 => Inst::Else,
-            21 => Inst::EndIf,
-            48 => Inst::Loop,
-            22 => Inst::EndLoop,
-            2 => Inst::Break,
-            3 => {
+            O::Else => Inst::Else,
+            O::Endif => Inst::EndIf,
+            O::Loop => Inst::Loop,
+            O::Endloop => Inst::EndLoop,
+            O::Break => Inst::Break,
+            O::Breakp => {
                 let (cond, nz) = self.cond(ins)?;
                 Inst::BreakC { cond, nz }
             }
-            7 => Inst::Continue,
-            8 => {
+            O::Continue => Inst::Continue,
+            O::Continuec => {
                 let (cond, nz) = self.cond(ins)?;
                 Inst::ContinueC { cond, nz }
             }
-            76 => Inst::Switch {
+            O::Switch => Inst::Switch {
                 sel: self.src(o(0)?)?,
             },
-            6 => Inst::Case(
+            O::Case => Inst::Case(
                 o(0)?
                     .imm
                     .first()
                     .copied()
                     .ok_or_else(|| self.err("case needs a literal"))?,
             ),
-            10 => Inst::Default,
-            23 => Inst::EndSwitch,
-            62 => Inst::Ret,
-            63 => {
+            O::Default => Inst::Default,
+            O::Endswitch => Inst::EndSwitch,
+            O::Ret => Inst::Ret,
+            O::Retp => {
                 let (cond, nz) = self.cond(ins)?;
                 Inst::RetC { cond, nz }
             }
-            13 => {
+            O::Discard => {
                 let (cond, nz) = self.cond(ins)?;
                 Inst::Discard { cond, nz }
             }
-            4 => Inst::Call {
+            O::Call => Inst::Call {
                 label: self.label_of(o(0)?)?,
             },
-            5 => {
+            O::Callc => {
                 let (cond, nz) = self.cond(ins)?;
                 Inst::CallC {
                     cond,
@@ -231,9 +255,9 @@ impl Lowerer {
                     label: self.label_of(o(1)?)?,
                 }
             }
-            44 => return self.start_label(self.label_of(o(0)?)?),
-            53 => return self.custom_data(ins),
-            58 => return Ok(()),
+            O::Label => return self.start_label(self.label_of(o(0)?)?),
+            O::DclImmediateConstantBuffer => return self.custom_data(ins),
+            O::Nop => return Ok(()),
             _ => return Err(self.err("instruction not supported by the lowering")),
         };
         self.emit(inst);
@@ -242,25 +266,25 @@ impl Lowerer {
 
     pub(super) fn atomic_arm(&mut self, ins: &Instruction) -> Result<(), Sm4Error> {
         use AtomicOp as T;
-        let (op, returns) = match ins.info.code {
-            169 => (T::And, false),
-            170 => (T::Or, false),
-            171 => (T::Xor, false),
-            172 => (T::CompareExchange, false),
-            173 => (T::IAdd, false),
-            174 => (T::IMax, false),
-            175 => (T::IMin, false),
-            176 => (T::UMax, false),
-            177 => (T::UMin, false),
-            180 => (T::IAdd, true),
-            181 => (T::And, true),
-            182 => (T::Or, true),
-            183 => (T::Xor, true),
-            184 => (T::Exchange, true),
-            185 => (T::CompareExchange, true),
-            186 => (T::IMax, true),
-            187 => (T::IMin, true),
-            188 => (T::UMax, true),
+        let (op, returns) = match ins.opcode() {
+            O::AtomicAnd => (T::And, false),
+            O::AtomicOr => (T::Or, false),
+            O::AtomicXor => (T::Xor, false),
+            O::AtomicCmpStore => (T::CompareExchange, false),
+            O::AtomicIadd => (T::IAdd, false),
+            O::AtomicImax => (T::IMax, false),
+            O::AtomicImin => (T::IMin, false),
+            O::AtomicUmax => (T::UMax, false),
+            O::AtomicUmin => (T::UMin, false),
+            O::ImmAtomicIadd => (T::IAdd, true),
+            O::ImmAtomicAnd => (T::And, true),
+            O::ImmAtomicOr => (T::Or, true),
+            O::ImmAtomicXor => (T::Xor, true),
+            O::ImmAtomicExch => (T::Exchange, true),
+            O::ImmAtomicCmpExch => (T::CompareExchange, true),
+            O::ImmAtomicImax => (T::IMax, true),
+            O::ImmAtomicImin => (T::IMin, true),
+            O::ImmAtomicUmax => (T::UMax, true),
             _ => (T::UMin, true),
         };
         self.atomic(op, ins, returns)
@@ -276,7 +300,7 @@ impl Lowerer {
     }
 
     pub(super) fn custom_data(&mut self, ins: &Instruction) -> Result<(), Sm4Error> {
-        if ins.token >> 11 == 3 {
+        if ins.field(CUSTOM_DATA_CLASS) == CustomDataClass::ImmediateConstantBuffer.code() {
             if !ins.words.len().is_multiple_of(4) {
                 return Err(self.err("immediate constant buffer size is not a multiple of 4 words"));
             }

@@ -4,13 +4,15 @@
 use super::Lowerer;
 use crate::ir::{Dst, File, Index, Resource, ResourceKind, Src, SysVal, XYZW};
 use crate::sm4::decode::{Instruction, OpIndex, Operand, Sel};
+use crate::sm4::encoding::OperandModifier;
+use crate::sm4::registers::OperandType as T;
 use crate::sm4::Sm4Error;
 
 pub(super) fn modifiers(mut s: Src, op: &Operand) -> Src {
-    match op.modifier() {
-        1 => s.neg = true,
-        2 => s.abs = true,
-        3 => {
+    match OperandModifier::from_code(op.modifier()) {
+        Some(OperandModifier::Neg) => s.neg = true,
+        Some(OperandModifier::Abs) => s.abs = true,
+        Some(OperandModifier::AbsNeg) => {
             s.abs = true;
             s.neg = true;
         }
@@ -82,9 +84,9 @@ impl Lowerer {
             abs: false,
             imm: [0; 4],
         };
-        let s = match op.ty {
-            0 => reg(File::Temp, self.temp_index(op)?),
-            1 => {
+        let s = match op.register() {
+            Some(T::Temp) => reg(File::Temp, self.temp_index(op)?),
+            Some(T::Input) => {
                 let ix = self.index(op.indices.first())?;
                 match self.sysval_inputs.get(&ix.base) {
                     Some(&sv) if sv == SysVal::Position => reg(File::SysVal(sv), Index::fixed(0)),
@@ -98,36 +100,45 @@ impl Lowerer {
                     None => return Err(self.err(format!("v{} is not declared", ix.base))),
                 }
             }
-            2 => reg(File::Output, self.index(op.indices.first())?),
-            3 => {
+            Some(T::Output) => reg(File::Output, self.index(op.indices.first())?),
+            Some(T::IndexableTemp) => {
                 let (file, index) = self.indexable(op)?;
                 reg(file, index)
             }
-            4 => match op.imm.as_slice() {
+            Some(T::Immediate32) => match op.imm.as_slice() {
                 [w] => Src::splat(*w),
                 [a, b, c, d] => Src::imm([*a, *b, *c, *d]).swizzled(swizzle),
                 _ => return Err(self.err("malformed immediate")),
             },
-            5 => match op.imm.as_slice() {
+            Some(T::Immediate64) => match op.imm.as_slice() {
                 [lo, hi] => Src::imm([*lo, *hi, *lo, *hi]),
                 [a, b, c, d, ..] => Src::imm([*a, *b, *c, *d]).swizzled(swizzle),
                 _ => return Err(self.err("malformed 64-bit immediate")),
             },
-            8 => {
+            Some(T::ConstantBuffer) => {
                 let slot = self.index(op.indices.first())?.base;
                 if !self.prog.cbs.iter().any(|c| c.slot == slot) {
                     return Err(self.err(format!("cb{slot} is not declared")));
                 }
                 reg(File::Const(slot), self.index(op.indices.get(1))?)
             }
-            9 => reg(File::ImmConst, self.index(op.indices.first())?),
-            11 => reg(File::SysVal(SysVal::PrimitiveId), Index::fixed(0)),
-            13 => reg(File::Null, Index::fixed(0)),
-            32 => reg(File::SysVal(SysVal::DispatchThreadId), Index::fixed(0)),
-            33 => reg(File::SysVal(SysVal::GroupId), Index::fixed(0)),
-            34 => reg(File::SysVal(SysVal::GroupThreadId), Index::fixed(0)),
-            36 => reg(File::SysVal(SysVal::GroupIndex), Index::fixed(0)),
-            t => return Err(self.err(format!("operand type {t} is not supported as a source"))),
+            Some(T::ImmediateConstantBuffer) => {
+                reg(File::ImmConst, self.index(op.indices.first())?)
+            }
+            Some(T::InputPrimitiveId) => reg(File::SysVal(SysVal::PrimitiveId), Index::fixed(0)),
+            Some(T::Null) => reg(File::Null, Index::fixed(0)),
+            Some(T::InputThreadId) => reg(File::SysVal(SysVal::DispatchThreadId), Index::fixed(0)),
+            Some(T::InputThreadGroupId) => reg(File::SysVal(SysVal::GroupId), Index::fixed(0)),
+            Some(T::InputThreadIdInGroup) => {
+                reg(File::SysVal(SysVal::GroupThreadId), Index::fixed(0))
+            }
+            Some(T::InputThreadIdInGroupFlattened) => {
+                reg(File::SysVal(SysVal::GroupIndex), Index::fixed(0))
+            }
+            _ => {
+                let t = op.ty;
+                return Err(self.err(format!("operand type {t} is not supported as a source")));
+            }
         };
         Ok(modifiers(s, op))
     }
@@ -138,23 +149,26 @@ impl Lowerer {
             Sel::One => 1,
             _ => 0xf,
         };
-        let (file, index) = match op.ty {
-            0 => (File::Temp, self.temp_index(op)?),
-            2 => {
+        let (file, index) = match op.register() {
+            Some(T::Temp) => (File::Temp, self.temp_index(op)?),
+            Some(T::Output) => {
                 let ix = self.index(op.indices.first())?;
                 if !self.outputs.contains_key(&ix.base) && ix.rel.is_none() {
                     return Err(self.err(format!("o{} is not declared", ix.base)));
                 }
                 (File::Output, ix)
             }
-            3 => self.indexable(op)?,
-            12 | 38 | 39 if self.depth => (File::Output, Index::fixed(self.depth_reg())),
-            12 | 38 | 39 => return Err(self.err("oDepth is not declared")),
-            13 => return Ok(Dst::null()),
-            t => {
+            Some(T::IndexableTemp) => self.indexable(op)?,
+            Some(t) if t.is_depth_output() && self.depth => {
+                (File::Output, Index::fixed(self.depth_reg()))
+            }
+            Some(t) if t.is_depth_output() => return Err(self.err("oDepth is not declared")),
+            Some(T::Null) => return Ok(Dst::null()),
+            _ => {
+                let t = op.ty;
                 return Err(self.err(format!(
                     "operand type {t} is not supported as a destination"
-                )))
+                )));
             }
         };
         Ok(Dst {
@@ -167,20 +181,23 @@ impl Lowerer {
 
     pub(super) fn resource(&self, op: &Operand) -> Result<Resource, Sm4Error> {
         let slot = self.index(op.indices.first())?.base;
-        let (res, known) = match op.ty {
-            7 => (
+        let (res, known) = match op.register() {
+            Some(T::Resource) => (
                 Resource::Srv(slot),
                 self.prog.srvs.iter().any(|r| r.slot == slot),
             ),
-            30 => (
+            Some(T::UnorderedAccessView) => (
                 Resource::Uav(slot),
                 self.prog.uavs.iter().any(|r| r.slot == slot),
             ),
-            31 => (
+            Some(T::ThreadGroupSharedMemory) => (
                 Resource::Tgsm(slot),
                 self.prog.tgsm.iter().any(|r| r.id == slot),
             ),
-            t => return Err(self.err(format!("operand type {t} is not a resource"))),
+            _ => {
+                let t = op.ty;
+                return Err(self.err(format!("operand type {t} is not a resource")));
+            }
         };
         if !known {
             return Err(self.err(format!("resource {res:?} is not declared")));
@@ -204,7 +221,7 @@ impl Lowerer {
 
     pub(super) fn sampler(&self, op: &Operand) -> Result<u32, Sm4Error> {
         let slot = self.index(op.indices.first())?.base;
-        if op.ty != 6 || !self.samplers.contains(&slot) {
+        if !op.is(T::Sampler) || !self.samplers.contains(&slot) {
             return Err(self.err(format!("s{slot} is not a declared sampler")));
         }
         Ok(slot)
