@@ -40,6 +40,12 @@ enum dxjit_status
   DXJIT_STATUS_TEXTURE = 8,
   // An internal error (a caught panic): a bug in dxjit.
   DXJIT_STATUS_INTERNAL = 9,
+  // The bindings' interrupt flag was set: the call stopped early and its
+  // outputs are partly written.
+  DXJIT_STATUS_INTERRUPTED = 10,
+  // The call ran past the bindings' `timeout_ms` and was stopped; its
+  // outputs are partly written.
+  DXJIT_STATUS_DEADLINE_EXCEEDED = 11,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L
@@ -378,6 +384,11 @@ typedef uint32_t dxjit_buffer_kind;
 #endif // __STDC_VERSION__ >= 202311L
 #endif // __cplusplus
 
+// An interrupt flag shared with the calls whose bindings name it. Setting
+// it (from any thread) stops them at their next loop back edge with
+// `DXJIT_STATUS_INTERRUPTED`; it stays set until cleared.
+typedef struct dxjit_interrupt dxjit_interrupt;
+
 // A compiled shader (`dxjit_shader` in C). Immutable once made: it may be
 // used from several threads at once.
 typedef struct dxjit_shader dxjit_shader;
@@ -489,6 +500,11 @@ typedef struct dxjit_bindings {
   const struct dxjit_sampler_binding *samplers;
   // Entries in `samplers`.
   size_t sampler_count;
+  // Null, or a flag from `dxjit_interrupt_create` that stops the call
+  // when set.
+  const struct dxjit_interrupt *interrupt;
+  // Stop the call once it has run this many milliseconds; 0 for no limit.
+  uint32_t timeout_ms;
 } dxjit_bindings;
 
 // A pixel-shader input register and its values at the rectangle's corners,
@@ -711,6 +727,30 @@ dxjit_status dxjit_draw(const struct dxjit_shader *shader,
 // # Safety
 // `message` is null or a string this library returned, not yet freed.
 void dxjit_string_free(char *message);
+
+// A new, clear interrupt flag; free it with `dxjit_interrupt_free`.
+// Null only if memory ran out.
+struct dxjit_interrupt *dxjit_interrupt_create(void);
+
+// Sets the flag: calls running with it stop, and calls started with it
+// return at once. Null is ignored.
+//
+// # Safety
+// `interrupt` is null or a live handle from `dxjit_interrupt_create`.
+void dxjit_interrupt_set(const struct dxjit_interrupt *interrupt);
+
+// Clears the flag, so that calls with it run again. Null is ignored.
+//
+// # Safety
+// As `dxjit_interrupt_set`.
+void dxjit_interrupt_clear(const struct dxjit_interrupt *interrupt);
+
+// Frees an interrupt flag. Null is ignored.
+//
+// # Safety
+// `interrupt` is null or a handle from `dxjit_interrupt_create`, not yet
+// freed, that no running call's bindings name.
+void dxjit_interrupt_free(struct dxjit_interrupt *interrupt);
 
 // Describes a shader: stage, shader model, thread-group size, counts.
 // `out->struct_size` must be set.

@@ -1,6 +1,7 @@
 //! Resources a caller binds for a dispatch, a vertex run or a draw.
 
 use crate::checks::Versioned;
+use crate::interrupt::Interrupt;
 use crate::texture::Texture;
 use std::ffi::c_void;
 
@@ -119,6 +120,11 @@ pub struct Bindings {
     pub samplers: *const SamplerBinding,
     /// Entries in `samplers`.
     pub sampler_count: usize,
+    /// Null, or a flag from `dxjit_interrupt_create` that stops the call
+    /// when set.
+    pub interrupt: *const Interrupt,
+    /// Stop the call once it has run this many milliseconds; 0 for no limit.
+    pub timeout_ms: u32,
 }
 
 // SAFETY: `#[repr(C)]`, starts with `struct_size`; integers and raw pointers.

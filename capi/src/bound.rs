@@ -9,6 +9,8 @@ use dxjit_runtime::abi::View;
 use dxjit_runtime::dispatch::Bindings as RuntimeBindings;
 use dxjit_runtime::sampler::SamplerState;
 use std::collections::BTreeMap;
+use std::sync::atomic::Ordering;
+use std::time::Duration;
 
 /// The runtime's bindings and the constant-buffer copies they point to.
 pub(crate) struct Bound {
@@ -16,6 +18,8 @@ pub(crate) struct Bound {
     pub(crate) bindings: RuntimeBindings,
     /// Owns the constant-buffer memory `bindings.cbs` points to.
     _constants: Vec<Vec<u128>>,
+    /// How long the call may run.
+    timeout: Option<Duration>,
 }
 
 impl Bound {
@@ -29,7 +33,16 @@ impl Bound {
         let mut bindings = RuntimeBindings::default();
         let mut constants = BTreeMap::new();
         // SAFETY: forwarded contract.
+        let mut timeout = None;
         if let Some(g) = unsafe { optional(b, "bindings") }? {
+            if !g.interrupt.is_null() {
+                if !g.interrupt.is_aligned() {
+                    return Err(Failure::new(Status::NullPointer, "interrupt is misaligned"));
+                }
+                // SAFETY: non-null and aligned; a live handle (contract).
+                bindings.interrupt = unsafe { &*g.interrupt }.0.clone();
+            }
+            timeout = (g.timeout_ms > 0).then(|| Duration::from_millis(g.timeout_ms.into()));
             // SAFETY: forwarded contract.
             constants = unsafe { constant_bytes(g) }?;
             // SAFETY: forwarded contract.
@@ -45,7 +58,29 @@ impl Bound {
         Ok(Bound {
             bindings,
             _constants: owned,
+            timeout,
         })
+    }
+
+    /// Runs `call` on the bindings, under the timeout; a call stopped by
+    /// the interrupt flag or the timeout is a failure that says which.
+    pub(crate) fn run<R>(&self, call: impl FnOnce(&RuntimeBindings) -> R) -> Outcome<R> {
+        let flag = &self.bindings.interrupt;
+        let (result, expired) = match self.timeout {
+            Some(limit) => dxjit::api::within_deadline(flag, limit, || call(&self.bindings)),
+            None => (call(&self.bindings), false),
+        };
+        if expired {
+            let ms = self.timeout.unwrap_or_default().as_millis();
+            return Err(Failure::new(
+                Status::DeadlineExceeded,
+                format!("stopped at its timeout of {ms} ms"),
+            ));
+        }
+        if flag.load(Ordering::Relaxed) != 0 {
+            return Err(Failure::new(Status::Interrupted, "interrupted"));
+        }
+        Ok(result)
     }
 }
 

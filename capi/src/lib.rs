@@ -17,6 +17,7 @@ pub mod dispatch;
 pub mod draw;
 pub mod enums;
 pub mod guard;
+pub mod interrupt;
 pub mod reflect;
 pub mod shader;
 pub mod status;

@@ -25,6 +25,12 @@ pub enum Status {
     Texture = 8,
     /// An internal error (a caught panic): a bug in dxjit.
     Internal = 9,
+    /// The bindings' interrupt flag was set: the call stopped early and its
+    /// outputs are partly written.
+    Interrupted = 10,
+    /// The call ran past the bindings' `timeout_ms` and was stopped; its
+    /// outputs are partly written.
+    DeadlineExceeded = 11,
 }
 
 /// A failed call: its status and a message for the caller.

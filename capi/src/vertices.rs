@@ -95,9 +95,9 @@ pub unsafe extern "C" fn dxjit_run_vertices(
         let bound = unsafe { Bound::new(s, bindings) }?;
         // SAFETY: the caller's contract keeps every bound view valid and
         // untouched for the call; `inputs` holds `count` vertices' registers.
-        let out = unsafe {
-            dxjit_runtime::dispatch::run_vertices(&s.kernel, &bound.bindings, &inputs, b.count)
-        };
+        let out = bound.run(|bindings| unsafe {
+            dxjit_runtime::dispatch::run_vertices(&s.kernel, bindings, &inputs, b.count)
+        })?;
         let flat: Vec<u32> = out.iter().flatten().copied().collect();
         if need_out > 0 {
             // SAFETY: `outputs` is non-null, aligned and holds `need_out`

@@ -1,14 +1,19 @@
 /* dxjit from C: compile a compute shader, a D3D9 vertex shader and an SM4
- * pixel shader; reflect them; dispatch, run vertices and draw; check every
- * result against hand-computed values. Prints one line per check, then
+ * pixel shader; reflect them; dispatch, run vertices and draw; stop an
+ * endless loop by timeout and from another thread; check every result
+ * against hand-computed values. Prints one line per check, then
  * "N passed, M failed"; exits non-zero on any failure. */
+
+#define _POSIX_C_SOURCE 200809L
 
 #include "dxjit.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static int passed, failed;
 
@@ -295,8 +300,56 @@ static void run_pixel(void) {
     dxjit_shader_free(ps);
 }
 
+static const char ENDLESS[] =
+    "cs_5_0\n"
+    "dcl_thread_group 1, 1, 1\n"
+    "loop\n"
+    "endloop\n"
+    "ret\n";
+
+struct interrupter { dxjit_interrupt *flag; };
+
+static void *interrupt_later(void *arg) {
+    struct timespec pause = {0, 20 * 1000 * 1000};
+    nanosleep(&pause, NULL);
+    dxjit_interrupt_set(((struct interrupter *)arg)->flag);
+    return NULL;
+}
+
+static void run_endless(void) {
+    dxjit_shader *cs = assemble(ENDLESS, "assemble the endless loop");
+    if (!cs) return;
+    dxjit_bindings b;
+    memset(&b, 0, sizeof b);
+    b.struct_size = sizeof b;
+    b.timeout_ms = 50;
+    char *message = NULL;
+    dxjit_status s = dxjit_dispatch(cs, &b, 1, 1, 1, &message);
+    check(s == DXJIT_STATUS_DEADLINE_EXCEEDED && message != NULL,
+          "an endless loop stops at its 50 ms timeout");
+    dxjit_string_free(message);
+
+    struct interrupter i = {dxjit_interrupt_create()};
+    b.timeout_ms = 0;
+    b.interrupt = i.flag;
+    pthread_t thread;
+    if (pthread_create(&thread, NULL, interrupt_later, &i) == 0) {
+        s = dxjit_dispatch(cs, &b, 1, 1, 1, NULL);
+        pthread_join(thread, NULL);
+        check(s == DXJIT_STATUS_INTERRUPTED, "an endless loop stops when another thread interrupts it");
+    } else {
+        check(0, "start the interrupting thread");
+    }
+    s = dxjit_dispatch(cs, &b, 1, 1, 1, NULL);
+    check(s == DXJIT_STATUS_INTERRUPTED, "a call with the flag still set returns at once");
+    dxjit_interrupt_clear(i.flag);
+    dxjit_interrupt_free(i.flag);
+    dxjit_shader_free(cs);
+}
+
 int main(void) {
     run_compute();
+    run_endless();
     run_vertex();
     run_pixel();
     check(dxjit_shader_compile(NULL, 4, NULL, NULL, NULL) == DXJIT_STATUS_NULL_POINTER,

@@ -7,6 +7,9 @@ use std::collections::BTreeMap;
 use dxjit::dxbc::{Container, SignatureElement};
 use dxjit::ir::Program;
 use dxjit::sm4::decode;
+use dxjit::sm4::fields::SAMPLER_MODE;
+use dxjit::sm4::names::{ReturnType, SamplerMode};
+use dxjit::sm4::opcodes::Opcode;
 
 /// The type of the elements a view returns or a register carries.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -21,11 +24,11 @@ pub enum ElementType {
 }
 
 impl ElementType {
-    /// The type of a DXBC resource return type (`D3D10_SB_RESOURCE_RETURN_TYPE`).
-    fn of_return_type(code: u32) -> Self {
-        match code {
-            3 => ElementType::Sint,
-            4 => ElementType::Uint,
+    /// The type of a DXBC resource return type.
+    fn of_return_type(ty: Option<ReturnType>) -> Self {
+        match ty {
+            Some(ReturnType::Sint) => ElementType::Sint,
+            Some(ReturnType::Uint) => ElementType::Uint,
             _ => ElementType::Float,
         }
     }
@@ -85,18 +88,21 @@ impl Declared {
         for ins in shader.instructions.iter().filter(|i| i.info.decl) {
             let slot = ins.operands.first().and_then(|o| o.index(0)).unwrap_or(0) as u32;
             let element = || {
-                let first = ins.words.first().copied().unwrap_or(5) & 0xf;
-                ElementType::of_return_type(first)
+                let x = ins.words.first().copied().unwrap_or(0) & 0xf;
+                ElementType::of_return_type(ReturnType::from_code(x))
             };
-            match ins.info.code {
-                88 => {
+            match ins.opcode() {
+                Opcode::DclResource => {
                     declared.srv_types.insert(slot, element());
                 }
-                156 => {
+                Opcode::DclUavTyped => {
                     declared.uav_types.insert(slot, element());
                 }
-                90 => {
-                    declared.samplers.insert(slot, ins.controls() & 0xf == 1);
+                Opcode::DclSampler => {
+                    let mode = SamplerMode::from_code(ins.field(SAMPLER_MODE));
+                    declared
+                        .samplers
+                        .insert(slot, mode == Some(SamplerMode::Comparison));
                 }
                 _ => {}
             }
