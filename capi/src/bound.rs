@@ -32,8 +32,8 @@ impl Bound {
     pub(crate) unsafe fn new(shader: &Shader, b: *const Bindings) -> Outcome<Bound> {
         let mut bindings = RuntimeBindings::default();
         let mut constants = BTreeMap::new();
-        // SAFETY: forwarded contract.
         let mut timeout = None;
+        // SAFETY: forwarded contract.
         if let Some(g) = unsafe { optional(b, "bindings") }? {
             if !g.interrupt.is_null() {
                 if !g.interrupt.is_aligned() {

@@ -28,6 +28,8 @@ fn bindings_with_uav(uav: &BufferBinding) -> Bindings {
         uav_count: 1,
         samplers: null(),
         sampler_count: 0,
+        interrupt: null(),
+        timeout_ms: 0,
     }
 }
 
