@@ -59,6 +59,6 @@ pub unsafe extern "C" fn dxjit_dispatch(
         let bound = unsafe { Bound::new(s, bindings) }?;
         // SAFETY: the caller's contract keeps every bound view valid and
         // untouched for the call; `s` keeps its code alive.
-        bound.run(|b| unsafe { dxjit_runtime::dispatch::dispatch(&s.kernel, b, groups) })
+        bound.run(|b| unsafe { dxjit_runtime::dispatch::dispatch(&s.shader.kernel(), b, groups) })
     })
 }

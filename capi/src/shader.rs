@@ -12,7 +12,9 @@ use std::ffi::CString;
 pub struct Shader {
     /// The library's shader.
     pub(crate) shader: dxjit::Shader,
-    /// What the runtime needs to run it.
+    /// The first-tier kernel, for its register counts and thread group
+    /// (the same at every tier); calls run `shader.kernel()`, the best tier
+    /// ready.
     pub(crate) kernel: Kernel,
     /// Shader model major and minor version.
     pub(crate) model: [u32; 2],

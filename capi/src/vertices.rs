@@ -96,7 +96,7 @@ pub unsafe extern "C" fn dxjit_run_vertices(
         // SAFETY: the caller's contract keeps every bound view valid and
         // untouched for the call; `inputs` holds `count` vertices' registers.
         let out = bound.run(|bindings| unsafe {
-            dxjit_runtime::dispatch::run_vertices(&s.kernel, bindings, &inputs, b.count)
+            dxjit_runtime::dispatch::run_vertices(&s.shader.kernel(), bindings, &inputs, b.count)
         })?;
         let flat: Vec<u32> = out.iter().flatten().copied().collect();
         if need_out > 0 {
