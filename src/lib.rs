@@ -29,6 +29,7 @@ pub mod dxbc;
 pub mod error;
 pub mod ir;
 pub mod jit;
+pub mod reflect;
 pub mod shader;
 pub mod sm4;
 pub mod text;

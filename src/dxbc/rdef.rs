@@ -32,13 +32,35 @@ impl Binding {
     }
 }
 
+/// A constant buffer's layout (`D3D11_SHADER_BUFFER_DESC`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Cbuffer {
+    /// Name in the source program.
+    pub name: String,
+    /// Bytes.
+    pub size: u32,
+    /// Its variables in order.
+    pub variables: Vec<Variable>,
+}
+
+/// A constant-buffer variable (`D3D11_SHADER_VARIABLE_DESC`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Variable {
+    /// Name in the source program.
+    pub name: String,
+    /// Byte offset in its buffer.
+    pub offset: u32,
+    /// Bytes.
+    pub size: u32,
+}
+
 /// The parsed RDEF chunk.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Rdef {
     /// Resource bindings in order.
     pub bindings: Vec<Binding>,
-    /// Constant buffer names in order.
-    pub cbuffers: Vec<String>,
+    /// Constant buffers in order.
+    pub cbuffers: Vec<Cbuffer>,
     /// The compiler's creator string.
     pub creator: String,
 }
@@ -81,10 +103,25 @@ pub fn parse(data: &[u8], base: usize) -> Result<Rdef, DxbcError> {
             bind_count: read_u32(data, at + 24, base)?,
         });
     }
+    let variable_size = if (version & 0xff00) >= 0x0500 { 40 } else { 24 };
     for i in 0..cb_count {
         let at = cb_offset + i * 24;
-        rdef.cbuffers
-            .push(read_cstr(data, read_u32(data, at, base)? as usize, base)?);
+        let var_count = read_u32(data, at + 4, base)? as usize;
+        let var_offset = read_u32(data, at + 8, base)? as usize;
+        let mut variables = Vec::new();
+        for v in 0..var_count {
+            let vat = var_offset + v * variable_size;
+            variables.push(Variable {
+                name: read_cstr(data, read_u32(data, vat, base)? as usize, base)?,
+                offset: read_u32(data, vat + 4, base)?,
+                size: read_u32(data, vat + 8, base)?,
+            });
+        }
+        rdef.cbuffers.push(Cbuffer {
+            name: read_cstr(data, read_u32(data, at, base)? as usize, base)?,
+            size: read_u32(data, at + 12, base)?,
+            variables,
+        });
     }
     Ok(rdef)
 }

@@ -68,7 +68,8 @@ pub fn info(container: &Container) -> Result<String, Sm4Error> {
     }
     if let Some(r) = container.rdef() {
         if !r.cbuffers.is_empty() {
-            let _ = writeln!(out, "constant buffers: {}", r.cbuffers.join(", "));
+            let names: Vec<&str> = r.cbuffers.iter().map(|c| c.name.as_str()).collect();
+            let _ = writeln!(out, "constant buffers: {}", names.join(", "));
         }
     }
     if let Some(tg) = decls.iter().find(|d| d.opcode() == Opcode::DclThreadGroup) {
