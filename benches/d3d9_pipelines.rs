@@ -3,9 +3,9 @@
 //! 1920x1080 target.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use dxjit::CompileOptions;
+use dxjit::{CompileOptions, PlaneInput, QuadInputs};
 use dxjit_runtime::abi::View;
-use dxjit_runtime::dispatch::{draw, run_vertices, Bindings, Draw, PixelInput, RenderTarget};
+use dxjit_runtime::dispatch::{draw, run_vertices, Bindings, Draw, PixelInput, Quad, RenderTarget};
 use dxjit_runtime::format::Format;
 use dxjit_runtime::sampler::{Address, Filter, SamplerState};
 use dxjit_runtime::texture::{Texture, TextureKind};
@@ -197,6 +197,45 @@ fn two_fetches(c: &mut Criterion) {
         // and nothing else touches them; `k` is the live shader's.
         bench.iter(|| unsafe { draw(&k, &b, &d) })
     });
+    let quads: Vec<Quad> = (0..h / 2)
+        .flat_map(|qy| {
+            (0..w / 2).map(move |qx| Quad {
+                x: 2 * qx,
+                y: 2 * qy,
+                coverage: 0b1111,
+                front_facing: true,
+            })
+        })
+        .collect();
+    let plane = |reg, scale: f32| PlaneInput {
+        reg,
+        planes: [
+            [scale / w as f32, 0.0, 0.0],
+            [0.0, scale / h as f32, 0.0],
+            [0.0; 3],
+            [0.0, 0.0, 1.0],
+        ],
+        one_over_w: None,
+    };
+    let planes = [plane(reg("t0"), 7.5), plane(reg("t1"), 3.0)];
+    let mut safe = dxjit::Bindings::new();
+    safe.texture(0, &tex)
+        .and_then(|s| s.texture(1, &tex))
+        .and_then(|s| s.sampler(0, linear))
+        .and_then(|s| s.sampler(1, linear))
+        .expect("binds");
+    let c0_bytes: Vec<u8> = c0.iter().flat_map(|w| w.to_le_bytes()).collect();
+    safe.constant_buffer(0, &c0_bytes).expect("binds");
+    g.bench_function(
+        "ps_2_0 two texture fetches, 1920x1080 as shade_quads",
+        |bench| {
+            bench.iter(|| {
+                shader
+                    .shade_quads(&safe, &quads, 0.0, QuadInputs::Planes(&planes))
+                    .expect("shades")
+            })
+        },
+    );
     g.finish();
 }
 

@@ -35,8 +35,8 @@ pub mod sm4;
 pub mod text;
 
 pub use api::{
-    BindError, Bindings, BufferLayout, CallOptions, DrawDesc, Engine, EngineConfig, RunError,
-    Target,
+    BindError, Bindings, BufferLayout, CallOptions, DrawDesc, Engine, EngineConfig, PlaneInput,
+    QuadInputs, QuadResults, RunError, Target,
 };
 pub use cache::{CacheLimit, CacheStats, ShaderCache};
 pub use compile::{

@@ -18,8 +18,10 @@ use std::sync::Arc;
 
 mod draw;
 mod interpolate;
+mod quads;
 
 pub use draw::{draw, Draw, PixelInput, RenderTarget};
+pub use quads::{shade_quads, Quad};
 
 /// What the runtime needs to know about a compiled shader.
 #[derive(Debug, Clone, Copy)]

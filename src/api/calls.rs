@@ -185,7 +185,7 @@ impl Shader {
         })
     }
 
-    fn require(&self, expected: Stage, call: &'static str) -> Result<(), RunError> {
+    pub(super) fn require(&self, expected: Stage, call: &'static str) -> Result<(), RunError> {
         match self.stage() {
             got if got == expected => Ok(()),
             got => Err(RunError::WrongStage {
@@ -198,7 +198,7 @@ impl Shader {
 
     /// Applies the shader's defined constants, validates if asked, runs
     /// `run` under the deadline, and says whether it was stopped.
-    fn guarded<R>(
+    pub(super) fn guarded<R>(
         &self,
         bindings: &Bindings<'_>,
         options: &CallOptions,

@@ -9,6 +9,7 @@ mod deadline;
 mod definitions;
 mod engine;
 mod error;
+mod quads;
 mod target;
 mod validation;
 
@@ -17,4 +18,5 @@ pub use calls::{CallOptions, DrawDesc, MAX_COORDINATE};
 pub use deadline::within as within_deadline;
 pub use engine::{Engine, EngineConfig};
 pub use error::{BindError, RunError};
+pub use quads::{PlaneInput, QuadInputs, QuadResults};
 pub use target::Target;
