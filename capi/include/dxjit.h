@@ -559,6 +559,62 @@ typedef struct dxjit_draw_desc {
   size_t target_count;
 } dxjit_draw_desc;
 
+// One 2x2 quad: pixels (x, y), (x+1, y), (x, y+1), (x+1, y+1), in that
+// order everywhere (bit i of `coverage`, inputs and outputs).
+typedef struct dxjit_quad {
+  // Left column.
+  uint32_t x;
+  // Top row.
+  uint32_t y;
+  // Covered pixels, bits 0..4; uncovered ones run as helpers for
+  // derivatives and are never alive.
+  uint32_t coverage;
+  // Nonzero when the primitive faces the viewer.
+  uint32_t front_facing;
+} dxjit_quad;
+
+// An input register as plane equations: component `c` at a pixel centre
+// (x, y) is `planes[c][0] * x + planes[c][1] * y + planes[c][2]`, divided by
+// the `one_over_w` plane there when `perspective` is nonzero.
+typedef struct dxjit_plane_input {
+  // `sizeof(dxjit_plane_input)`.
+  size_t struct_size;
+  // The input register (below the shader's `input_registers`).
+  uint32_t reg;
+  // a, b, c per component.
+  float planes[4][3];
+  // Nonzero for perspective-correct interpolation.
+  uint32_t perspective;
+  // a, b, c of 1/w.
+  float one_over_w[3];
+} dxjit_plane_input;
+
+// A batch of quads and where their inputs come from and outputs go.
+// Register `r` of pixel `p` of quad `q` is the four words at
+// `((4 * q + p) * registers + r) * 4`.
+typedef struct dxjit_quad_batch {
+  // `sizeof(dxjit_quad_batch)`.
+  size_t struct_size;
+  // The quads; may be null when `quad_count` is 0.
+  const struct dxjit_quad *quads;
+  // Entries in `quads`.
+  size_t quad_count;
+  // Where in a pixel it is sampled: 0.5 for D3D10+, 0.0 for D3D9.
+  float pixel_center;
+  // Per-pixel input words (`input_registers` per pixel), or null to
+  // use `planes`.
+  const uint32_t *inputs;
+  // Plane-equation inputs, used when `inputs` is null; registers none
+  // names are 0.
+  const struct dxjit_plane_input *planes;
+  // Entries in `planes`.
+  size_t plane_count;
+  // Output words, `output_registers` per pixel.
+  uint32_t *outputs;
+  // Per quad, receives the pixels covered and not discarded.
+  uint8_t *alive;
+} dxjit_quad_batch;
+
 // A shader's overall description.
 typedef struct dxjit_shader_info {
   // `sizeof(dxjit_shader_info)`, set by the caller.
@@ -751,6 +807,22 @@ void dxjit_interrupt_clear(const struct dxjit_interrupt *interrupt);
 // `interrupt` is null or a handle from `dxjit_interrupt_create`, not yet
 // freed, that no running call's bindings name.
 void dxjit_interrupt_free(struct dxjit_interrupt *interrupt);
+
+// Runs a pixel shader on a batch of quads from the caller's rasterizer:
+// derivatives come from each quad, outputs and the surviving coverage are
+// written to the batch's arrays instead of render targets.
+//
+// # Safety
+// `shader` is null or live; `bindings` is null or valid as
+// `dxjit_bindings` documents; `batch` is null or a readable
+// `dxjit_quad_batch` whose arrays hold what it documents: `quads` and
+// `planes` their counts, `inputs` (when not null) `quad_count * 4 *
+// input_registers * 4` words, `outputs` `quad_count * 4 * output_registers
+// * 4` writable words and `alive` `quad_count` writable bytes.
+dxjit_status dxjit_shade_quads(const struct dxjit_shader *shader,
+                               const struct dxjit_bindings *bindings,
+                               const struct dxjit_quad_batch *batch,
+                               char **message);
 
 // Describes a shader: stage, shader model, thread-group size, counts.
 // `out->struct_size` must be set.

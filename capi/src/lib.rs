@@ -18,6 +18,7 @@ pub mod draw;
 pub mod enums;
 pub mod guard;
 pub mod interrupt;
+pub mod quads;
 pub mod reflect;
 pub mod shader;
 pub mod status;

@@ -1,5 +1,6 @@
 /* dxjit from C: compile a compute shader, a D3D9 vertex shader and an SM4
- * pixel shader; reflect them; dispatch, run vertices and draw; stop an
+ * pixel shader; reflect them; dispatch, run vertices and draw; shade the
+ * quads of a tiny rasterizer; stop an
  * endless loop by timeout and from another thread; check every result
  * against hand-computed values. Prints one line per check, then
  * "N passed, M failed"; exits non-zero on any failure. */
@@ -300,6 +301,81 @@ static void run_pixel(void) {
     dxjit_shader_free(ps);
 }
 
+static const char PASS_THROUGH[] =
+    "ps_4_0\n"
+    "dcl_input_ps linear v0.xy\n"
+    "dcl_output o0.xyzw\n"
+    "dcl_temps 1\n"
+    "deriv_rtx r0.x, v0.x\n"
+    "mov o0.xy, v0.xyxx\n"
+    "mov o0.zw, r0.xxxx\n"
+    "ret\n";
+
+/* Twice the signed area of (a, b, p): positive inside a clockwise triangle. */
+static float edge(const float a[2], const float b[2], float px, float py) {
+    return (b[0] - a[0]) * (py - a[1]) - (b[1] - a[1]) * (px - a[0]);
+}
+
+/* A tiny rasterizer: the quads of an 8x8 grid that a triangle touches,
+ * with their coverage at pixel centres; shades them with u = x / 8,
+ * v = y / 8 as plane equations and checks every covered pixel. */
+static void run_quads(void) {
+    dxjit_shader *ps = assemble(PASS_THROUGH, "assemble the quad shader");
+    if (!ps) return;
+    const float tri[3][2] = {{0.0f, 0.0f}, {8.0f, 0.0f}, {0.0f, 8.0f}};
+    dxjit_quad quads[16];
+    size_t count = 0;
+    for (uint32_t qy = 0; qy < 8; qy += 2) {
+        for (uint32_t qx = 0; qx < 8; qx += 2) {
+            uint32_t coverage = 0;
+            for (uint32_t p = 0; p < 4; p++) {
+                float px = (float)(qx + (p & 1)) + 0.5f, py = (float)(qy + (p >> 1)) + 0.5f;
+                if (edge(tri[0], tri[1], px, py) >= 0 && edge(tri[1], tri[2], px, py) >= 0 &&
+                    edge(tri[2], tri[0], px, py) >= 0)
+                    coverage |= 1u << p;
+            }
+            if (coverage) quads[count++] = (dxjit_quad){qx, qy, coverage, 1};
+        }
+    }
+    dxjit_plane_input planes;
+    memset(&planes, 0, sizeof planes);
+    planes.struct_size = sizeof planes;
+    planes.reg = 0;
+    planes.planes[0][0] = 1.0f / 8.0f; /* u = x / 8 */
+    planes.planes[1][1] = 1.0f / 8.0f; /* v = y / 8 */
+    uint32_t outputs[16 * 4 * 4];
+    uint8_t alive[16];
+    dxjit_quad_batch batch;
+    memset(&batch, 0, sizeof batch);
+    batch.struct_size = sizeof batch;
+    batch.quads = quads;
+    batch.quad_count = count;
+    batch.pixel_center = 0.5f;
+    batch.planes = &planes;
+    batch.plane_count = 1;
+    batch.outputs = outputs;
+    batch.alive = alive;
+    char *message = NULL;
+    dxjit_status s = dxjit_shade_quads(ps, NULL, &batch, &message);
+    if (called(s, message, "dxjit_shade_quads")) {
+        int values_ok = 1, alive_ok = 1, covered = 0;
+        for (size_t q = 0; q < count; q++) {
+            alive_ok &= alive[q] == quads[q].coverage;
+            for (uint32_t p = 0; p < 4; p++) {
+                const uint32_t *o = &outputs[(4 * q + p) * 4];
+                float u = ((float)(quads[q].x + (p & 1)) + 0.5f) / 8.0f;
+                float v = ((float)(quads[q].y + (p >> 1)) + 0.5f) / 8.0f;
+                values_ok &= value(o[0]) == u && value(o[1]) == v && value(o[2]) == 1.0f / 8.0f;
+                covered += (quads[q].coverage >> p) & 1;
+            }
+        }
+        check(count == 10 && covered == 36, "quads: the triangle covers 36 pixels in 10 quads");
+        check(alive_ok, "quads: alive = coverage (nothing discards)");
+        check(values_ok, "quads: u, v at every pixel centre and ddx(u) = 1/8, helpers included");
+    }
+    dxjit_shader_free(ps);
+}
+
 static const char ENDLESS[] =
     "cs_5_0\n"
     "dcl_thread_group 1, 1, 1\n"
@@ -350,6 +426,7 @@ static void run_endless(void) {
 int main(void) {
     run_compute();
     run_endless();
+    run_quads();
     run_vertex();
     run_pixel();
     check(dxjit_shader_compile(NULL, 4, NULL, NULL, NULL) == DXJIT_STATUS_NULL_POINTER,

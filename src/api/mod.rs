@@ -18,5 +18,5 @@ pub use calls::{CallOptions, DrawDesc, MAX_COORDINATE};
 pub use deadline::within as within_deadline;
 pub use engine::{Engine, EngineConfig};
 pub use error::{BindError, RunError};
-pub use quads::{PlaneInput, QuadInputs, QuadResults};
+pub use quads::{evaluate_planes, PlaneInput, QuadInputs, QuadResults};
 pub use target::Target;

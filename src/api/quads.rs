@@ -115,7 +115,7 @@ impl Shader {
                         p.reg
                     )));
                 }
-                evaluated = evaluate(quads, pixel_center, planes, ni);
+                evaluated = evaluate_planes(quads, pixel_center, planes, ni);
                 &evaluated[..]
             }
         };
@@ -145,15 +145,23 @@ impl Shader {
     }
 }
 
-/// Every pixel's input registers from plane equations.
-fn evaluate(quads: &[Quad], center: f32, planes: &[PlaneInput], ni: usize) -> Vec<[u32; 4]> {
+/// Every pixel's input registers from plane equations: per quad and
+/// pixel, `input_regs` registers (those no plane names are 0). For callers
+/// of the raw [`dispatch::shade_quads`] (the C API).
+pub fn evaluate_planes(
+    quads: &[Quad],
+    center: f32,
+    planes: &[PlaneInput],
+    input_regs: usize,
+) -> Vec<[u32; 4]> {
+    let ni = input_regs;
     let mut values = vec![[0u32; 4]; quads.len() * 4 * ni];
     for (q, quad) in quads.iter().enumerate() {
         for p in 0..4 {
             let x = quad.x as f32 + (p & 1) as f32 + center;
             let y = quad.y as f32 + (p >> 1) as f32 + center;
             let at = |[a, b, c]: [f32; 3]| a * x + b * y + c;
-            for input in planes {
+            for input in planes.iter().filter(|p| (p.reg as usize) < ni) {
                 let w = input.one_over_w.map_or(1.0, at);
                 values[(4 * q + p) * ni + input.reg as usize] =
                     input.planes.map(|pl| (at(pl) / w).to_bits());

@@ -1,0 +1,223 @@
+//! Shading the 2x2 quads of the caller's own rasterizer.
+
+use crate::bindings::Bindings;
+use crate::bound::Bound;
+use crate::checks::{slice, versioned, versioned_slice, Versioned};
+use crate::dispatch::require_stage;
+use crate::enums::Stage;
+use crate::guard::{call, Message};
+use crate::reflect::shader_ref;
+use crate::shader::Shader;
+use crate::status::{Failure, Outcome, Status};
+use dxjit::PlaneInput as LibraryPlane;
+use dxjit_runtime::dispatch::Quad as RuntimeQuad;
+use std::ffi::c_char;
+
+/// One 2x2 quad: pixels (x, y), (x+1, y), (x, y+1), (x+1, y+1), in that
+/// order everywhere (bit i of `coverage`, inputs and outputs).
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct Quad {
+    /// Left column.
+    pub x: u32,
+    /// Top row.
+    pub y: u32,
+    /// Covered pixels, bits 0..4; uncovered ones run as helpers for
+    /// derivatives and are never alive.
+    pub coverage: u32,
+    /// Nonzero when the primitive faces the viewer.
+    pub front_facing: u32,
+}
+
+/// An input register as plane equations: component `c` at a pixel centre
+/// (x, y) is `planes[c][0] * x + planes[c][1] * y + planes[c][2]`, divided by
+/// the `one_over_w` plane there when `perspective` is nonzero.
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct PlaneInput {
+    /// `sizeof(dxjit_plane_input)`.
+    pub struct_size: usize,
+    /// The input register (below the shader's `input_registers`).
+    pub reg: u32,
+    /// a, b, c per component.
+    pub planes: [[f32; 3]; 4],
+    /// Nonzero for perspective-correct interpolation.
+    pub perspective: u32,
+    /// a, b, c of 1/w.
+    pub one_over_w: [f32; 3],
+}
+
+// SAFETY: `#[repr(C)]`, starts with `struct_size`; integers and floats.
+unsafe impl Versioned for PlaneInput {
+    const NAME: &'static str = "dxjit_plane_input";
+}
+
+/// A batch of quads and where their inputs come from and outputs go.
+/// Register `r` of pixel `p` of quad `q` is the four words at
+/// `((4 * q + p) * registers + r) * 4`.
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct QuadBatch {
+    /// `sizeof(dxjit_quad_batch)`.
+    pub struct_size: usize,
+    /// The quads; may be null when `quad_count` is 0.
+    pub quads: *const Quad,
+    /// Entries in `quads`.
+    pub quad_count: usize,
+    /// Where in a pixel it is sampled: 0.5 for D3D10+, 0.0 for D3D9.
+    pub pixel_center: f32,
+    /// Per-pixel input words (`input_registers` per pixel), or null to
+    /// use `planes`.
+    pub inputs: *const u32,
+    /// Plane-equation inputs, used when `inputs` is null; registers none
+    /// names are 0.
+    pub planes: *const PlaneInput,
+    /// Entries in `planes`.
+    pub plane_count: usize,
+    /// Output words, `output_registers` per pixel.
+    pub outputs: *mut u32,
+    /// Per quad, receives the pixels covered and not discarded.
+    pub alive: *mut u8,
+}
+
+// SAFETY: `#[repr(C)]`, starts with `struct_size`; integers, a float and raw pointers.
+unsafe impl Versioned for QuadBatch {
+    const NAME: &'static str = "dxjit_quad_batch";
+}
+
+/// Runs a pixel shader on a batch of quads from the caller's rasterizer:
+/// derivatives come from each quad, outputs and the surviving coverage are
+/// written to the batch's arrays instead of render targets.
+///
+/// # Safety
+/// `shader` is null or live; `bindings` is null or valid as
+/// `dxjit_bindings` documents; `batch` is null or a readable
+/// `dxjit_quad_batch` whose arrays hold what it documents: `quads` and
+/// `planes` their counts, `inputs` (when not null) `quad_count * 4 *
+/// input_registers * 4` words, `outputs` `quad_count * 4 * output_registers
+/// * 4` writable words and `alive` `quad_count` writable bytes.
+#[no_mangle]
+pub unsafe extern "C" fn dxjit_shade_quads(
+    shader: *const Shader,
+    bindings: *const Bindings,
+    batch: *const QuadBatch,
+    message: *mut *mut c_char,
+) -> Status {
+    // SAFETY: `message` is null or a writable `char*` (contract).
+    let message = unsafe { Message::from_raw(message) };
+    call(message, || {
+        // SAFETY: forwarded contract.
+        let s = unsafe { shader_ref(shader) }?;
+        require_stage(s, Stage::Pixel, "dxjit_shade_quads")?;
+        // SAFETY: forwarded contract.
+        let b = unsafe { versioned(batch, "batch") }?;
+        if !b.pixel_center.is_finite() {
+            return Err(Failure::new(
+                Status::InvalidArgument,
+                "pixel_center is not finite",
+            ));
+        }
+        // SAFETY: `quads` holds `quad_count` entries (contract).
+        let quads: Vec<RuntimeQuad> = unsafe { slice(b.quads, b.quad_count, "batch.quads") }?
+            .iter()
+            .map(|q| RuntimeQuad {
+                x: q.x,
+                y: q.y,
+                coverage: (q.coverage & 0xf) as u8,
+                front_facing: q.front_facing != 0,
+            })
+            .collect();
+        let (ni, no) = (s.kernel.input_regs as usize, s.kernel.output_regs as usize);
+        let pixels = quads.len().checked_mul(4).ok_or_else(too_many)?;
+        // SAFETY: forwarded contract.
+        let inputs = unsafe { inputs(b, &quads, ni, pixels) }?;
+        let out_words = pixels.checked_mul(no * 4).ok_or_else(too_many)?;
+        if (out_words > 0 && (b.outputs.is_null() || !b.outputs.is_aligned()))
+            || (!quads.is_empty() && b.alive.is_null())
+        {
+            return Err(Failure::new(
+                Status::NullPointer,
+                "batch.outputs or batch.alive is null or misaligned",
+            ));
+        }
+        let mut outputs = vec![[0u32; 4]; pixels * no];
+        let mut alive = vec![0u8; quads.len()];
+        // SAFETY: forwarded contract.
+        let bound = unsafe { Bound::new(s, bindings) }?;
+        // SAFETY: the caller's contract keeps every bound view valid and
+        // untouched for the call; `inputs` holds 4 * ni registers per quad,
+        // `outputs` 4 * no and `alive` one entry per quad.
+        bound.run(|raw| unsafe {
+            dxjit_runtime::dispatch::shade_quads(
+                &s.shader.kernel(),
+                raw,
+                &quads,
+                b.pixel_center,
+                &inputs,
+                &mut outputs,
+                &mut alive,
+            )
+        })?;
+        let flat: Vec<u32> = outputs.iter().flatten().copied().collect();
+        // SAFETY: `outputs` holds `out_words` writable words and `alive`
+        // `quad_count` writable bytes (contract), both non-null when used;
+        // the sources are separate allocations of exactly those lengths.
+        unsafe {
+            if out_words > 0 {
+                std::ptr::copy_nonoverlapping(flat.as_ptr(), b.outputs, out_words);
+            }
+            if !alive.is_empty() {
+                std::ptr::copy_nonoverlapping(alive.as_ptr(), b.alive, alive.len());
+            }
+        }
+        Ok(())
+    })
+}
+
+fn too_many() -> Failure {
+    Failure::new(Status::OutOfRange, "batch: too many quads")
+}
+
+/// The per-pixel input registers: copied from `inputs`, or evaluated from
+/// `planes`.
+///
+/// # Safety
+/// The batch's arrays hold what `dxjit_quad_batch` documents.
+unsafe fn inputs(
+    b: &QuadBatch,
+    quads: &[RuntimeQuad],
+    ni: usize,
+    pixels: usize,
+) -> Outcome<Vec<[u32; 4]>> {
+    if !b.inputs.is_null() {
+        let words = pixels.checked_mul(ni * 4).ok_or_else(too_many)?;
+        // SAFETY: `inputs` holds `words` words (contract).
+        let flat = unsafe { slice(b.inputs, words, "batch.inputs") }?;
+        return Ok(flat
+            .chunks_exact(4)
+            .map(|r| [r[0], r[1], r[2], r[3]])
+            .collect());
+    }
+    // SAFETY: `planes` holds `plane_count` entries (contract).
+    let planes = unsafe { versioned_slice(b.planes, b.plane_count, "batch.planes") }?;
+    let mut converted = Vec::with_capacity(planes.len());
+    for p in planes {
+        if p.reg as usize >= ni {
+            return Err(Failure::new(
+                Status::OutOfRange,
+                format!("plane input register {} is past the shader's {ni}", p.reg),
+            ));
+        }
+        converted.push(LibraryPlane {
+            reg: p.reg,
+            planes: p.planes,
+            one_over_w: (p.perspective != 0).then_some(p.one_over_w),
+        });
+    }
+    Ok(dxjit::api::evaluate_planes(
+        quads,
+        b.pixel_center,
+        &converted,
+        ni,
+    ))
+}
