@@ -1,69 +1,23 @@
 //! Component-wise arithmetic: one arm per [`AluOp`], each opening with the
 //! Direct3D rule it implements.
 
+use super::helpers::HelperId;
 use super::lanes::MAX_K;
 use super::lanes::{le, Lanes, FVEC};
 use super::operand::Ty;
 use super::state::Tr;
 use super::JitError;
-use crate::ir::AluOp;
+use crate::ir::{AluOp, SrcTy};
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::{types, InstBuilder, Value};
 use cranelift_frontend::FunctionBuilder;
 
-/// How operation `op` reads source `i`.
+/// How operation `op` reads source `i`, from the IR's table.
 pub fn src_ty(op: AluOp, i: usize) -> Ty {
-    use AluOp::*;
-    match op {
-        Movc => {
-            if i == 0 {
-                Ty::I
-            } else {
-                Ty::F
-            }
-        }
-        Mov | Add | Mul | Mad | MulLegacy | MadLegacy | Div | Min | Max | Sqrt | Rsq | Rcp
-        | Exp | Log | Frc | RoundNe | RoundNi | RoundPi | RoundZ | Sin | Cos | Eq | Ge | Lt
-        | Ne | DerivRtxCoarse | DerivRtyCoarse | DerivRtxFine | DerivRtyFine | FToI | FToU
-        | F32ToF16 => Ty::F,
-        _ => Ty::I,
+    match op.info().source(i) {
+        SrcTy::Float => Ty::F,
+        SrcTy::Int => Ty::I,
     }
-}
-
-/// Whether `op` produces a float (and so may saturate).
-pub fn float_result(op: AluOp) -> bool {
-    use AluOp::*;
-    matches!(
-        op,
-        Mov | Movc
-            | Add
-            | Mul
-            | Mad
-            | MulLegacy
-            | MadLegacy
-            | Div
-            | Min
-            | Max
-            | Sqrt
-            | Rsq
-            | Rcp
-            | Exp
-            | Log
-            | Frc
-            | RoundNe
-            | RoundNi
-            | RoundPi
-            | RoundZ
-            | Sin
-            | Cos
-            | DerivRtxCoarse
-            | DerivRtyCoarse
-            | DerivRtxFine
-            | DerivRtyFine
-            | IToF
-            | UToF
-            | F16ToF32
-    )
 }
 
 fn fcmp_mask(b: &mut FunctionBuilder, cc: FloatCC, x: Value, y: Value) -> Value {
@@ -154,11 +108,8 @@ impl Tr<'_, '_> {
     }
 
     /// Calls a runtime helper `fn(i32x4) -> i32x4` on each vector.
-    pub fn call_vec(&mut self, name: &'static str, a: Lanes) -> Result<Lanes, JitError> {
-        let f = *self
-            .helpers
-            .get(name)
-            .ok_or_else(|| JitError::Invalid(format!("helper {name} missing")))?;
+    pub fn call_vec(&mut self, id: HelperId, a: Lanes) -> Lanes {
+        let f = self.helper(id);
         let k = if a.shared(self.k) { 1 } else { self.k };
         let mut out = a;
         for j in 0..k {
@@ -168,7 +119,7 @@ impl Tr<'_, '_> {
         if k == 1 {
             out.v = [out.v[0]; MAX_K];
         }
-        Ok(out)
+        out
     }
 
     /// Shuffles the lanes of every quad vector.
@@ -242,18 +193,18 @@ impl Tr<'_, '_> {
                 let one = b.ins().splat(FVEC, one);
                 b.ins().fdiv(one, x)
             }),
-            Exp => self.call_vec("dxjit_exp2", s[0])?,
+            Exp => self.call_vec(HelperId::Exp2, s[0]),
             // log/sin: the helpers read a denormal's bits, so it is flushed
             // first: log(±denorm) = -inf, sin(±denorm) = ±0.
             Log => {
                 let x = self.flush_denormals(s[0]);
-                self.call_vec("dxjit_log2", x)?
+                self.call_vec(HelperId::Log2, x)
             }
             Sin => {
                 let x = self.flush_denormals(s[0]);
-                self.call_vec("dxjit_sin", x)?
+                self.call_vec(HelperId::Sin, x)
             }
-            Cos => self.call_vec("dxjit_cos", s[0])?,
+            Cos => self.call_vec(HelperId::Cos, s[0]),
             // frc: x - floor(x), in [0, 1).
             Frc => self.fun(s[0], |b, x| {
                 let f = b.ins().floor(x);
@@ -374,8 +325,8 @@ impl Tr<'_, '_> {
                 self.lb()
                     .map1(a, |b, x| b.ins().fcvt_to_uint_sat(super::lanes::VEC, x))
             }
-            F32ToF16 => self.call_vec("dxjit_f32tof16", s[0])?,
-            F16ToF32 => self.call_vec("dxjit_f16tof32", s[0])?,
+            F32ToF16 => self.call_vec(HelperId::F32ToF16, s[0]),
+            F16ToF32 => self.call_vec(HelperId::F16ToF32, s[0]),
         })
     }
 }
