@@ -195,9 +195,11 @@ pub unsafe extern "C" fn dxjit_typed_atomic(
         Some(AtomicOp::UMax) => cell.fetch_max(val, Ordering::SeqCst),
         Some(AtomicOp::UMin) => cell.fetch_min(val, Ordering::SeqCst),
         Some(AtomicOp::Exchange) => cell.swap(val, Ordering::SeqCst),
-        Some(AtomicOp::CompareExchange) | None => match cell.compare_exchange(compare as u32, val, Ordering::SeqCst, Ordering::SeqCst) {
-            Ok(o) | Err(o) => o,
-        },
+        Some(AtomicOp::CompareExchange) | None => {
+            match cell.compare_exchange(compare as u32, val, Ordering::SeqCst, Ordering::SeqCst) {
+                Ok(o) | Err(o) => o,
+            }
+        }
     };
     old as i32
 }

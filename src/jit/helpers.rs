@@ -58,9 +58,14 @@ impl<T> AbiType for *mut T {
 /// A System V signature from parameter and return type lists.
 fn signature(params: &[&[Type]], returns: &[Type]) -> Signature {
     let mut sig = Signature::new(CallConv::SystemV);
-    sig.params
-        .extend(params.iter().flat_map(|t| t.iter()).map(|t| AbiParam::new(*t)));
-    sig.returns.extend(returns.iter().map(|t| AbiParam::new(*t)));
+    sig.params.extend(
+        params
+            .iter()
+            .flat_map(|t| t.iter())
+            .map(|t| AbiParam::new(*t)),
+    );
+    sig.returns
+        .extend(returns.iter().map(|t| AbiParam::new(*t)));
     sig
 }
 

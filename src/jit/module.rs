@@ -72,14 +72,16 @@ pub fn new_module(isa: OwnedTargetIsa) -> JITModule {
 
 /// Declares every helper in `module`, returning their ids in
 /// [`HelperId::ALL`] order.
-pub fn declare_helpers(
-    module: &mut JITModule,
-) -> Result<Vec<cranelift_module::FuncId>, JitError> {
+pub fn declare_helpers(module: &mut JITModule) -> Result<Vec<cranelift_module::FuncId>, JitError> {
     HelperId::ALL
         .iter()
         .map(|id| {
             module
-                .declare_function(id.name(), cranelift_module::Linkage::Import, &id.signature())
+                .declare_function(
+                    id.name(),
+                    cranelift_module::Linkage::Import,
+                    &id.signature(),
+                )
                 .map_err(|e| JitError::Backend(e.to_string()))
         })
         .collect()
