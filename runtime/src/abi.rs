@@ -205,3 +205,110 @@ pub const SYSVAL_COUNT: usize = 9;
 
 /// The signature of a compiled shader.
 pub type ShaderFn = unsafe extern "C" fn(*mut Frame) -> u32;
+
+/// Atomic read-modify-write operations on a 32-bit word; compiled code
+/// passes the discriminant to `dxjit_typed_atomic`.
+#[repr(u32)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum AtomicOp {
+    /// Bitwise and.
+    And = 0,
+    /// Bitwise or.
+    Or = 1,
+    /// Bitwise xor.
+    Xor = 2,
+    /// Integer add.
+    IAdd = 3,
+    /// Signed maximum.
+    IMax = 4,
+    /// Signed minimum.
+    IMin = 5,
+    /// Unsigned maximum.
+    UMax = 6,
+    /// Unsigned minimum.
+    UMin = 7,
+    /// Exchange.
+    Exchange = 8,
+    /// Compare and exchange: stores the second value where memory equals the first.
+    CompareExchange = 9,
+}
+
+impl AtomicOp {
+    /// Every operation, in discriminant order.
+    pub const ALL: [AtomicOp; 10] = [
+        AtomicOp::And,
+        AtomicOp::Or,
+        AtomicOp::Xor,
+        AtomicOp::IAdd,
+        AtomicOp::IMax,
+        AtomicOp::IMin,
+        AtomicOp::UMax,
+        AtomicOp::UMin,
+        AtomicOp::Exchange,
+        AtomicOp::CompareExchange,
+    ];
+
+    /// The operation with discriminant `code`.
+    pub fn from_code(code: u32) -> Option<AtomicOp> {
+        Self::ALL.get(code as usize).copied()
+    }
+}
+
+/// The dimension of a texture or typed view; compiled code passes the
+/// discriminant to `dxjit_resinfo`.
+#[repr(u32)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum TextureKind {
+    /// A typed buffer: `width` elements, one level.
+    Buffer = 0,
+    /// A row of texels.
+    Texture1D = 1,
+    /// An array of rows; `depth_or_array` is the layer count.
+    Texture1DArray = 2,
+    /// A 2D image.
+    Texture2D = 3,
+    /// An array of 2D images; `depth_or_array` is the layer count.
+    Texture2DArray = 4,
+    /// A volume; `depth_or_array` is the depth.
+    Texture3D = 5,
+    /// A cube: six square faces (`depth_or_array` is 6).
+    TextureCube = 6,
+    /// An array of cubes; `depth_or_array` counts faces, six per cube.
+    TextureCubeArray = 7,
+}
+
+impl TextureKind {
+    /// Every dimension, in discriminant order.
+    pub const ALL: [TextureKind; 8] = [
+        TextureKind::Buffer,
+        TextureKind::Texture1D,
+        TextureKind::Texture1DArray,
+        TextureKind::Texture2D,
+        TextureKind::Texture2DArray,
+        TextureKind::Texture3D,
+        TextureKind::TextureCube,
+        TextureKind::TextureCubeArray,
+    ];
+
+    /// The dimension with discriminant `code`.
+    pub fn from_code(code: u32) -> Option<TextureKind> {
+        Self::ALL.get(code as usize).copied()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{AtomicOp, TextureKind};
+
+    #[test]
+    fn codes_round_trip() {
+        for op in AtomicOp::ALL {
+            assert_eq!(AtomicOp::from_code(op as u32), Some(op));
+        }
+        for kind in TextureKind::ALL {
+            assert_eq!(TextureKind::from_code(kind as u32), Some(kind));
+        }
+        assert_eq!(AtomicOp::from_code(AtomicOp::ALL.len() as u32), None);
+        assert_eq!(TextureKind::from_code(TextureKind::ALL.len() as u32), None);
+    }
+}

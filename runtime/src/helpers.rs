@@ -6,7 +6,7 @@
 //! the System V ABI passes them in xmm0, which compiled code relies on
 //! (hence `improper_ctypes_definitions` is allowed for them).
 
-use crate::abi::View;
+use crate::abi::{AtomicOp, TextureKind, View};
 use crate::format::Format;
 use crate::texture::Texture;
 use std::arch::x86_64::{__m128, __m128i};
@@ -147,15 +147,15 @@ pub unsafe extern "C" fn dxjit_typed_store(
 }
 
 /// An atomic operation on a 32-bit integer texel; returns the original
-/// value (0 when inactive or out of range). `op` numbers: and, or, xor,
-/// iadd, imax, imin, umax, umin, exchange, compare-exchange.
+/// value (0 when inactive or out of range). `op` is an [`AtomicOp`]
+/// discriminant (an unknown one acts as compare-exchange).
 ///
 /// # Safety
 /// `view` points to a valid view whose memory is writable.
 #[allow(clippy::too_many_arguments)]
 pub unsafe extern "C" fn dxjit_typed_atomic(
     view: *const View,
-    op: i32,
+    op: u32,
     x: i32,
     y: i32,
     z: i32,
@@ -177,38 +177,40 @@ pub unsafe extern "C" fn dxjit_typed_atomic(
     // SAFETY: in range and 4-byte aligned (views start aligned); shared by invocations only through atomics.
     let cell = unsafe { &*(v.ptr.add(off) as *const AtomicU32) };
     let val = value as u32;
-    let old = match op {
-        0 => cell.fetch_and(val, Ordering::SeqCst),
-        1 => cell.fetch_or(val, Ordering::SeqCst),
-        2 => cell.fetch_xor(val, Ordering::SeqCst),
-        3 => cell.fetch_add(val, Ordering::SeqCst),
-        4 => cell
+    let old = match AtomicOp::from_code(op) {
+        Some(AtomicOp::And) => cell.fetch_and(val, Ordering::SeqCst),
+        Some(AtomicOp::Or) => cell.fetch_or(val, Ordering::SeqCst),
+        Some(AtomicOp::Xor) => cell.fetch_xor(val, Ordering::SeqCst),
+        Some(AtomicOp::IAdd) => cell.fetch_add(val, Ordering::SeqCst),
+        Some(AtomicOp::IMax) => cell
             .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |o| {
                 Some((o as i32).max(value) as u32)
             })
             .unwrap_or(0),
-        5 => cell
+        Some(AtomicOp::IMin) => cell
             .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |o| {
                 Some((o as i32).min(value) as u32)
             })
             .unwrap_or(0),
-        6 => cell.fetch_max(val, Ordering::SeqCst),
-        7 => cell.fetch_min(val, Ordering::SeqCst),
-        8 => cell.swap(val, Ordering::SeqCst),
-        _ => match cell.compare_exchange(compare as u32, val, Ordering::SeqCst, Ordering::SeqCst) {
-            Ok(o) | Err(o) => o,
-        },
+        Some(AtomicOp::UMax) => cell.fetch_max(val, Ordering::SeqCst),
+        Some(AtomicOp::UMin) => cell.fetch_min(val, Ordering::SeqCst),
+        Some(AtomicOp::Exchange) => cell.swap(val, Ordering::SeqCst),
+        Some(AtomicOp::CompareExchange) | None => {
+            match cell.compare_exchange(compare as u32, val, Ordering::SeqCst, Ordering::SeqCst) {
+                Ok(o) | Err(o) => o,
+            }
+        }
     };
     old as i32
 }
 
 /// `resinfo` at `mip`: width, height, depth or layers, mip count, by the
-/// dimension code (buffer, 1d, 1d array, 2d, 2d array, 3d, cube, cube array).
+/// [`TextureKind`] discriminant `dim` (an unknown one acts as a buffer).
 /// A level past the last gives zero sizes.
 ///
 /// # Safety
 /// `view` points to a valid view, `out` to 4 words.
-pub unsafe extern "C" fn dxjit_resinfo(view: *const View, dim: i32, mip: i32, out: *mut u32) {
+pub unsafe extern "C" fn dxjit_resinfo(view: *const View, dim: u32, mip: i32, out: *mut u32) {
     // SAFETY: the caller passes a valid view record.
     let v = unsafe { &*view };
     let (size, layers, mips) = if !v.texture.is_null() {
@@ -232,14 +234,14 @@ pub unsafe extern "C" fn dxjit_resinfo(view: *const View, dim: i32, mip: i32, ou
     };
     let in_range = size[0] != 0;
     let layers = if in_range { layers } else { 0 };
-    let words = match dim {
-        1 => [size[0], 0, 0, mips],
-        2 => [size[0], layers, 0, mips],
-        3 | 6 => [size[0], size[1], 0, mips],
-        4 => [size[0], size[1], layers, mips],
-        5 => [size[0], size[1], size[2], mips],
-        7 => [size[0], size[1], layers / 6, mips],
-        _ => [v.width, 0, 0, 0],
+    let words = match TextureKind::from_code(dim) {
+        Some(TextureKind::Texture1D) => [size[0], 0, 0, mips],
+        Some(TextureKind::Texture1DArray) => [size[0], layers, 0, mips],
+        Some(TextureKind::Texture2D | TextureKind::TextureCube) => [size[0], size[1], 0, mips],
+        Some(TextureKind::Texture2DArray) => [size[0], size[1], layers, mips],
+        Some(TextureKind::Texture3D) => [size[0], size[1], size[2], mips],
+        Some(TextureKind::TextureCubeArray) => [size[0], size[1], layers / 6, mips],
+        Some(TextureKind::Buffer) | None => [v.width, 0, 0, 0],
     };
     // SAFETY: `out` has room for four words.
     unsafe { std::ptr::copy_nonoverlapping(words.as_ptr(), out, 4) };

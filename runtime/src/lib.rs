@@ -10,6 +10,7 @@
 pub mod abi;
 pub mod dispatch;
 pub mod format;
+pub mod helper_list;
 pub mod helpers;
 pub mod raw_quad;
 pub mod sampler;

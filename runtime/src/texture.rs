@@ -9,29 +9,9 @@
 //! blocks (a mip of 2×2 texels still takes a whole block), and `ld` and the
 //! sampler decode the block holding the texel they read.
 
+pub use crate::abi::TextureKind;
 use crate::abi::View;
 use crate::format::Format;
-
-/// The dimension of a texture.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum TextureKind {
-    /// A typed buffer: `width` elements, one level.
-    Buffer,
-    /// A row of texels.
-    Texture1D,
-    /// An array of rows; `depth_or_array` is the layer count.
-    Texture1DArray,
-    /// A 2D image.
-    Texture2D,
-    /// An array of 2D images; `depth_or_array` is the layer count.
-    Texture2DArray,
-    /// A volume; `depth_or_array` is the depth.
-    Texture3D,
-    /// A cube: six square faces (`depth_or_array` is 6).
-    TextureCube,
-    /// An array of cubes; `depth_or_array` counts faces, six per cube.
-    TextureCubeArray,
-}
 
 impl TextureKind {
     /// Whether `depth_or_array` counts array layers (or cube faces).

@@ -7,11 +7,18 @@
 //! Family quirks (D3D9 source modifiers, co-issue, `aL`, predication, `def`)
 //! are resolved by the front ends, so the backend sees only what is here.
 
+mod info;
 mod liveness;
 mod validate;
 
+pub use info::{AluInfo, ResultKind, SrcTy};
 pub use liveness::{Components, Liveness};
 pub use validate::{validate, IrError};
+
+/// Atomic read-modify-write operations: the runtime's ABI enum.
+pub use dxjit_runtime::abi::AtomicOp;
+/// Resource dimensions: the runtime's texture kinds.
+pub use dxjit_runtime::abi::TextureKind as Dim;
 
 /// The pipeline stage a program runs in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -223,7 +230,8 @@ pub enum AluOp {
     Add,
     /// Float multiply.
     Mul,
-    /// Float multiply-add `src0 * src1 + src2` (not fused).
+    /// Float multiply-add `src0 * src1 + src2`, fused: one rounding, as
+    /// Direct3D permits and GPUs do.
     Mad,
     /// Float multiply where `0 * anything = 0` (D3D9 legacy rule).
     MulLegacy,
@@ -415,31 +423,6 @@ pub enum Resource {
     Uav(u32),
     /// Thread-group shared memory `g#`.
     Tgsm(u32),
-}
-
-/// Atomic read-modify-write operations.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum AtomicOp {
-    /// Bitwise and.
-    And,
-    /// Bitwise or.
-    Or,
-    /// Bitwise xor.
-    Xor,
-    /// Integer add.
-    IAdd,
-    /// Signed maximum.
-    IMax,
-    /// Signed minimum.
-    IMin,
-    /// Unsigned maximum.
-    UMax,
-    /// Unsigned minimum.
-    UMin,
-    /// Exchange.
-    Exchange,
-    /// Compare and exchange: stores the second value where memory equals the first.
-    CompareExchange,
 }
 
 /// How a texture lookup chooses its level of detail.
@@ -692,27 +675,6 @@ pub enum ResourceKind {
     Structured(u32),
     /// Typed buffer or texture of the given dimension.
     Typed(Dim),
-}
-
-/// Resource dimensions.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Dim {
-    /// Buffer.
-    Buffer,
-    /// 1D texture.
-    Texture1D,
-    /// 1D texture array.
-    Texture1DArray,
-    /// 2D texture.
-    Texture2D,
-    /// 2D texture array.
-    Texture2DArray,
-    /// 3D (volume) texture.
-    Texture3D,
-    /// Cube texture.
-    TextureCube,
-    /// Cube texture array.
-    TextureCubeArray,
 }
 
 /// A declared SRV or UAV.

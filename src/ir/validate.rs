@@ -1,6 +1,9 @@
-//! Structural checks of a program before it is compiled.
+//! Checks of a program before it is compiled: control flow nests, calls
+//! are defined and not recursive, and every instruction's operands are well
+//! formed (operation arity from the [`AluOp`](super::AluOp) table,
+//! swizzles, write masks and component counts in range).
 
-use super::{Inst, Program};
+use super::{Dst, Inst, Program, Src};
 
 /// Why a program cannot be compiled.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -19,13 +22,23 @@ pub enum IrError {
     /// Subroutines call each other in a cycle.
     #[error("recursive call through label l{0}")]
     Recursion(u32),
+    /// An instruction's operands are malformed.
+    #[error("instruction {index}: {what}")]
+    Operand {
+        /// Instruction index in its function.
+        index: usize,
+        /// What is wrong.
+        what: String,
+    },
 }
 
 /// Checks that control flow nests and that calls are defined and not recursive.
 pub fn validate(program: &Program) -> Result<(), IrError> {
     check_nesting(&program.main)?;
+    check_operands(&program.main)?;
     for (_, body) in &program.subroutines {
         check_nesting(body)?;
+        check_operands(body)?;
     }
     let mut stack = Vec::new();
     check_calls(program, &program.main, &mut stack)
@@ -103,3 +116,71 @@ fn check_calls(program: &Program, body: &[Inst], stack: &mut Vec<u32>) -> Result
     }
     Ok(())
 }
+
+fn check_operands(body: &[Inst]) -> Result<(), IrError> {
+    for (index, inst) in body.iter().enumerate() {
+        check_inst(inst).map_err(|what| IrError::Operand { index, what })?;
+    }
+    Ok(())
+}
+
+/// What is wrong with one instruction's operands, if anything.
+fn check_inst(inst: &Inst) -> Result<(), String> {
+    for src in inst.sources() {
+        check_src(src)?;
+    }
+    for dst in inst.destinations() {
+        check_dst(dst)?;
+    }
+    let in_range = |swizzle: &[u8; 4]| swizzle.iter().all(|c| *c < 4);
+    match inst {
+        Inst::Alu { op, src, .. } if src.len() != usize::from(op.info().arity) => Err(format!(
+            "{op:?} takes {} sources, has {}",
+            op.info().arity,
+            src.len()
+        )),
+        Inst::Dot { n, .. } if !(1..=4).contains(n) => {
+            Err(format!("dot product of {n} components"))
+        }
+        Inst::StoreRaw { count, .. } | Inst::StoreStructured { count, .. } if *count > 4 => {
+            Err(format!("store of {count} components"))
+        }
+        Inst::LoadRaw { swizzle, .. }
+        | Inst::LoadStructured { swizzle, .. }
+        | Inst::LoadTyped { swizzle, .. }
+        | Inst::BufInfo { swizzle, .. }
+        | Inst::ResInfo { swizzle, .. }
+        | Inst::Sample { swizzle, .. }
+        | Inst::Fetch { swizzle, .. }
+            if !in_range(swizzle) =>
+        {
+            Err(format!("resource swizzle {swizzle:?} out of range"))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// A source's swizzle, and those of its relative index, name components 0..4.
+fn check_src(src: &Src) -> Result<(), String> {
+    if src.swizzle.iter().any(|c| *c >= 4) {
+        return Err(format!("source swizzle {:?} out of range", src.swizzle));
+    }
+    match &src.index.rel {
+        Some(rel) => check_src(rel),
+        None => Ok(()),
+    }
+}
+
+/// A destination's mask has only bits 0..4; its relative index is well formed.
+fn check_dst(dst: &Dst) -> Result<(), String> {
+    if dst.mask > 0xf {
+        return Err(format!("write mask {:#x} out of range", dst.mask));
+    }
+    match &dst.index.rel {
+        Some(rel) => check_src(rel),
+        None => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,69 +1,23 @@
 //! Component-wise arithmetic: one arm per [`AluOp`], each opening with the
 //! Direct3D rule it implements.
 
+use super::helpers::HelperId;
 use super::lanes::MAX_K;
 use super::lanes::{le, Lanes, FVEC};
 use super::operand::Ty;
 use super::state::Tr;
 use super::JitError;
-use crate::ir::AluOp;
+use crate::ir::{AluOp, SrcTy};
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::{types, InstBuilder, Value};
 use cranelift_frontend::FunctionBuilder;
 
-/// How operation `op` reads source `i`.
+/// How operation `op` reads source `i`, from the IR's table.
 pub fn src_ty(op: AluOp, i: usize) -> Ty {
-    use AluOp::*;
-    match op {
-        Movc => {
-            if i == 0 {
-                Ty::I
-            } else {
-                Ty::F
-            }
-        }
-        Mov | Add | Mul | Mad | MulLegacy | MadLegacy | Div | Min | Max | Sqrt | Rsq | Rcp
-        | Exp | Log | Frc | RoundNe | RoundNi | RoundPi | RoundZ | Sin | Cos | Eq | Ge | Lt
-        | Ne | DerivRtxCoarse | DerivRtyCoarse | DerivRtxFine | DerivRtyFine | FToI | FToU
-        | F32ToF16 => Ty::F,
-        _ => Ty::I,
+    match op.info().source(i) {
+        SrcTy::Float => Ty::F,
+        SrcTy::Int => Ty::I,
     }
-}
-
-/// Whether `op` produces a float (and so may saturate).
-pub fn float_result(op: AluOp) -> bool {
-    use AluOp::*;
-    matches!(
-        op,
-        Mov | Movc
-            | Add
-            | Mul
-            | Mad
-            | MulLegacy
-            | MadLegacy
-            | Div
-            | Min
-            | Max
-            | Sqrt
-            | Rsq
-            | Rcp
-            | Exp
-            | Log
-            | Frc
-            | RoundNe
-            | RoundNi
-            | RoundPi
-            | RoundZ
-            | Sin
-            | Cos
-            | DerivRtxCoarse
-            | DerivRtyCoarse
-            | DerivRtxFine
-            | DerivRtyFine
-            | IToF
-            | UToF
-            | F16ToF32
-    )
 }
 
 fn fcmp_mask(b: &mut FunctionBuilder, cc: FloatCC, x: Value, y: Value) -> Value {
@@ -72,13 +26,10 @@ fn fcmp_mask(b: &mut FunctionBuilder, cc: FloatCC, x: Value, y: Value) -> Value 
 
 /// D3D min/max: a NaN operand yields the other operand. `minps(a, b)`
 /// returns `b` when either is NaN, so a NaN `b` is replaced by `a` after.
-fn min_max(b: &mut FunctionBuilder, x: Value, y: Value, max: bool) -> Value {
-    let cc = if max {
-        FloatCC::GreaterThan
-    } else {
-        FloatCC::LessThan
-    };
-    let pick = b.ins().fcmp(cc, x, y);
+/// `keep` is the comparison under which `x` is the result: `LessThan` for
+/// min, `GreaterThan` for max.
+fn min_max(b: &mut FunctionBuilder, x: Value, y: Value, keep: FloatCC) -> Value {
+    let pick = b.ins().fcmp(keep, x, y);
     let pick = b.ins().bitcast(FVEC, le(), pick);
     let r = b.ins().bitselect(pick, x, y);
     let y_nan = b.ins().fcmp(FloatCC::Unordered, y, y);
@@ -154,11 +105,8 @@ impl Tr<'_, '_> {
     }
 
     /// Calls a runtime helper `fn(i32x4) -> i32x4` on each vector.
-    pub fn call_vec(&mut self, name: &'static str, a: Lanes) -> Result<Lanes, JitError> {
-        let f = *self
-            .helpers
-            .get(name)
-            .ok_or_else(|| JitError::Invalid(format!("helper {name} missing")))?;
+    pub fn call_vec(&mut self, id: HelperId, a: Lanes) -> Lanes {
+        let f = self.helper(id);
         let k = if a.shared(self.k) { 1 } else { self.k };
         let mut out = a;
         for j in 0..k {
@@ -168,7 +116,7 @@ impl Tr<'_, '_> {
         if k == 1 {
             out.v = [out.v[0]; MAX_K];
         }
-        Ok(out)
+        out
     }
 
     /// Shuffles the lanes of every quad vector.
@@ -227,8 +175,8 @@ impl Tr<'_, '_> {
             }
             Div => self.fbin(s[0], s[1], |b, x, y| b.ins().fdiv(x, y)),
             // min/max: a NaN operand yields the other one.
-            Min => self.fbin(s[0], s[1], |b, x, y| min_max(b, x, y, false)),
-            Max => self.fbin(s[0], s[1], |b, x, y| min_max(b, x, y, true)),
+            Min => self.fbin(s[0], s[1], |b, x, y| min_max(b, x, y, FloatCC::LessThan)),
+            Max => self.fbin(s[0], s[1], |b, x, y| min_max(b, x, y, FloatCC::GreaterThan)),
             Sqrt => self.fun(s[0], |b, x| b.ins().sqrt(x)),
             // rsq/rcp of ±0 give ±inf, of inf give 0.
             Rsq => self.fun(s[0], |b, x| {
@@ -242,18 +190,18 @@ impl Tr<'_, '_> {
                 let one = b.ins().splat(FVEC, one);
                 b.ins().fdiv(one, x)
             }),
-            Exp => self.call_vec("dxjit_exp2", s[0])?,
+            Exp => self.call_vec(HelperId::Exp2, s[0]),
             // log/sin: the helpers read a denormal's bits, so it is flushed
             // first: log(±denorm) = -inf, sin(±denorm) = ±0.
             Log => {
                 let x = self.flush_denormals(s[0]);
-                self.call_vec("dxjit_log2", x)?
+                self.call_vec(HelperId::Log2, x)
             }
             Sin => {
                 let x = self.flush_denormals(s[0]);
-                self.call_vec("dxjit_sin", x)?
+                self.call_vec(HelperId::Sin, x)
             }
-            Cos => self.call_vec("dxjit_cos", s[0])?,
+            Cos => self.call_vec(HelperId::Cos, s[0]),
             // frc: x - floor(x), in [0, 1).
             Frc => self.fun(s[0], |b, x| {
                 let f = b.ins().floor(x);
@@ -298,8 +246,12 @@ impl Tr<'_, '_> {
             UMax => self.lb().map2(s[0], s[1], |b, x, y| b.ins().umax(x, y)),
             INeg => self.lb().map1(s[0], |b, x| b.ins().ineg(x)),
             // udiv/urem by 0 give 0xFFFFFFFF (the divisor is guarded: x86 div would fault).
-            UDiv => self.per_lane(&s[..2], |b, v| guarded_div(b, v[0], v[1], false)),
-            URem => self.per_lane(&s[..2], |b, v| guarded_div(b, v[0], v[1], true)),
+            UDiv => self.per_lane(&s[..2], |b, v| {
+                guarded_div(b, v[0], v[1], DivPart::Quotient)
+            }),
+            URem => self.per_lane(&s[..2], |b, v| {
+                guarded_div(b, v[0], v[1], DivPart::Remainder)
+            }),
             IMulHi => self.per_lane(&s[..2], |b, v| {
                 let x = b.ins().sextend(types::I64, v[0]);
                 let y = b.ins().sextend(types::I64, v[1]);
@@ -328,8 +280,8 @@ impl Tr<'_, '_> {
             }
             // bfi/ubfe/ibfe: width and offset use their low 5 bits.
             Bfi => self.per_lane(&s[..4], |b, v| bfi(b, v[0], v[1], v[2], v[3])),
-            Ubfe => self.per_lane(&s[..3], |b, v| bfe(b, v[0], v[1], v[2], false)),
-            Ibfe => self.per_lane(&s[..3], |b, v| bfe(b, v[0], v[1], v[2], true)),
+            Ubfe => self.per_lane(&s[..3], |b, v| bfe(b, v[0], v[1], v[2], Sign::Unsigned)),
+            Ibfe => self.per_lane(&s[..3], |b, v| bfe(b, v[0], v[1], v[2], Sign::Signed)),
             Bfrev => self.per_lane(&s[..1], |b, v| b.ins().bitrev(v[0])),
             CountBits => self.per_lane(&s[..1], |b, v| b.ins().popcnt(v[0])),
             // firstbit_hi: leading zeros (from the MSB side); 0 gives ~0.
@@ -374,17 +326,35 @@ impl Tr<'_, '_> {
                 self.lb()
                     .map1(a, |b, x| b.ins().fcvt_to_uint_sat(super::lanes::VEC, x))
             }
-            F32ToF16 => self.call_vec("dxjit_f32tof16", s[0])?,
-            F16ToF32 => self.call_vec("dxjit_f16tof32", s[0])?,
+            F32ToF16 => self.call_vec(HelperId::F32ToF16, s[0]),
+            F16ToF32 => self.call_vec(HelperId::F16ToF32, s[0]),
         })
     }
 }
 
-fn guarded_div(b: &mut FunctionBuilder, x: Value, y: Value, rem: bool) -> Value {
+/// Which result of an unsigned division an operation keeps.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum DivPart {
+    /// `udiv`.
+    Quotient,
+    /// `urem`.
+    Remainder,
+}
+
+/// How a bit-field extract fills the bits above the field.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Sign {
+    /// With zeros (`ubfe`).
+    Unsigned,
+    /// With the field's top bit (`ibfe`).
+    Signed,
+}
+
+fn guarded_div(b: &mut FunctionBuilder, x: Value, y: Value, part: DivPart) -> Value {
     let zero = b.ins().icmp_imm_u(IntCC::Equal, y, 0);
     let one = b.ins().iconst(types::I32, 1);
     let safe = b.ins().select(zero, one, y);
-    let r = if rem {
+    let r = if part == DivPart::Remainder {
         b.ins().urem(x, safe)
     } else {
         b.ins().udiv(x, safe)
@@ -412,7 +382,8 @@ fn bfi(b: &mut FunctionBuilder, width: Value, offset: Value, src: Value, base: V
 
 /// `ubfe`/`ibfe width, offset, src`: width 0 gives 0; when offset + width
 /// reaches past bit 31 the field is `src >> offset`.
-fn bfe(b: &mut FunctionBuilder, width: Value, offset: Value, src: Value, signed: bool) -> Value {
+fn bfe(b: &mut FunctionBuilder, width: Value, offset: Value, src: Value, sign: Sign) -> Value {
+    let signed = sign == Sign::Signed;
     let w = b.ins().band_imm_u(width, 31);
     let o = b.ins().band_imm_u(offset, 31);
     let end = b.ins().iadd(w, o);

@@ -6,6 +6,7 @@ mod alu;
 mod denormal;
 mod double;
 mod flow;
+mod helpers;
 mod inline_sample;
 mod lane_addr;
 mod lanes;
@@ -324,10 +325,12 @@ pub fn compile(prog: &Program, opts: JitOptions) -> Result<Compiled, JitError> {
     let output_regs = max_reg(&prog.outputs).max(prog.depth_output.map_or(0, |r| r + 1));
     let mut fctx = FunctionBuilderContext::new();
     let mut b = FunctionBuilder::new(&mut ctx.func, &mut fctx);
-    let mut helpers = HashMap::new();
-    for (name, id) in helper_ids {
-        helpers.insert(name, module.declare_func_in_func(id, b.func));
-    }
+    let helpers = helpers::HelperRefs::new(
+        helper_ids
+            .into_iter()
+            .map(|id| module.declare_func_in_func(id, b.func))
+            .collect(),
+    );
     let entry = b.create_block();
     b.append_block_params_for_function_params(entry);
     b.switch_to_block(entry);

@@ -1,6 +1,7 @@
 //! The translation state of one function: register variables, execution
 //! masks, the control-flow stack and the frame layout.
 
+use super::helpers::{HelperId, HelperRefs};
 use super::lanes::{LaneBuilder, LaneVar, Lanes, MAX_K, VEC};
 use super::JitError;
 use crate::ir::Program;
@@ -113,8 +114,8 @@ pub struct Tr<'p, 'f> {
     pub exit: Block,
     /// Blocks that resume after each barrier.
     pub resumes: Vec<Block>,
-    /// Imported runtime helpers by name.
-    pub helpers: HashMap<&'static str, FuncRef>,
+    /// Imported runtime helpers by handle.
+    pub helpers: HelperRefs,
     /// Scratch layout.
     pub scratch: ScratchLayout,
     /// The immediate constant buffer, kept alive by the compiled shader.
@@ -151,11 +152,8 @@ impl<'p, 'f> Tr<'p, 'f> {
     }
 
     /// An imported runtime helper.
-    pub fn helper(&self, name: &'static str) -> Result<cranelift_codegen::ir::FuncRef, JitError> {
-        self.helpers
-            .get(name)
-            .copied()
-            .ok_or_else(|| JitError::Invalid(format!("helper {name} missing")))
+    pub fn helper(&self, id: HelperId) -> FuncRef {
+        self.helpers.get(id)
     }
 
     /// The helper argument block in the call's scratch memory.

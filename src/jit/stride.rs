@@ -96,3 +96,6 @@ fn stride(
         _ => None,
     }
 }
+
+#[cfg(test)]
+mod tests;

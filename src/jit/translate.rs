@@ -1,7 +1,7 @@
 //! The instruction loop: one arm per IR instruction, delegating to the
 //! emitter of its family.
 
-use super::alu::{float_result, src_ty};
+use super::alu::src_ty;
 use super::memory::Addr;
 use super::operand::Ty;
 use super::state::Tr;
@@ -40,7 +40,7 @@ impl Tr<'_, '_> {
             }
             results.push((c, self.alu(op, &args)?));
         }
-        let dst = if dst.saturate && !float_result(op) {
+        let dst = if dst.saturate && op.info().result != crate::ir::ResultKind::Float {
             Dst {
                 saturate: false,
                 ..dst.clone()

@@ -2,6 +2,7 @@
 //! per-lane (or per-quad) calls into the runtime, which converts formats and
 //! checks bounds in Rust.
 
+use super::helpers::HelperId;
 use super::lanes::{Lanes, VEC};
 use super::operand::Ty;
 use super::state::Tr;
@@ -13,36 +14,6 @@ use dxjit_runtime::sampler::{
     QuadSample, SamplerState, LOD_BIAS, LOD_GRADIENT, LOD_IMPLICIT, LOD_LEVEL,
 };
 use std::mem::{offset_of, size_of};
-
-/// The runtime's numbering of resource dimensions for `dxjit_resinfo`.
-fn dim_code(dim: Dim) -> i64 {
-    match dim {
-        Dim::Buffer => 0,
-        Dim::Texture1D => 1,
-        Dim::Texture1DArray => 2,
-        Dim::Texture2D => 3,
-        Dim::Texture2DArray => 4,
-        Dim::Texture3D => 5,
-        Dim::TextureCube => 6,
-        Dim::TextureCubeArray => 7,
-    }
-}
-
-/// The runtime's numbering of atomic operations for `dxjit_typed_atomic`.
-fn atomic_code(op: AtomicOp) -> i64 {
-    match op {
-        AtomicOp::And => 0,
-        AtomicOp::Or => 1,
-        AtomicOp::Xor => 2,
-        AtomicOp::IAdd => 3,
-        AtomicOp::IMax => 4,
-        AtomicOp::IMin => 5,
-        AtomicOp::UMax => 6,
-        AtomicOp::UMin => 7,
-        AtomicOp::Exchange => 8,
-        AtomicOp::CompareExchange => 9,
-    }
-}
 
 /// How many address coordinates a dimension has (x; x, y; x, y, z/slice).
 fn coord_count(dim: Option<Dim>) -> usize {
@@ -131,7 +102,7 @@ impl Tr<'_, '_> {
         with_mip: bool,
     ) -> Result<(), JitError> {
         let view = self.view_addr(res)?;
-        let f = self.helper("dxjit_typed_load")?;
+        let f = self.helper(HelperId::TypedLoad);
         let out = self.args_ptr();
         let mut per_lane = Vec::new();
         for j in 0..self.k {
@@ -164,7 +135,7 @@ impl Tr<'_, '_> {
         value: &Src,
     ) -> Result<(), JitError> {
         let view = self.view_addr(res)?;
-        let f = self.helper("dxjit_typed_store")?;
+        let f = self.helper(HelperId::TypedStore);
         let c = self.coords(res, coord)?;
         let v = self.read_n(value, 4, Ty::F)?;
         let exec = self.exec();
@@ -198,7 +169,7 @@ impl Tr<'_, '_> {
         compare: Option<&Src>,
     ) -> Result<(), JitError> {
         let view = self.view_addr(res)?;
-        let f = self.helper("dxjit_typed_atomic")?;
+        let f = self.helper(HelperId::TypedAtomic);
         let c = self.coords(res, addr)?;
         let v = self.read(value, 0, Ty::I)?;
         let cmp = match compare {
@@ -206,7 +177,7 @@ impl Tr<'_, '_> {
             None => self.lb().splat(0),
         };
         let exec = self.exec();
-        let code = self.b.ins().iconst(types::I32, atomic_code(op));
+        let code = self.b.ins().iconst(types::I32, i64::from(op as u32));
         let mut out = v;
         for j in 0..self.k {
             let mut acc = v.v[j];
@@ -244,9 +215,9 @@ impl Tr<'_, '_> {
             _ => Dim::Buffer,
         };
         let view = self.view_addr(res)?;
-        let f = self.helper("dxjit_resinfo")?;
+        let f = self.helper(HelperId::ResInfo);
         let m = self.read(mip, 0, Ty::I)?;
-        let code = self.b.ins().iconst(types::I32, dim_code(dim));
+        let code = self.b.ins().iconst(types::I32, i64::from(dim as u32));
         let out = self.args_ptr();
         let mut per_lane = Vec::new();
         for j in 0..self.k {
@@ -384,7 +355,7 @@ impl Tr<'_, '_> {
             samplers,
             i64::from(a.sampler) * size_of::<SamplerState>() as i64,
         );
-        let f = self.helper("dxjit_sample_quad")?;
+        let f = self.helper(HelperId::SampleQuad);
         let args = self.args_ptr();
         let out = self
             .b

@@ -154,3 +154,6 @@ impl Uniformity {
         false
     }
 }
+
+#[cfg(test)]
+mod tests;

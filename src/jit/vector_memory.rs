@@ -4,6 +4,7 @@
 //! per-component bounds; then the runtime's exact path runs instead
 //! (`dxjit_runtime::raw_quad`), out of line, as it is rare.
 
+use super::helpers::HelperId;
 use super::lane_addr::{pair_addrs, widen_half};
 use super::lanes::{Lanes, MAX_K, VEC};
 use super::memory::Mem;
@@ -71,13 +72,13 @@ impl Tr<'_, '_> {
     /// block's address.
     fn call_raw_quad(
         &mut self,
-        helper: &'static str,
+        helper: HelperId,
         m: &Mem,
         off: &Lanes,
         mask: Option<&Lanes>,
         vals: Option<&[Lanes; 4]>,
     ) -> Result<Value, super::JitError> {
-        let f = self.helper(helper)?;
+        let f = self.helper(helper);
         let args = self.args_ptr();
         let lanes = self.lanes();
         for j in 0..self.k {
@@ -174,7 +175,7 @@ impl Tr<'_, '_> {
         }
         self.b.ins().jump(join, &[]);
         self.b.switch_to_block(slow_block);
-        let args = self.call_raw_quad("dxjit_raw_load4", m, off, None, None)?;
+        let args = self.call_raw_quad(HelperId::RawLoad4, m, off, None, None)?;
         let lanes = self.lanes() as usize;
         for (c, var) in vars.iter().enumerate() {
             let v = self.load_lanes(args, (4 * (COMPONENTS + c * lanes)) as i32);
@@ -220,7 +221,7 @@ impl Tr<'_, '_> {
         }
         self.b.ins().jump(join, &[]);
         self.b.switch_to_block(slow_block);
-        self.call_raw_quad("dxjit_raw_store4", m, off, Some(exec), Some(vals))?;
+        self.call_raw_quad(HelperId::RawStore4, m, off, Some(exec), Some(vals))?;
         self.b.ins().jump(join, &[]);
         self.b.switch_to_block(join);
         Ok(())

@@ -1,0 +1,77 @@
+//! The one list of functions compiled code may call, with their Rust types.
+//!
+//! [`foreach_helper!`](crate::foreach_helper) hands the list to a macro of
+//! the caller's, which derives what it needs from it: the compiler its
+//! call signatures, symbol bindings and helper handles. Each entry names
+//! the function by its module and name in this crate and spells out its
+//! parameter and return types; a consumer that coerces the function to an
+//! `unsafe extern "C" fn` pointer of those types turns any mismatch between
+//! the list and the function into a compile error.
+
+/// Calls `$mac! { calls { .. } libcalls { .. } }` with every runtime helper.
+///
+/// `calls` are the helpers compiled code calls by handle, one entry each:
+/// doc comments, a handle name, then `module::function(param: Type, ..) ->
+/// Return;` (`-> ()` for none). `libcalls` are the C math functions
+/// Cranelift may call by symbol on hosts without SSE4.1 or FMA, in the same
+/// form without a handle. Vector helpers take and return one `__m128` or
+/// `__m128i` (four 32-bit lanes in an xmm register).
+#[macro_export]
+macro_rules! foreach_helper {
+    ($mac:ident) => {
+        $mac! {
+            calls {
+                /// `2^x` per lane.
+                Exp2 = helpers::dxjit_exp2(x: ::core::arch::x86_64::__m128) -> ::core::arch::x86_64::__m128;
+                /// `log2(x)` per lane.
+                Log2 = helpers::dxjit_log2(x: ::core::arch::x86_64::__m128) -> ::core::arch::x86_64::__m128;
+                /// Sine per lane.
+                Sin = helpers::dxjit_sin(x: ::core::arch::x86_64::__m128) -> ::core::arch::x86_64::__m128;
+                /// Cosine per lane.
+                Cos = helpers::dxjit_cos(x: ::core::arch::x86_64::__m128) -> ::core::arch::x86_64::__m128;
+                /// Float to half per lane.
+                F32ToF16 = helpers::dxjit_f32tof16(x: ::core::arch::x86_64::__m128i) -> ::core::arch::x86_64::__m128i;
+                /// Half to float per lane.
+                F16ToF32 = helpers::dxjit_f16tof32(x: ::core::arch::x86_64::__m128i) -> ::core::arch::x86_64::__m128i;
+                /// Typed load of one texel into four words.
+                TypedLoad = helpers::dxjit_typed_load(
+                    view: *const $crate::abi::View, x: i32, y: i32, z: i32, mip: i32, out: *mut u32
+                ) -> ();
+                /// Typed store of four words to one texel.
+                TypedStore = helpers::dxjit_typed_store(
+                    view: *const $crate::abi::View, x: i32, y: i32, z: i32, value: *const u32, active: i32
+                ) -> ();
+                /// An atomic operation on a 32-bit texel, by [`AtomicOp`]($crate::abi::AtomicOp) code.
+                TypedAtomic = helpers::dxjit_typed_atomic(
+                    view: *const $crate::abi::View, op: u32, x: i32, y: i32, z: i32,
+                    value: i32, compare: i32, active: i32
+                ) -> i32;
+                /// Raw loads of four words per lane, word by word.
+                RawLoad4 = raw_quad::dxjit_raw_load4(ptr: *const u8, size: u64, args: *mut u32, lanes: u32) -> ();
+                /// Raw stores of four words per lane, word by word.
+                RawStore4 = raw_quad::dxjit_raw_store4(ptr: *mut u8, size: u64, args: *const u32, lanes: u32) -> ();
+                /// `resinfo` at one level, by [`TextureKind`]($crate::abi::TextureKind) code.
+                ResInfo = helpers::dxjit_resinfo(view: *const $crate::abi::View, dim: u32, mip: i32, out: *mut u32) -> ();
+                /// One filtered lookup for a 2x2 quad.
+                SampleQuad = sampler::dxjit_sample_quad(
+                    view: *const $crate::abi::View,
+                    sampler: *const $crate::sampler::SamplerState,
+                    args: *const $crate::sampler::QuadSample,
+                    out: *mut [[f32; 4]; 4]
+                ) -> ();
+            }
+            libcalls {
+                helpers::fmaf(a: f32, b: f32, c: f32) -> f32;
+                helpers::fma(a: f64, b: f64, c: f64) -> f64;
+                helpers::floorf(a: f32) -> f32;
+                helpers::ceilf(a: f32) -> f32;
+                helpers::truncf(a: f32) -> f32;
+                helpers::nearbyintf(a: f32) -> f32;
+                helpers::floor(a: f64) -> f64;
+                helpers::ceil(a: f64) -> f64;
+                helpers::trunc(a: f64) -> f64;
+                helpers::nearbyint(a: f64) -> f64;
+            }
+        }
+    };
+}

@@ -1,0 +1,65 @@
+//! Stride hints on small programs, with strides worked out by hand.
+
+use super::load_strides;
+use crate::ir::{AluOp, Dst, File, Inst, Program, Resource, Src, Stage, SysVal, XYZW};
+use crate::jit::uniform::Uniformity;
+
+fn alu(op: AluOp, dst: u32, src: Vec<Src>) -> Inst {
+    Inst::Alu {
+        op,
+        dst: Dst::temp(dst, 0b0001),
+        src,
+    }
+}
+
+fn load(offset: u32) -> Inst {
+    Inst::LoadRaw {
+        dst: Dst::temp(3, 0b1111),
+        res: Resource::Tgsm(0),
+        offset: Src::temp(offset).scalar(0),
+        swizzle: XYZW,
+    }
+}
+
+fn strides(main: Vec<Inst>) -> std::collections::HashMap<usize, i64> {
+    let mut p = Program::new(Stage::Compute);
+    p.temps = 4;
+    p.main = main;
+    load_strides(&p, &Uniformity::of(&p))
+}
+
+#[test]
+fn flattened_index_times_sixteen_steps_sixteen_bytes() {
+    let index = Src::reg(File::SysVal(SysVal::GroupIndex), 0).scalar(0);
+    let s = strides(vec![
+        alu(AluOp::IMul, 0, vec![index, Src::splat(16)]),
+        load(0),
+    ]);
+    assert_eq!(s.get(&1), Some(&16));
+}
+
+#[test]
+fn a_shift_and_a_uniform_add_keep_the_stride() {
+    let tid = Src::reg(File::SysVal(SysVal::DispatchThreadId), 0).scalar(0);
+    let cb = Src::reg(File::Const(0), 0).scalar(0);
+    let s = strides(vec![
+        alu(AluOp::IShl, 0, vec![tid, Src::splat(2)]),
+        alu(AluOp::IAdd, 0, vec![Src::temp(0).scalar(0), cb]),
+        load(0),
+    ]);
+    assert_eq!(s.get(&2), Some(&4));
+}
+
+#[test]
+fn thread_y_steps_zero_and_inputs_give_no_hint() {
+    let tid_y = Src::reg(File::SysVal(SysVal::DispatchThreadId), 0).scalar(1);
+    let input = Src::reg(File::Input, 0).scalar(0);
+    let s = strides(vec![
+        alu(AluOp::Mov, 0, vec![tid_y]),
+        load(0),
+        alu(AluOp::Mov, 1, vec![input]),
+        load(1),
+    ]);
+    assert_eq!(s.get(&1), Some(&0));
+    assert_eq!(s.get(&3), None);
+}

@@ -1,0 +1,69 @@
+//! Uniformity on small programs whose answers follow from the rules: lane
+//! ids vary, constants do not, and writes under divergent control vary.
+
+use super::Uniformity;
+use crate::ir::{AluOp, Dst, File, Inst, Program, Src, Stage, SysVal};
+
+fn tid() -> Src {
+    Src::reg(File::SysVal(SysVal::DispatchThreadId), 0).scalar(0)
+}
+
+fn cb() -> Src {
+    Src::reg(File::Const(0), 0).scalar(0)
+}
+
+fn mov(dst: u32, src: Src) -> Inst {
+    Inst::Alu {
+        op: AluOp::Mov,
+        dst: Dst::temp(dst, 0b0001),
+        src: vec![src],
+    }
+}
+
+fn program(main: Vec<Inst>) -> Program {
+    let mut p = Program::new(Stage::Compute);
+    p.temps = 4;
+    p.main = main;
+    p
+}
+
+#[test]
+fn lane_ids_vary_and_constants_do_not() {
+    let u = Uniformity::of(&program(vec![mov(0, tid()), mov(1, cb())]));
+    assert!(!u.temp(0, 0));
+    assert!(u.temp(1, 0));
+    assert!(u.temp(0, 1), "an unwritten component stays uniform");
+}
+
+#[test]
+fn a_uniform_write_under_a_varying_branch_varies() {
+    let u = Uniformity::of(&program(vec![
+        mov(0, tid()),
+        Inst::If {
+            cond: Src::temp(0).scalar(0),
+            nz: true,
+        },
+        mov(1, cb()),
+        Inst::EndIf,
+        mov(2, cb()),
+    ]));
+    assert!(!u.temp(1, 0));
+    assert!(u.temp(2, 0));
+}
+
+#[test]
+fn variance_reaches_reads_that_come_before_the_write() {
+    // r2 = r3 is seen before r3 = tid: only a second pass marks r2.
+    let u = Uniformity::of(&program(vec![
+        mov(2, Src::temp(3).scalar(0)),
+        mov(3, tid()),
+        Inst::Alu {
+            op: AluOp::IAdd,
+            dst: Dst::temp(1, 0b0001),
+            src: vec![cb(), Src::splat(1)],
+        },
+    ]));
+    assert!(!u.temp(3, 0));
+    assert!(!u.temp(2, 0));
+    assert!(u.temp(1, 0));
+}
