@@ -44,11 +44,17 @@ impl Tr<'_, '_> {
     /// if: lanes whose test fails leave `cond`; a block no lane enters is skipped.
     pub fn emit_if(&mut self, cond: &Src, nz: bool) -> Result<(), JitError> {
         if self.is_uniform(cond) {
-            // Every active lane agrees: branch on whether any active lane takes it.
-            let taken = self.test(cond, nz)?;
-            let exec = self.exec();
-            let live = self.lb().and(taken, exec);
-            let any = self.lb().any(live);
+            // Every active lane agrees: branch on the scalar condition, or
+            // on whether any active lane takes it.
+            let any = match self.scalar_test(cond, nz) {
+                Some(t) => t,
+                None => {
+                    let taken = self.test(cond, nz)?;
+                    let exec = self.exec();
+                    let live = self.lb().and(taken, exec);
+                    self.lb().any(live)
+                }
+            };
             let then = self.b.create_block();
             let skip = self.b.create_block();
             self.b.ins().brif(any, then, &[], skip, &[]);
@@ -282,6 +288,33 @@ impl Tr<'_, '_> {
         self.b.switch_to_block(go_on);
     }
 
+    /// breakc / continuec (`brk`): a uniform loop whose condition reads
+    /// as a scalar branches on it; otherwise the lanes passing the test
+    /// break or continue.
+    pub fn emit_break_or_continue_c(
+        &mut self,
+        cond: &Src,
+        nz: bool,
+        brk: bool,
+    ) -> Result<(), JitError> {
+        if let Some((latch, exit)) = self.uniform_loop() {
+            if let Some(t) = self.scalar_test(cond, nz) {
+                let next = self.b.create_block();
+                let target = if brk { exit } else { latch };
+                self.b.ins().brif(t, target, &[], next, &[]);
+                self.b.switch_to_block(next);
+                return Ok(());
+            }
+        }
+        let t = self.test(cond, nz)?;
+        if brk {
+            self.emit_break(Some(t));
+        } else {
+            self.emit_continue(Some(t));
+        }
+        Ok(())
+    }
+
     /// break / breakc: the lanes leave the innermost loop or switch.
     pub fn emit_break(&mut self, lanes: Option<Lanes>) {
         if let Some((_, exit)) = self.uniform_loop() {
@@ -458,6 +491,7 @@ impl Tr<'_, '_> {
                 whole: self.all_vars.clone(),
                 uniform: Vec::new(),
                 ones: Vec::new(),
+                scalars: self.scalars.all().collect(),
             };
         };
         let m = self.masks;
@@ -465,6 +499,7 @@ impl Tr<'_, '_> {
             whole: vec![m.ret, m.alive],
             uniform: Vec::new(),
             ones: Vec::new(),
+            scalars: Vec::new(),
         };
         // With no construct open, the construct masks are all ones.
         if self.flow.is_empty() {
@@ -473,7 +508,9 @@ impl Tr<'_, '_> {
             kept.whole.extend([m.cond, m.brk, m.cont, m.sw]);
         }
         for &(reg, comp) in self.liveness.after(pos) {
-            if let Some(v) = self.temps.get(reg as usize * 4 + comp as usize) {
+            if let Some(var) = self.scalars.var(reg, comp) {
+                kept.scalars.push(var);
+            } else if let Some(v) = self.temps.get(reg as usize * 4 + comp as usize) {
                 if self.uniform.temp(reg, comp) {
                     kept.uniform.push(*v);
                 } else {
@@ -521,6 +558,13 @@ impl Tr<'_, '_> {
                 .store(MemFlagsData::trusted(), v, scratch, spill + 16 * slot);
             slot += 1;
         }
+        for var in &kept.scalars {
+            let v = self.b.use_var(*var);
+            self.b
+                .ins()
+                .store(MemFlagsData::trusted(), v, scratch, spill + 16 * slot);
+            slot += 1;
+        }
         self.spill_vectors = self.spill_vectors.max(slot as u32);
         let idv = self.b.ins().iconst(types::I32, i64::from(id));
         self.b.ins().store(
@@ -556,6 +600,16 @@ impl Tr<'_, '_> {
         for var in &kept.uniform {
             reload(&mut self.b, &var.v[..k]);
         }
+        for var in &kept.scalars {
+            let v = self.b.ins().load(
+                types::I32,
+                MemFlagsData::trusted(),
+                scratch,
+                spill + 16 * slot,
+            );
+            slot += 1;
+            self.b.def_var(*var, v);
+        }
         let ones = self.lb().splat(u32::MAX);
         for var in &kept.ones {
             self.lb().def_var(*var, ones);
@@ -573,4 +627,6 @@ struct Kept {
     uniform: Vec<LaneVar>,
     /// Masks known to be all ones: nothing is spilled, they are reset.
     ones: Vec<LaneVar>,
+    /// Scalar temps: one word each.
+    scalars: Vec<Variable>,
 }

@@ -13,6 +13,7 @@ mod memory;
 mod module;
 mod operand;
 mod peephole;
+mod scalar;
 mod state;
 mod stride;
 mod strided;
@@ -343,6 +344,7 @@ pub fn compile(prog: &Program, opts: JitOptions) -> Result<Compiled, JitError> {
     };
     let uniform = uniform::Uniformity::of(prog);
     let load_strides = stride::load_strides(prog, &uniform);
+    let scalars = scalar::ScalarTemps::new(prog, &uniform, &mut b);
     let mut tr = Tr {
         b,
         k,
@@ -372,6 +374,7 @@ pub fn compile(prog: &Program, opts: JitOptions) -> Result<Compiled, JitError> {
         output_regs,
         spill_vectors: 0,
         uniform,
+        scalars,
         liveness: crate::ir::Liveness::of(prog),
         load_strides,
         open_at: Vec::new(),
