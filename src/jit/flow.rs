@@ -492,15 +492,28 @@ impl Tr<'_, '_> {
                 uniform: Vec::new(),
                 ones: Vec::new(),
                 scalars: self.scalars.all().collect(),
+                alive_from_frame: false,
             };
         };
         let m = self.masks;
         let mut kept = Kept {
-            whole: vec![m.ret, m.alive],
+            whole: Vec::new(),
             uniform: Vec::new(),
             ones: Vec::new(),
             scalars: Vec::new(),
+            alive_from_frame: false,
         };
+        // `ret` stays all ones when main returns only at its top level;
+        // `alive` is what the frame holds when nothing discards.
+        if returns_only_at_top(self.prog) {
+            kept.ones.push(m.ret);
+        } else {
+            kept.whole.push(m.ret);
+        }
+        kept.alive_from_frame = !discards(self.prog);
+        if !kept.alive_from_frame {
+            kept.whole.push(m.alive);
+        }
         // With no construct open, the construct masks are all ones.
         if self.flow.is_empty() {
             kept.ones.extend([m.cond, m.brk, m.cont, m.sw]);
@@ -614,6 +627,12 @@ impl Tr<'_, '_> {
         for var in &kept.ones {
             self.lb().def_var(*var, ones);
         }
+        if kept.alive_from_frame {
+            let lane_mask = self.frame_ptr(offset_of!(Frame, lane_mask));
+            let alive = self.load_lanes(lane_mask, 0);
+            let m = self.masks;
+            self.lb().def_var(m.alive, alive);
+        }
         self.update_exec();
         Ok(())
     }
@@ -629,4 +648,32 @@ struct Kept {
     ones: Vec<LaneVar>,
     /// Scalar temps: one word each.
     scalars: Vec<Variable>,
+    /// The alive mask is reloaded from the frame's lane mask, which the
+    /// dispatcher set and nothing changed.
+    alive_from_frame: bool,
+}
+
+/// Whether `prog` can only return with an unconditional `ret` at the top
+/// level of main (which ends the function), so the `ret` mask of main
+/// never changes.
+fn returns_only_at_top(prog: &crate::ir::Program) -> bool {
+    let mut depth = 0usize;
+    for inst in &prog.main {
+        match inst {
+            Inst::If { .. } | Inst::Loop | Inst::Switch { .. } => depth += 1,
+            Inst::EndIf | Inst::EndLoop | Inst::EndSwitch => depth = depth.saturating_sub(1),
+            Inst::RetC { .. } => return false,
+            Inst::Ret if depth > 0 => return false,
+            _ => {}
+        }
+    }
+    true
+}
+
+/// Whether any function of `prog` discards lanes.
+fn discards(prog: &crate::ir::Program) -> bool {
+    prog.main
+        .iter()
+        .chain(prog.subroutines.iter().flat_map(|(_, body)| body))
+        .any(|inst| matches!(inst, Inst::Discard { .. }))
 }
