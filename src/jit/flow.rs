@@ -44,11 +44,17 @@ impl Tr<'_, '_> {
     /// if: lanes whose test fails leave `cond`; a block no lane enters is skipped.
     pub fn emit_if(&mut self, cond: &Src, nz: bool) -> Result<(), JitError> {
         if self.is_uniform(cond) {
-            // Every active lane agrees: branch on whether any active lane takes it.
-            let taken = self.test(cond, nz)?;
-            let exec = self.exec();
-            let live = self.lb().and(taken, exec);
-            let any = self.lb().any(live);
+            // Every active lane agrees: branch on the scalar condition, or
+            // on whether any active lane takes it.
+            let any = match self.scalar_test(cond, nz) {
+                Some(t) => t,
+                None => {
+                    let taken = self.test(cond, nz)?;
+                    let exec = self.exec();
+                    let live = self.lb().and(taken, exec);
+                    self.lb().any(live)
+                }
+            };
             let then = self.b.create_block();
             let skip = self.b.create_block();
             self.b.ins().brif(any, then, &[], skip, &[]);
@@ -282,6 +288,33 @@ impl Tr<'_, '_> {
         self.b.switch_to_block(go_on);
     }
 
+    /// breakc / continuec (`brk`): a uniform loop whose condition reads
+    /// as a scalar branches on it; otherwise the lanes passing the test
+    /// break or continue.
+    pub fn emit_break_or_continue_c(
+        &mut self,
+        cond: &Src,
+        nz: bool,
+        brk: bool,
+    ) -> Result<(), JitError> {
+        if let Some((latch, exit)) = self.uniform_loop() {
+            if let Some(t) = self.scalar_test(cond, nz) {
+                let next = self.b.create_block();
+                let target = if brk { exit } else { latch };
+                self.b.ins().brif(t, target, &[], next, &[]);
+                self.b.switch_to_block(next);
+                return Ok(());
+            }
+        }
+        let t = self.test(cond, nz)?;
+        if brk {
+            self.emit_break(Some(t));
+        } else {
+            self.emit_continue(Some(t));
+        }
+        Ok(())
+    }
+
     /// break / breakc: the lanes leave the innermost loop or switch.
     pub fn emit_break(&mut self, lanes: Option<Lanes>) {
         if let Some((_, exit)) = self.uniform_loop() {
@@ -458,14 +491,29 @@ impl Tr<'_, '_> {
                 whole: self.all_vars.clone(),
                 uniform: Vec::new(),
                 ones: Vec::new(),
+                scalars: self.scalars.all().collect(),
+                alive_from_frame: false,
             };
         };
         let m = self.masks;
         let mut kept = Kept {
-            whole: vec![m.ret, m.alive],
+            whole: Vec::new(),
             uniform: Vec::new(),
             ones: Vec::new(),
+            scalars: Vec::new(),
+            alive_from_frame: false,
         };
+        // `ret` stays all ones when main returns only at its top level;
+        // `alive` is what the frame holds when nothing discards.
+        if returns_only_at_top(self.prog) {
+            kept.ones.push(m.ret);
+        } else {
+            kept.whole.push(m.ret);
+        }
+        kept.alive_from_frame = !discards(self.prog);
+        if !kept.alive_from_frame {
+            kept.whole.push(m.alive);
+        }
         // With no construct open, the construct masks are all ones.
         if self.flow.is_empty() {
             kept.ones.extend([m.cond, m.brk, m.cont, m.sw]);
@@ -473,7 +521,9 @@ impl Tr<'_, '_> {
             kept.whole.extend([m.cond, m.brk, m.cont, m.sw]);
         }
         for &(reg, comp) in self.liveness.after(pos) {
-            if let Some(v) = self.temps.get(reg as usize * 4 + comp as usize) {
+            if let Some(var) = self.scalars.var(reg, comp) {
+                kept.scalars.push(var);
+            } else if let Some(v) = self.temps.get(reg as usize * 4 + comp as usize) {
                 if self.uniform.temp(reg, comp) {
                     kept.uniform.push(*v);
                 } else {
@@ -521,6 +571,13 @@ impl Tr<'_, '_> {
                 .store(MemFlagsData::trusted(), v, scratch, spill + 16 * slot);
             slot += 1;
         }
+        for var in &kept.scalars {
+            let v = self.b.use_var(*var);
+            self.b
+                .ins()
+                .store(MemFlagsData::trusted(), v, scratch, spill + 16 * slot);
+            slot += 1;
+        }
         self.spill_vectors = self.spill_vectors.max(slot as u32);
         let idv = self.b.ins().iconst(types::I32, i64::from(id));
         self.b.ins().store(
@@ -556,9 +613,25 @@ impl Tr<'_, '_> {
         for var in &kept.uniform {
             reload(&mut self.b, &var.v[..k]);
         }
+        for var in &kept.scalars {
+            let v = self.b.ins().load(
+                types::I32,
+                MemFlagsData::trusted(),
+                scratch,
+                spill + 16 * slot,
+            );
+            slot += 1;
+            self.b.def_var(*var, v);
+        }
         let ones = self.lb().splat(u32::MAX);
         for var in &kept.ones {
             self.lb().def_var(*var, ones);
+        }
+        if kept.alive_from_frame {
+            let lane_mask = self.frame_ptr(offset_of!(Frame, lane_mask));
+            let alive = self.load_lanes(lane_mask, 0);
+            let m = self.masks;
+            self.lb().def_var(m.alive, alive);
         }
         self.update_exec();
         Ok(())
@@ -573,4 +646,34 @@ struct Kept {
     uniform: Vec<LaneVar>,
     /// Masks known to be all ones: nothing is spilled, they are reset.
     ones: Vec<LaneVar>,
+    /// Scalar temps: one word each.
+    scalars: Vec<Variable>,
+    /// The alive mask is reloaded from the frame's lane mask, which the
+    /// dispatcher set and nothing changed.
+    alive_from_frame: bool,
+}
+
+/// Whether `prog` can only return with an unconditional `ret` at the top
+/// level of main (which ends the function), so the `ret` mask of main
+/// never changes.
+fn returns_only_at_top(prog: &crate::ir::Program) -> bool {
+    let mut depth = 0usize;
+    for inst in &prog.main {
+        match inst {
+            Inst::If { .. } | Inst::Loop | Inst::Switch { .. } => depth += 1,
+            Inst::EndIf | Inst::EndLoop | Inst::EndSwitch => depth = depth.saturating_sub(1),
+            Inst::RetC { .. } => return false,
+            Inst::Ret if depth > 0 => return false,
+            _ => {}
+        }
+    }
+    true
+}
+
+/// Whether any function of `prog` discards lanes.
+fn discards(prog: &crate::ir::Program) -> bool {
+    prog.main
+        .iter()
+        .chain(prog.subroutines.iter().flat_map(|(_, body)| body))
+        .any(|inst| matches!(inst, Inst::Discard { .. }))
 }

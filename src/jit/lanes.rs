@@ -175,7 +175,7 @@ impl LaneBuilder<'_, '_> {
 
     /// Bitwise and.
     pub fn and(&mut self, a: Lanes, b: Lanes) -> Lanes {
-        self.map2(a, b, |b, x, y| b.ins().band(x, y))
+        self.map2(a, b, super::peephole::and)
     }
 
     /// `a & !b`.

@@ -3,6 +3,7 @@
 //! knows Cranelift.
 
 mod alu;
+mod const_block;
 mod denormal;
 mod double;
 mod flow;
@@ -14,6 +15,7 @@ mod memory;
 mod module;
 mod operand;
 mod peephole;
+mod scalar;
 mod state;
 mod stride;
 mod strided;
@@ -230,6 +232,7 @@ pub struct Compiled {
     /// The code as text, when [`JitOptions::listing`] asked for it.
     pub listing: Option<Listing>,
     _icb: Box<[[u32; 4]]>,
+    _consts: Option<const_block::ConstBlock>,
 }
 
 // SAFETY: the module's code and data are immutable after finalisation, and
@@ -346,6 +349,7 @@ pub fn compile(prog: &Program, opts: JitOptions) -> Result<Compiled, JitError> {
     };
     let uniform = uniform::Uniformity::of(prog);
     let load_strides = stride::load_strides(prog, &uniform);
+    let scalars = scalar::ScalarTemps::new(prog, &uniform, &mut b);
     let mut tr = Tr {
         b,
         k,
@@ -375,6 +379,7 @@ pub fn compile(prog: &Program, opts: JitOptions) -> Result<Compiled, JitError> {
         output_regs,
         spill_vectors: 0,
         uniform,
+        scalars,
         liveness: crate::ir::Liveness::of(prog),
         load_strides,
         open_at: Vec::new(),
@@ -439,6 +444,7 @@ pub fn compile(prog: &Program, opts: JitOptions) -> Result<Compiled, JitError> {
     let spill_bytes = tr.spill_vectors * 16;
     let scratch_size = tr.scratch.size + spill_bytes;
     tr.b.finalize(target_config);
+    let consts = const_block::ConstBlock::place(&mut ctx.func);
     let clif = opts.listing.then(|| ctx.func.display().to_string());
     ctx.set_disasm(opts.listing);
     module
@@ -475,5 +481,6 @@ pub fn compile(prog: &Program, opts: JitOptions) -> Result<Compiled, JitError> {
         compile_us: started.elapsed().as_secs_f64() * 1e6,
         listing,
         _icb: icb,
+        _consts: consts,
     })
 }

@@ -88,6 +88,10 @@ impl Tr<'_, '_> {
                 if idx.rel.is_some() {
                     return Err(JitError::Unsupported("relative indexing of r#".into()));
                 }
+                if let Some(var) = self.scalars.var(idx.base, c as u8) {
+                    let w = self.b.use_var(var);
+                    return Ok(self.lb().splat_value(w));
+                }
                 let var = *self
                     .temps
                     .get(idx.base as usize * 4 + c)
@@ -231,11 +235,9 @@ impl Tr<'_, '_> {
         Ok(self.gather(&addrs))
     }
 
-    /// Reads a constant-buffer component; rows past the bound size read 0.
-    fn read_cb(&mut self, slot: u32, src: &Src, c: usize) -> Result<Lanes, JitError> {
-        if slot as usize >= dxjit_runtime::abi::CB_SLOTS {
-            return Err(JitError::Invalid(format!("cb{slot} is out of range")));
-        }
+    /// The pointer, the size (as `i64`) and the zero-slot address of
+    /// constant buffer `slot`.
+    fn cb_view(&mut self, slot: u32) -> (Value, Value, Value) {
         let cbs = self.frame_ptr(offset_of!(Frame, cbs));
         let view_off = slot as i32 * size_of::<View>() as i32;
         let ptr = self.b.ins().load(
@@ -252,25 +254,41 @@ impl Tr<'_, '_> {
         );
         let size = self.b.ins().uextend(types::I64, size);
         let zero = self.frame_addr(offset_of!(Frame, zero));
-        let word = u64::from(src.index.base) * 16 + c as u64 * 4;
+        (ptr, size, zero)
+    }
+
+    /// Word `c` of row `row` of constant buffer `slot` (`slot` below
+    /// `CB_SLOTS`); 0 past the bound size.
+    pub fn cb_word(&mut self, slot: u32, row: u32, c: usize) -> Value {
+        let (ptr, size, zero) = self.cb_view(slot);
+        let word = u64::from(row) * 16 + c as u64 * 4;
+        let limit = self.b.ins().iconst(types::I64, word as i64 + 4);
+        let ok = self.b.ins().icmp(
+            cranelift_codegen::ir::condcodes::IntCC::UnsignedLessThanOrEqual,
+            limit,
+            size,
+        );
+        let addr = self.b.ins().iadd_imm_s(ptr, word as i64);
+        let addr = self.b.ins().select(ok, addr, zero);
+        self.b
+            .ins()
+            .load(types::I32, MemFlagsData::trusted(), addr, 0)
+    }
+
+    /// Reads a constant-buffer component; rows past the bound size read 0.
+    fn read_cb(&mut self, slot: u32, src: &Src, c: usize) -> Result<Lanes, JitError> {
+        if slot as usize >= dxjit_runtime::abi::CB_SLOTS {
+            return Err(JitError::Invalid(format!("cb{slot} is out of range")));
+        }
         match &src.index.rel {
             None => {
-                let limit = self.b.ins().iconst(types::I64, word as i64 + 4);
-                let ok = self.b.ins().icmp(
-                    cranelift_codegen::ir::condcodes::IntCC::UnsignedLessThanOrEqual,
-                    limit,
-                    size,
-                );
-                let addr = self.b.ins().iadd_imm_s(ptr, word as i64);
-                let addr = self.b.ins().select(ok, addr, zero);
-                let w = self
-                    .b
-                    .ins()
-                    .load(types::I32, MemFlagsData::trusted(), addr, 0);
+                let w = self.cb_word(slot, src.index.base, c);
                 Ok(self.lb().splat_value(w))
             }
             Some(rel) => {
                 let rel = self.read(rel, 0, Ty::I)?;
+                let (ptr, size, zero) = self.cb_view(slot);
+                let word = u64::from(src.index.base) * 16 + c as u64 * 4;
                 self.gather_rows(ptr, size, rel, word, zero)
             }
         }
@@ -376,6 +394,12 @@ impl Tr<'_, '_> {
             File::Temp => {
                 if dst.index.rel.is_some() {
                     return Err(JitError::Unsupported("relative indexing of r#".into()));
+                }
+                if self.scalars.var(dst.index.base, c as u8).is_some() {
+                    return Err(JitError::Invalid(format!(
+                        "r{}.{c} is scalar: only scalar operations write it",
+                        dst.index.base
+                    )));
                 }
                 let var = *self
                     .temps

@@ -59,3 +59,36 @@ pub fn test_zero(b: &mut FunctionBuilder, x: Value, zero: Value, nz: bool) -> Va
     let cc = if nz { IntCC::NotEqual } else { IntCC::Equal };
     b.ins().icmp(cc, x, zero)
 }
+
+/// Whether `v` is a constant with every bit set.
+fn is_all_ones(b: &FunctionBuilder, v: Value) -> bool {
+    let ValueDef::Result(inst, _) = b.func.dfg.value_def(v) else {
+        return false;
+    };
+    match b.func.dfg.insts[inst] {
+        InstructionData::UnaryConst {
+            opcode: Opcode::Vconst,
+            constant_handle,
+        } => b
+            .func
+            .dfg
+            .constants
+            .get(constant_handle)
+            .as_slice()
+            .iter()
+            .all(|&x| x == 0xff),
+        _ => false,
+    }
+}
+
+/// `x & y`, leaving out an all-ones operand (a mask known to be full,
+/// such as the construct masks outside any construct).
+pub fn and(b: &mut FunctionBuilder, x: Value, y: Value) -> Value {
+    if is_all_ones(b, y) {
+        return x;
+    }
+    if is_all_ones(b, x) {
+        return y;
+    }
+    b.ins().band(x, y)
+}

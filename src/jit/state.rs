@@ -128,6 +128,8 @@ pub struct Tr<'p, 'f> {
     pub spill_vectors: u32,
     /// Which values and branches are uniform across lanes.
     pub uniform: super::uniform::Uniformity,
+    /// The uniform temp components kept in scalar registers.
+    pub scalars: super::scalar::ScalarTemps,
     /// Which temp components are live where, in the main function.
     pub liveness: crate::ir::Liveness,
     /// Where in the main function each open construct of `flow` begins.

@@ -27,8 +27,20 @@ impl Tr<'_, '_> {
         src: &[crate::ir::Src],
     ) -> Result<(), JitError> {
         let mut results = Vec::with_capacity(4);
+        let mut scalars = Vec::new();
         for c in 0..4 {
             if dst.mask & (1 << c) == 0 {
+                continue;
+            }
+            if let Some(var) = self.scalar_dst(dst, c) {
+                let mut args = Vec::with_capacity(src.len());
+                for (i, s) in src.iter().enumerate() {
+                    let v = self
+                        .read_scalar(s, c, src_ty(op, i))
+                        .ok_or_else(|| JitError::Invalid(format!("{op:?} source is not scalar")))?;
+                    args.push(v);
+                }
+                scalars.push((var, self.scalar_alu(op, &args)?));
                 continue;
             }
             let mut args = Vec::with_capacity(src.len());
@@ -51,7 +63,19 @@ impl Tr<'_, '_> {
         for (c, v) in results {
             self.write(&dst, c, v)?;
         }
+        for (var, v) in scalars {
+            self.b.def_var(var, v);
+        }
         Ok(())
+    }
+
+    /// The scalar variable component `c` of `dst` is written to, when it
+    /// lives in one.
+    fn scalar_dst(&self, dst: &Dst, c: usize) -> Option<cranelift_frontend::Variable> {
+        if dst.file != crate::ir::File::Temp || dst.index.rel.is_some() {
+            return None;
+        }
+        self.scalars.var(dst.index.base, c as u8)
     }
 
     /// dp2/dp3/dp4: the sum of the first `n` products, in every masked component.
@@ -242,20 +266,12 @@ impl Tr<'_, '_> {
                 self.emit_break(None);
                 Ok(())
             }
-            Inst::BreakC { cond, nz } => {
-                let t = self.test(cond, *nz)?;
-                self.emit_break(Some(t));
-                Ok(())
-            }
+            Inst::BreakC { cond, nz } => self.emit_break_or_continue_c(cond, *nz, true),
             Inst::Continue => {
                 self.emit_continue(None);
                 Ok(())
             }
-            Inst::ContinueC { cond, nz } => {
-                let t = self.test(cond, *nz)?;
-                self.emit_continue(Some(t));
-                Ok(())
-            }
+            Inst::ContinueC { cond, nz } => self.emit_break_or_continue_c(cond, *nz, false),
             Inst::Switch { sel } => self.emit_switch(sel, rest),
             Inst::Case(v) => self.emit_case(Some(*v)),
             Inst::Default => self.emit_case(None),
