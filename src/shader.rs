@@ -102,17 +102,18 @@ fn jit_options(program: &Program, options: &CompileOptions, tier: Tier) -> JitOp
 }
 
 /// Where the code of `tier` is kept in `disk`, if anywhere (listings are
-/// not stored: a shader asking for one is always compiled).
+/// not stored: a shader asking for one is always compiled). Keyed by the
+/// `k` asked for, not the one chosen: the choice follows from the bytecode,
+/// and making it (a liveness analysis) would cost a cache hit more than
+/// loading the code.
 fn slot(
     disk: Option<&DiskCache>,
     bytes: &[u8],
-    program: &Program,
     options: &CompileOptions,
     tier: Tier,
 ) -> Option<Slot> {
-    let jit = jit_options(program, options, tier);
     let disk = disk.filter(|_| !options.listing)?;
-    Slot::new(disk, bytes, options.legacy_mul, jit.k, jit.codegen)
+    Slot::new(disk, bytes, options.legacy_mul, options.k, tier.codegen())
 }
 
 /// The code of `program` at `options`: loaded from `slot` when it holds a
@@ -166,7 +167,7 @@ pub fn compile_with(
     disk: Option<&DiskCache>,
 ) -> Result<Shader, Error> {
     let (family, program) = lower(bytes, options)?;
-    let slot_of = |tier| slot(disk, bytes, &program, options, tier);
+    let slot_of = |tier| slot(disk, bytes, options, tier);
     let top_slot = match options.tier {
         Tier::Both => slot_of(Tier::Top),
         _ => None,

@@ -47,12 +47,14 @@ fn environment(codegen: Codegen) -> Option<&'static str> {
 }
 
 /// The key of the code for `bytecode` lowered with `legacy_mul` and
-/// compiled at `k` with `codegen`, in this build on this host.
-pub fn key(bytecode: &[u8], legacy_mul: bool, k: usize, codegen: Codegen) -> Option<Key> {
+/// compiled at `k` (as asked for: `None` leaves it to the backend, which
+/// chooses by the bytecode alone) with `codegen`, in this build on this
+/// host.
+pub fn key(bytecode: &[u8], legacy_mul: bool, k: Option<usize>, codegen: Codegen) -> Option<Key> {
     let mut h = Xxh3::new();
     h.update(environment(codegen)?.as_bytes());
     h.update(&[u8::from(legacy_mul)]);
-    h.update(&(k as u64).to_le_bytes());
+    h.update(&k.map_or(0, |k| k as u64 + 1).to_le_bytes());
     h.update(&(bytecode.len() as u64).to_le_bytes());
     h.update(bytecode);
     Some(Key(h.digest128().to_le_bytes()))
@@ -64,13 +66,14 @@ mod tests {
 
     #[test]
     fn every_input_changes_the_key() {
-        let base = key(b"abcd", false, 1, Codegen::Quick).unwrap();
-        assert_eq!(base, key(b"abcd", false, 1, Codegen::Quick).unwrap());
+        let base = key(b"abcd", false, Some(1), Codegen::Quick).unwrap();
+        assert_eq!(base, key(b"abcd", false, Some(1), Codegen::Quick).unwrap());
         for other in [
-            key(b"abce", false, 1, Codegen::Quick),
-            key(b"abcd", true, 1, Codegen::Quick),
-            key(b"abcd", false, 2, Codegen::Quick),
-            key(b"abcd", false, 1, Codegen::Full),
+            key(b"abce", false, Some(1), Codegen::Quick),
+            key(b"abcd", true, Some(1), Codegen::Quick),
+            key(b"abcd", false, Some(2), Codegen::Quick),
+            key(b"abcd", false, None, Codegen::Quick),
+            key(b"abcd", false, Some(1), Codegen::Full),
         ] {
             assert_ne!(Some(base), other);
         }

@@ -182,14 +182,14 @@ pub(crate) struct Slot {
 }
 
 impl Slot {
-    /// The slot of `bytecode` compiled with `legacy_mul`, `k` and
-    /// `codegen` in `cache`; `None` when the build or host cannot be
+    /// The slot of `bytecode` compiled with `legacy_mul`, `k` (as asked
+    /// for; `None`: the backend's choice) and `codegen` in `cache`; `None` when the build or host cannot be
     /// identified.
     pub(crate) fn new(
         cache: &DiskCache,
         bytecode: &[u8],
         legacy_mul: bool,
-        k: usize,
+        k: Option<usize>,
         codegen: Codegen,
     ) -> Option<Slot> {
         Some(Slot {
