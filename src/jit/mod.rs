@@ -213,8 +213,9 @@ pub struct Listing {
 
 /// The memory a compiled function lives in.
 enum Memory {
-    /// Compiled in this process by Cranelift's JIT module.
-    Jit(JITModule),
+    /// Compiled in this process by Cranelift's JIT module (boxed: it is
+    /// large, a mapping is small).
+    Jit(Box<JITModule>),
     /// Placed by [`loader::load`] from an [`Image`]; unmapped when dropped.
     Mapped { _map: memmap2::Mmap },
 }
@@ -355,7 +356,7 @@ impl Drop for Compiled {
     fn drop(&mut self) {
         if let Some(Memory::Jit(m)) = self.memory.take() {
             // SAFETY: `func` is only reachable through `self`, which is going away.
-            unsafe { m.free_memory() };
+            unsafe { (*m).free_memory() };
         }
     }
 }
@@ -566,7 +567,7 @@ pub fn compile(prog: &Program, opts: JitOptions) -> Result<Compiled, JitError> {
     let func: ShaderFn = unsafe { std::mem::transmute::<*const u8, ShaderFn>(ptr) };
     let tgsm_size = prog.tgsm.iter().map(|d| d.size.next_multiple_of(16)).sum();
     Ok(Compiled {
-        memory: Some(Memory::Jit(module)),
+        memory: Some(Memory::Jit(Box::new(module))),
         func,
         lanes,
         scratch_size,
