@@ -14,6 +14,10 @@
 //!   [`Shader::kernel`] returns the best code ready, switching between calls.
 //! - **Cache**: [`ShaderCache`] hands out one `Arc<Shader>` per bytecode and
 //!   options, evicting the least recently used past a [`CacheLimit`].
+//! - **Persistent cache** ([`DiskCache`]): each tier's native code kept in
+//!   a directory and loaded on later runs without Cranelift; pass one to
+//!   [`compile_with`], or make it the process default with
+//!   [`disk_cache::set_default`].
 //! - **Async**: [`compile_async`] returns a [`CompileHandle`] at once; asking
 //!   it for the shader waits or says [`AsyncError::NotReady`], as its
 //!   [`WhenNotReady`] mode says.
@@ -25,6 +29,7 @@ pub mod api;
 pub mod cache;
 pub mod compile;
 pub mod d3d9;
+pub mod disk_cache;
 pub mod dxbc;
 pub mod error;
 pub mod ir;
@@ -42,5 +47,6 @@ pub use cache::{CacheLimit, CacheStats, ShaderCache};
 pub use compile::{
     compile_async, AsyncError, CompileHandle, Spawner, Tier, UpgradeError, WhenNotReady,
 };
+pub use disk_cache::DiskCache;
 pub use error::Error;
-pub use shader::{compile, compile_on, CompileOptions, Family, Shader};
+pub use shader::{compile, compile_on, compile_with, CompileOptions, Family, Shader};

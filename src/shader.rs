@@ -1,9 +1,10 @@
 //! Compiling bytecode into a runnable shader.
 
 use crate::compile::{Spawner, Tier, TieredCode, UpgradeError};
+use crate::disk_cache::{self, DiskCache, Slot};
 use crate::error::Error;
 use crate::ir::{Program, Stage};
-use crate::jit::{self, JitOptions, Listing};
+use crate::jit::{self, Compiled, JitError, JitOptions, Listing};
 use crate::{d3d9, dxbc, sm4};
 use dxjit_runtime::dispatch::Kernel;
 
@@ -96,7 +97,41 @@ fn jit_options(program: &Program, options: &CompileOptions, tier: Tier) -> JitOp
         k: options.k.unwrap_or(tier.k(stage_default)),
         listing: options.listing,
         codegen: tier.codegen(),
+        keep_image: false,
     }
+}
+
+/// Where the code of `tier` is kept in `disk`, if anywhere (listings are
+/// not stored: a shader asking for one is always compiled). Keyed by the
+/// `k` asked for, not the one chosen: the choice follows from the bytecode,
+/// and making it (a liveness analysis) would cost a cache hit more than
+/// loading the code.
+fn slot(
+    disk: Option<&DiskCache>,
+    bytes: &[u8],
+    options: &CompileOptions,
+    tier: Tier,
+) -> Option<Slot> {
+    let disk = disk.filter(|_| !options.listing)?;
+    Slot::new(disk, bytes, options.legacy_mul, options.k, tier.codegen())
+}
+
+/// The code of `program` at `options`: loaded from `slot` when it holds a
+/// valid entry, otherwise compiled (and stored there).
+fn code(
+    program: &Program,
+    mut options: JitOptions,
+    slot: Option<&Slot>,
+) -> Result<Compiled, JitError> {
+    if let Some(loaded) = slot.and_then(Slot::load) {
+        return Ok(loaded);
+    }
+    options.keep_image = slot.is_some();
+    let mut compiled = jit::compile(program, options)?;
+    if let (Some(slot), Some(image)) = (slot, compiled.image.take()) {
+        slot.store(&image, &compiled.info());
+    }
+    Ok(compiled)
 }
 
 /// Compiles bytecode (a DXBC container or a D3D9 token stream) into native
@@ -106,20 +141,52 @@ pub fn compile(bytes: &[u8], options: &CompileOptions) -> Result<Shader, Error> 
     compile_on(bytes, options, &Spawner::default())
 }
 
-/// [`compile`], with the top tier of [`Tier::Both`] compiled on `spawner`.
+/// [`compile`], with the top tier of [`Tier::Both`] compiled on `spawner`,
+/// through the persistent cache set by [`disk_cache::set_default`] if any.
 pub fn compile_on(
     bytes: &[u8],
     options: &CompileOptions,
     spawner: &Spawner,
 ) -> Result<Shader, Error> {
+    compile_with(
+        bytes,
+        options,
+        spawner,
+        disk_cache::default_cache().as_ref(),
+    )
+}
+
+/// [`compile_on`] through the persistent cache `disk` (`None`: none).
+/// Each tier's code is looked up and stored on its own; with [`Tier::Both`],
+/// stored top-tier code is loaded at once and nothing is compiled, and
+/// otherwise the top tier is stored when its background compile ends.
+pub fn compile_with(
+    bytes: &[u8],
+    options: &CompileOptions,
+    spawner: &Spawner,
+    disk: Option<&DiskCache>,
+) -> Result<Shader, Error> {
     let (family, program) = lower(bytes, options)?;
-    let ready = jit::compile(&program, jit_options(&program, options, options.tier))?;
-    let code = match options.tier {
-        Tier::Both => {
-            let top = jit_options(&program, options, Tier::Top);
-            TieredCode::upgrading(ready, program.clone(), top, spawner)
+    let slot_of = |tier| slot(disk, bytes, options, tier);
+    let top_slot = match options.tier {
+        Tier::Both => slot_of(Tier::Top),
+        _ => None,
+    };
+    let code = match top_slot.as_ref().and_then(Slot::load) {
+        Some(top) => TieredCode::single(top, Tier::Top),
+        None => {
+            let ready_options = jit_options(&program, options, options.tier);
+            let ready = code(&program, ready_options, slot_of(options.tier).as_ref())?;
+            match options.tier {
+                Tier::Both => {
+                    let top = jit_options(&program, options, Tier::Top);
+                    let program = program.clone();
+                    let job = move || code(&program, top, top_slot.as_ref());
+                    TieredCode::upgrading(ready, job, spawner)
+                }
+                tier => TieredCode::single(ready, tier),
+            }
         }
-        tier => TieredCode::single(ready, tier),
     };
     Ok(Shader {
         family,
@@ -155,6 +222,12 @@ impl Shader {
     /// Microseconds spent in the backend until the shader could run.
     pub fn compile_us(&self) -> f64 {
         self.code.ready().0.compile_us
+    }
+
+    /// Whether the code ready at compile was loaded from the persistent
+    /// cache rather than compiled.
+    pub fn cache_hit(&self) -> bool {
+        self.code.ready().0.loaded
     }
 
     /// Microseconds the first-tier compile took; `None` without one.

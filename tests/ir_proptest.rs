@@ -134,7 +134,7 @@ proptest! {
     ) {
         let prog = program(temps, main);
         if validate(&prog).is_ok() {
-            let opts = JitOptions { k: 1, listing: false, codegen: Codegen::Quick };
+            let opts = JitOptions { k: 1, listing: false, codegen: Codegen::Quick, keep_image: false };
             let _result = compile(&prog, opts);
         }
     }

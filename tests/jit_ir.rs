@@ -24,6 +24,7 @@ fn run(prog: &Program, groups: [u32; 3], k: usize, words: usize) -> Vec<u32> {
             k,
             listing: false,
             codegen: Codegen::Full,
+            keep_image: false,
         },
     )
     .expect("compiles");

@@ -35,13 +35,24 @@ enum Command {
         /// case as failed (a CPU has no TDR; this is its analogue).
         #[arg(long, default_value_t = 10_000)]
         timeout_ms: u64,
+        /// Keep compiled code in this directory and load it from there.
+        #[arg(long)]
+        cache: Option<PathBuf>,
     },
     /// Compiles a case, repeats its action and reports times and rates
     /// (GFLOP/s against the peak, GB/s against memcpy), once or per value
     /// of a swept parameter.
     Bench {
-        /// The case file.
-        case: PathBuf,
+        /// The case file; with --compile-only, shader files (bytecode or
+        /// assembly text) or folders of them.
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        /// Only compile each shader file, and report compile times.
+        #[arg(long)]
+        compile_only: bool,
+        /// Keep compiled code in this directory and load it from there.
+        #[arg(long)]
+        cache: Option<PathBuf>,
         /// Timed repetitions (per point of a sweep).
         #[arg(long, default_value_t = 20)]
         iterations: u32,
@@ -110,6 +121,14 @@ enum Command {
         /// Seconds a shader may run before it is reported as hung.
         #[arg(long, default_value_t = 10)]
         timeout: u64,
+        /// Keep compiled code in this directory and load it from there.
+        #[arg(long)]
+        cache: Option<PathBuf>,
+    },
+    /// Reports on or empties a persistent shader cache directory.
+    Cache {
+        #[command(subcommand)]
+        action: CacheAction,
     },
     /// Describes a shader: stage, model, signatures, resources, counts.
     Info {
@@ -118,7 +137,81 @@ enum Command {
     },
 }
 
+#[derive(Subcommand)]
+enum CacheAction {
+    /// Counts the entries and bytes of a cache directory.
+    Stats {
+        /// The cache directory.
+        dir: PathBuf,
+    },
+    /// Removes every entry of a cache directory (and nothing else).
+    Clear {
+        /// The cache directory.
+        dir: PathBuf,
+    },
+}
+
+/// Prints the library's warnings (a bad cache entry, an unusable cache
+/// directory) to standard error.
+struct StderrLog;
+
+impl log::Log for StderrLog {
+    fn enabled(&self, metadata: &log::Metadata) -> bool {
+        metadata.level() <= log::Level::Warn
+    }
+
+    fn log(&self, record: &log::Record) {
+        if self.enabled(record.metadata()) {
+            eprintln!(
+                "dxjit: {}: {}",
+                record.level().as_str().to_lowercase(),
+                record.args()
+            );
+        }
+    }
+
+    fn flush(&self) {}
+}
+
+fn init_logging() {
+    static LOGGER: StderrLog = StderrLog;
+    if log::set_logger(&LOGGER).is_ok() {
+        log::set_max_level(log::LevelFilter::Warn);
+    }
+}
+
+/// Makes `dir` the persistent cache of every compile of this process.
+fn use_cache(dir: Option<&PathBuf>) {
+    if let Some(dir) = dir {
+        dxjit::disk_cache::set_default(Some(dxjit::DiskCache::open(dir)));
+    }
+}
+
+/// Prints what `dxjit cache` was asked for.
+fn cache_command(action: &CacheAction) -> Result<bool, String> {
+    match action {
+        CacheAction::Stats { dir } => {
+            let s = dxjit::disk_cache::stats(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+            let age = |t: Option<std::time::SystemTime>| {
+                t.and_then(|t| t.elapsed().ok())
+                    .map_or("-".to_string(), |d| format!("{} s ago", d.as_secs()))
+            };
+            println!("directory: {}", dir.display());
+            println!("entries: {} ({} bytes)", s.entries, s.bytes);
+            println!("unfinished temporary files: {}", s.temps);
+            println!("least recently used: {}", age(s.oldest));
+            println!("most recently used: {}", age(s.newest));
+        }
+        CacheAction::Clear { dir } => {
+            let n = dxjit::disk_cache::clear(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+            println!("removed {n} files from {}", dir.display());
+        }
+    }
+    Ok(true)
+}
+
 fn main() -> ExitCode {
+    init_logging();
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Run {
@@ -126,9 +219,30 @@ fn main() -> ExitCode {
             json,
             no_checksum,
             timeout_ms,
-        } => run(&cases, json, no_checksum, Duration::from_millis(timeout_ms)),
+            cache,
+        } => {
+            use_cache(cache.as_ref());
+            run(&cases, json, no_checksum, Duration::from_millis(timeout_ms))
+        }
         Command::Bench {
-            case,
+            paths,
+            compile_only: true,
+            cache,
+            tier,
+            json,
+            ..
+        } => dxjit_cli::bench::compile_only(
+            &paths,
+            tier,
+            json,
+            cache.map(dxjit::DiskCache::open).as_ref(),
+        ),
+        Command::Bench { paths, .. } if paths.len() != 1 => {
+            Err("bench takes one case file (or --compile-only and shader files)".into())
+        }
+        Command::Bench {
+            paths,
+            cache,
             iterations,
             threads,
             k,
@@ -137,19 +251,23 @@ fn main() -> ExitCode {
             sweep,
             values,
             plot,
-        } => dxjit_cli::bench::bench(
-            &case,
-            &dxjit_cli::bench::BenchOptions {
-                iterations,
-                threads,
-                k,
-                tier,
-                json,
-                sweep,
-                values: values.map(|v| v.0),
-                plot,
-            },
-        ),
+            compile_only: false,
+        } => {
+            use_cache(cache.as_ref());
+            dxjit_cli::bench::bench(
+                &paths[0],
+                &dxjit_cli::bench::BenchOptions {
+                    iterations,
+                    threads,
+                    k,
+                    tier,
+                    json,
+                    sweep,
+                    values: values.map(|v| v.0),
+                    plot,
+                },
+            )
+        }
         Command::Disasm { file, syntax } => dxjit_cli::source::load(&file)
             .and_then(|b| match dxjit::dxbc::Container::parse(&b, false) {
                 Ok(c) if syntax == dxjit::sm4::Syntax::Fxc => {
@@ -217,7 +335,12 @@ fn main() -> ExitCode {
             paths,
             json,
             timeout,
-        } => dxjit_cli::smoke::command(&paths, json, std::time::Duration::from_secs(timeout)),
+            cache,
+        } => {
+            use_cache(cache.as_ref());
+            dxjit_cli::smoke::command(&paths, json, std::time::Duration::from_secs(timeout))
+        }
+        Command::Cache { action } => cache_command(&action),
         Command::Info { file } => dxjit_cli::source::load(&file)
             .and_then(|b| dxjit::text::info(&b))
             .map(|t| {

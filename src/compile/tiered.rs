@@ -4,8 +4,7 @@
 use super::done::{Done, FinishOnDrop, HasDone};
 use super::spawner::Spawner;
 use super::tier::Tier;
-use crate::ir::Program;
-use crate::jit::{self, Compiled, JitError, JitOptions};
+use crate::jit::{Compiled, JitError};
 use std::sync::{Arc, OnceLock};
 
 /// Why a shader has no top-tier code.
@@ -22,10 +21,8 @@ pub enum UpgradeError {
     NotAsked,
 }
 
-/// The top-tier compile of a shader: its input, then its result.
+/// The top-tier compile of a shader: its result, once there is one.
 struct Upgrade {
-    program: Program,
-    options: JitOptions,
     code: OnceLock<Result<Compiled, JitError>>,
     done: Done,
 }
@@ -55,18 +52,15 @@ impl TieredCode {
         }
     }
 
-    /// First-tier code, with the top tier (`top` options) compiled from
-    /// `program` on `spawner`. The job holds the shader weakly: if the
-    /// shader is dropped before the job runs, nothing is compiled.
+    /// First-tier code, with the top tier made by `top` on `spawner`. The
+    /// job holds the shader weakly: if the shader is dropped before the job
+    /// runs, nothing is compiled.
     pub(crate) fn upgrading(
         first: Compiled,
-        program: Program,
-        top: JitOptions,
+        top: impl FnOnce() -> Result<Compiled, JitError> + Send + 'static,
         spawner: &Spawner,
     ) -> TieredCode {
         let upgrade = Arc::new(Upgrade {
-            program,
-            options: top,
             code: OnceLock::new(),
             done: Done::default(),
         });
@@ -75,7 +69,7 @@ impl TieredCode {
         spawner.spawn(Box::new(move || {
             let _finish = finish;
             if let Some(u) = weak.upgrade() {
-                let _ = u.code.set(jit::compile(&u.program, u.options));
+                let _ = u.code.set(top());
             }
         }));
         TieredCode {

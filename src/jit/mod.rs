@@ -8,9 +8,11 @@ mod denormal;
 mod double;
 mod flow;
 mod helpers;
+mod image;
 mod inline_sample;
 mod lane_addr;
 mod lanes;
+mod loader;
 mod memory;
 mod module;
 mod operand;
@@ -26,12 +28,16 @@ mod uniform;
 mod vector_memory;
 
 use crate::ir::{Program, Stage};
-use cranelift_codegen::ir::{types, AbiParam, InstBuilder, MemFlagsData};
+use cranelift_codegen::ir::{
+    types, AbiParam, ExternalName, GlobalValueData, InstBuilder, MemFlagsData, UserExternalName,
+};
 use cranelift_codegen::isa::CallConv;
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
 use cranelift_jit::JITModule;
-use cranelift_module::{Linkage, Module};
+use cranelift_module::{DataDescription, DataId, Linkage, Module};
 use dxjit_runtime::abi::{Frame, ShaderFn, STATUS_DONE};
+use helpers::HelperId;
+pub use image::{Image, RelocKind, RelocTarget, Relocation};
 use lanes::{LaneBuilder, MAX_K};
 pub use module::Codegen;
 use state::{Masks, ScratchLayout, Tr, ARGS_BYTES};
@@ -134,6 +140,8 @@ pub struct JitOptions {
     pub listing: bool,
     /// How much work Cranelift puts into the code.
     pub codegen: Codegen,
+    /// Keep the code before relocation ([`Compiled::image`]), to store it.
+    pub keep_image: bool,
 }
 
 impl JitOptions {
@@ -144,11 +152,13 @@ impl JitOptions {
                 k: 1,
                 listing: false,
                 codegen: Codegen::Full,
+                keep_image: false,
             },
             Stage::Vertex => JitOptions {
                 k: 2,
                 listing: false,
                 codegen: Codegen::Full,
+                keep_image: false,
             },
             // Measured on the peer kernels: k = 4 copies 1.4x faster than
             // k = 2 and runs the ALU and barrier kernels as fast.
@@ -156,6 +166,7 @@ impl JitOptions {
                 k: 4,
                 listing: false,
                 codegen: Codegen::Full,
+                keep_image: false,
             },
         }
     }
@@ -204,9 +215,40 @@ pub struct Listing {
     pub native: String,
 }
 
+/// The memory a compiled function lives in.
+enum Memory {
+    /// Compiled in this process by Cranelift's JIT module (boxed: it is
+    /// large, a mapping is small).
+    Jit(Box<JITModule>),
+    /// Placed by [`loader::load`] from an [`Image`]; unmapped when dropped.
+    Mapped { _map: memmap2::Mmap },
+}
+
+/// What running a compiled function needs besides its code: everything of
+/// [`Compiled`] that [`Compiled::kernel`] reads.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KernelInfo {
+    /// Lanes per call.
+    pub lanes: u32,
+    /// Bytes of per-call scratch memory.
+    pub scratch_size: u32,
+    /// Registers in the SoA input block.
+    pub input_regs: u32,
+    /// Registers in the SoA output block.
+    pub output_regs: u32,
+    /// Bytes of group-shared memory per group.
+    pub tgsm_size: u32,
+    /// Whether the function may stop at barriers.
+    pub has_barriers: bool,
+    /// The (SRV, sampler) pairs the function may filter itself.
+    pub inline_pairs: Vec<(u32, u32)>,
+    /// Output registers stored to 8-bit unorm targets by the function.
+    pub direct_outputs: u32,
+}
+
 /// A compiled shader function and what calling it needs.
 pub struct Compiled {
-    module: Option<JITModule>,
+    memory: Option<Memory>,
     func: ShaderFn,
     /// Lanes per call.
     pub lanes: u32,
@@ -231,8 +273,11 @@ pub struct Compiled {
     pub compile_us: f64,
     /// The code as text, when [`JitOptions::listing`] asked for it.
     pub listing: Option<Listing>,
-    _icb: Box<[[u32; 4]]>,
-    _consts: Option<const_block::ConstBlock>,
+    /// The code before relocation, when [`JitOptions::keep_image`] asked
+    /// for it and every relocation is one the loader handles.
+    pub image: Option<Image>,
+    /// Whether the code was loaded from an [`Image`] rather than compiled.
+    pub loaded: bool,
 }
 
 // SAFETY: the module's code and data are immutable after finalisation, and
@@ -242,6 +287,47 @@ unsafe impl Send for Compiled {}
 unsafe impl Sync for Compiled {}
 
 impl Compiled {
+    /// Places `image` in executable memory (without Cranelift) as a
+    /// function that runs as `info` says; [`Compiled::compile_us`] counts
+    /// from `started`.
+    pub fn load(image: &Image, info: KernelInfo, started: Instant) -> Result<Compiled, JitError> {
+        let map = loader::load(image)?;
+        // SAFETY: the mapping holds relocated code of a function with the
+        // `ShaderFn` signature, compiled by this backend, starting at offset 0.
+        let func: ShaderFn = unsafe { std::mem::transmute::<*const u8, ShaderFn>(map.as_ptr()) };
+        Ok(Compiled {
+            memory: Some(Memory::Mapped { _map: map }),
+            func,
+            lanes: info.lanes,
+            scratch_size: info.scratch_size,
+            input_regs: info.input_regs,
+            output_regs: info.output_regs,
+            tgsm_size: info.tgsm_size,
+            has_barriers: info.has_barriers,
+            inline_pairs: info.inline_pairs,
+            direct_outputs: info.direct_outputs,
+            code_size: image.code.len(),
+            compile_us: started.elapsed().as_secs_f64() * 1e6,
+            listing: None,
+            image: None,
+            loaded: true,
+        })
+    }
+
+    /// What running the function needs besides its code.
+    pub fn info(&self) -> KernelInfo {
+        KernelInfo {
+            lanes: self.lanes,
+            scratch_size: self.scratch_size,
+            input_regs: self.input_regs,
+            output_regs: self.output_regs,
+            tgsm_size: self.tgsm_size,
+            has_barriers: self.has_barriers,
+            inline_pairs: self.inline_pairs.clone(),
+            direct_outputs: self.direct_outputs,
+        }
+    }
+
     /// The native entry point.
     pub fn entry(&self) -> ShaderFn {
         self.func
@@ -272,9 +358,9 @@ impl Compiled {
 
 impl Drop for Compiled {
     fn drop(&mut self) {
-        if let Some(m) = self.module.take() {
+        if let Some(Memory::Jit(m)) = self.memory.take() {
             // SAFETY: `func` is only reachable through `self`, which is going away.
-            unsafe { m.free_memory() };
+            unsafe { (*m).free_memory() };
         }
     }
 }
@@ -292,6 +378,15 @@ fn scratch_layout(prog: &Program, lanes: u32) -> ScratchLayout {
         spill: off,
         size: off,
     }
+}
+
+/// The code generator's target and settings as text: the host ISA with
+/// every shared and ISA-specific flag (the host CPU features Cranelift
+/// detected among them) for `codegen`. Code compiled under one fingerprint
+/// runs only where the fingerprint is the same.
+pub fn target_fingerprint(codegen: Codegen) -> Result<String, JitError> {
+    let isa = module::isa(codegen)?;
+    Ok(format!("{} {}", isa.triple(), isa))
 }
 
 /// Compiles a program into native code.
@@ -322,7 +417,9 @@ pub fn compile(prog: &Program, opts: JitOptions) -> Result<Compiled, JitError> {
     let fid = module
         .declare_function("shader_main", Linkage::Local, &ctx.func.signature)
         .map_err(|e| JitError::Backend(e.to_string()))?;
-    let icb: Box<[[u32; 4]]> = prog.icb.clone().into_boxed_slice();
+    let icb_id = module
+        .declare_anonymous_data(false, false)
+        .map_err(|e| JitError::Backend(e.to_string()))?;
     let max_reg = |regs: &[crate::ir::IoReg]| regs.iter().map(|r| r.reg + 1).max().unwrap_or(0);
     let input_regs = max_reg(&prog.inputs);
     let output_regs = max_reg(&prog.outputs).max(prog.depth_output.map_or(0, |r| r + 1));
@@ -330,10 +427,19 @@ pub fn compile(prog: &Program, opts: JitOptions) -> Result<Compiled, JitError> {
     let mut b = FunctionBuilder::new(&mut ctx.func, &mut fctx);
     let helpers = helpers::HelperRefs::new(
         helper_ids
-            .into_iter()
-            .map(|id| module.declare_func_in_func(id, b.func))
+            .iter()
+            .map(|&id| module.declare_func_in_func(id, b.func))
             .collect(),
     );
+    let icb_name = b
+        .func
+        .declare_imported_user_function(UserExternalName::new(1, icb_id.as_u32()));
+    let icb = b.create_global_value(GlobalValueData::Symbol {
+        name: ExternalName::user(icb_name),
+        offset: 0.into(),
+        colocated: false,
+        tls: false,
+    });
     let entry = b.create_block();
     b.append_block_params_for_function_params(entry);
     b.switch_to_block(entry);
@@ -374,7 +480,7 @@ pub fn compile(prog: &Program, opts: JitOptions) -> Result<Compiled, JitError> {
         resumes: Vec::new(),
         helpers,
         scratch: scratch_layout(prog, lanes),
-        icb_ptr: icb.as_ptr() as i64,
+        icb,
         input_regs,
         output_regs,
         spill_vectors: 0,
@@ -444,7 +550,11 @@ pub fn compile(prog: &Program, opts: JitOptions) -> Result<Compiled, JitError> {
     let spill_bytes = tr.spill_vectors * 16;
     let scratch_size = tr.scratch.size + spill_bytes;
     tr.b.finalize(target_config);
-    let consts = const_block::ConstBlock::place(&mut ctx.func);
+    let data = data_rows(
+        &prog.icb,
+        const_block::place(&mut ctx.func, icb, icb_bytes(&prog.icb)),
+    );
+    define_icb(&mut module, icb_id, &data)?;
     let clif = opts.listing.then(|| ctx.func.display().to_string());
     ctx.set_disasm(opts.listing);
     module
@@ -458,6 +568,15 @@ pub fn compile(prog: &Program, opts: JitOptions) -> Result<Compiled, JitError> {
             .and_then(|c| c.vcode.clone())
             .unwrap_or_default(),
     });
+    let image = opts.keep_image.then(|| {
+        let ids: Vec<_> = HelperId::ALL
+            .iter()
+            .zip(&helper_ids)
+            .map(|(h, id)| (h.name(), id.as_u32()))
+            .collect();
+        let code = ctx.compiled_code()?;
+        Image::of(code, &ctx.func, &ids, icb_id.as_u32(), &data)
+    });
     module.clear_context(&mut ctx);
     module
         .finalize_definitions()
@@ -467,7 +586,7 @@ pub fn compile(prog: &Program, opts: JitOptions) -> Result<Compiled, JitError> {
     let func: ShaderFn = unsafe { std::mem::transmute::<*const u8, ShaderFn>(ptr) };
     let tgsm_size = prog.tgsm.iter().map(|d| d.size.next_multiple_of(16)).sum();
     Ok(Compiled {
-        module: Some(module),
+        memory: Some(Memory::Jit(Box::new(module))),
         func,
         lanes,
         scratch_size,
@@ -480,7 +599,45 @@ pub fn compile(prog: &Program, opts: JitOptions) -> Result<Compiled, JitError> {
         code_size,
         compile_us: started.elapsed().as_secs_f64() * 1e6,
         listing,
-        _icb: icb,
-        _consts: consts,
+        image: image.flatten(),
+        loaded: false,
     })
+}
+
+/// Bytes of the immediate constant buffer in the shader's data object: its
+/// rows, or one zero row when it has none.
+fn icb_bytes(icb: &[[u32; 4]]) -> i32 {
+    16 * icb.len().max(1) as i32
+}
+
+/// The shader's read-only data: the immediate constant buffer (one zero row
+/// when empty), then the vector constants [`const_block::place`] moved out
+/// of the code.
+fn data_rows(icb: &[[u32; 4]], consts: Vec<[u8; 16]>) -> Vec<[u32; 4]> {
+    let mut rows = icb.to_vec();
+    if rows.is_empty() {
+        rows.push([0; 4]);
+    }
+    rows.extend(consts.into_iter().map(|r| {
+        std::array::from_fn(|i| {
+            u32::from_le_bytes([r[4 * i], r[4 * i + 1], r[4 * i + 2], r[4 * i + 3]])
+        })
+    }));
+    rows
+}
+
+/// Defines the shader's read-only data object `id` (see [`data_rows`]),
+/// which the code reaches through a relocation.
+fn define_icb(module: &mut JITModule, id: DataId, rows: &[[u32; 4]]) -> Result<(), JitError> {
+    let bytes: Vec<u8> = rows
+        .iter()
+        .flatten()
+        .flat_map(|w| w.to_le_bytes())
+        .collect();
+    let mut data = DataDescription::new();
+    data.define(bytes.into_boxed_slice());
+    data.set_align(16);
+    module
+        .define_data(id, &data)
+        .map_err(|e| JitError::Backend(e.to_string()))
 }

@@ -337,7 +337,7 @@ impl Tr<'_, '_> {
             }
             Some(rel) => {
                 let rel = self.read(rel, 0, Ty::I)?;
-                let ptr = self.b.ins().iconst(types::I64, self.icb_ptr);
+                let ptr = self.b.ins().symbol_value(types::I64, self.icb);
                 let size = self.b.ins().iconst(types::I64, (rows * 16) as i64);
                 let zero = self.frame_addr(offset_of!(Frame, zero));
                 let word = u64::from(src.index.base) * 16 + c as u64 * 4;

@@ -118,8 +118,8 @@ pub struct Tr<'p, 'f> {
     pub helpers: HelperRefs,
     /// Scratch layout.
     pub scratch: ScratchLayout,
-    /// The immediate constant buffer, kept alive by the compiled shader.
-    pub icb_ptr: i64,
+    /// The immediate constant buffer (a symbol: its address is relocated).
+    pub icb: cranelift_codegen::ir::GlobalValue,
     /// Input registers in the SoA input block.
     pub input_regs: u32,
     /// Output registers in the SoA output block.

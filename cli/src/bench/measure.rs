@@ -33,6 +33,9 @@ pub struct Point {
     pub top_tier_us: f64,
     /// The first compile's microseconds (it also pays one-time costs).
     pub first_compile_us: f64,
+    /// Whether the action's shader was loaded from the persistent cache
+    /// (`--cache`) instead of compiled.
+    pub cache_hit: bool,
     /// Milliseconds of each timed action, sorted.
     pub times_ms: Vec<f64>,
     /// Invocations one action runs.
@@ -143,6 +146,9 @@ pub fn measure(
             first_tier_us,
             top_tier_us,
             first_compile_us,
+            cache_hit: prepared
+                .action_shader()
+                .is_some_and(|a| a.shader.cache_hit()),
             times_ms,
             invocations: prepared.invocations,
             bytes,

@@ -2,6 +2,7 @@
 //! what bounds it (GFLOP/s against the peak, GB/s against memcpy, work
 //! and barriers per second), once or at each value of a swept parameter.
 
+mod compile_only;
 mod counts;
 #[cfg(test)]
 mod counts_tests;
@@ -18,6 +19,7 @@ mod report;
 mod structure;
 mod sweep;
 
+pub use compile_only::{compile_only, quantile};
 pub use sweep::{Sweep, SweepValues};
 
 use crate::case::{parse_case, Case};

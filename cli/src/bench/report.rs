@@ -34,6 +34,7 @@ pub fn point_json(case: &str, work: Work, point: &Point, rates: &Rates) -> Map<S
     put("first_tier_us", json!(point.first_tier_us));
     put("top_tier_us", json!(point.top_tier_us));
     put("tier", json!(format!("{:?}", point.tier).to_lowercase()));
+    put("cache_hit", json!(point.cache_hit));
     put("lanes", json!(point.lanes));
     put("median_ms", json!(point.median_ms()));
     put("min_ms", json!(point.min_ms()));
@@ -152,8 +153,14 @@ pub fn point_text(
     let _ = writeln!(s, "case: {case}");
     let _ = writeln!(
         s,
-        "compile: {:.1} us until it runs (median of {COMPILES}; first {:.1} us)",
-        point.compile_us, point.first_compile_us
+        "compile: {:.1} us until it runs (median of {COMPILES}; first {:.1} us{})",
+        point.compile_us,
+        point.first_compile_us,
+        if point.cache_hit {
+            ", loaded from the cache"
+        } else {
+            ""
+        }
     );
     let _ = writeln!(
         s,
@@ -343,6 +350,7 @@ mod tests {
             first_tier_us: 300.0,
             top_tier_us: 900.0,
             first_compile_us: 1500.0,
+            cache_hit: false,
             times_ms: vec![median_ms],
             invocations: 1000,
             bytes: BoundBytes {
@@ -389,6 +397,7 @@ mod tests {
                 "first_compile_us",
                 "first_tier_us",
                 "top_tier_us",
+                "cache_hit",
                 "lanes",
                 "median_ms",
                 "min_ms",

@@ -1,0 +1,118 @@
+//! `dxjit bench --compile-only`: how long each shader file takes to
+//! compile, and the median, p90, p99 and maximum over the files.
+
+use crate::smoke::{load, shader_files};
+use dxjit::disk_cache::DiskCache;
+use dxjit::shader::{compile_with, CompileOptions};
+use dxjit::{Spawner, Tier};
+use serde_json::json;
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// The `p`-th quantile (0..=1) of sorted `values`, by nearest rank.
+pub fn quantile(sorted: &[f64], p: f64) -> f64 {
+    let rank = (p * sorted.len() as f64).ceil() as usize;
+    sorted[rank.clamp(1, sorted.len()) - 1]
+}
+
+/// Compiles each shader file named or found below the folders in `paths`
+/// (bytecode, or assembly text assembled before the clock starts) once at
+/// `tier` (`None`: the first; `Both` is refused: its background compile
+/// would be timed with the next file), through `cache` if given, and prints
+/// each file's microseconds and a summary (with `json`, a last line holding
+/// one JSON object). Files that do not compile are listed and left out of
+/// the times. Returns whether every file compiled.
+pub fn compile_only(
+    paths: &[PathBuf],
+    tier: Option<Tier>,
+    json: bool,
+    cache: Option<&DiskCache>,
+) -> Result<bool, String> {
+    let tier = tier.unwrap_or(Tier::First);
+    if tier == Tier::Both {
+        return Err("--compile-only times one tier: pass --tier first or --tier top".into());
+    }
+    let options = CompileOptions {
+        tier,
+        ..CompileOptions::default()
+    };
+    let files = shader_files(paths);
+    let loaded: Vec<(PathBuf, Result<Vec<u8>, String>)> =
+        files.into_iter().map(|f| (f.clone(), load(&f))).collect();
+    // One untimed compile pays the one-time costs (CPU feature detection,
+    // allocator growth) so that they do not land on the first file.
+    if let Some((_, Ok(bytes))) = loaded.iter().find(|(_, b)| b.is_ok()) {
+        let _ = compile_with(bytes, &options, &Spawner::inline(), None);
+    }
+    let mut times = Vec::new();
+    let mut hits = 0;
+    let mut failed = 0;
+    for (path, bytes) in &loaded {
+        let result = bytes.clone().and_then(|bytes| {
+            let started = Instant::now();
+            let shader = compile_with(&bytes, &options, &Spawner::inline(), cache)
+                .map_err(|e| e.to_string())?;
+            Ok((started.elapsed().as_secs_f64() * 1e6, shader.cache_hit()))
+        });
+        match result {
+            Ok((us, hit)) => {
+                println!(
+                    "{:>10.1} us{}  {}",
+                    us,
+                    if hit { " (cache hit)" } else { "" },
+                    path.display()
+                );
+                times.push(us);
+                hits += usize::from(hit);
+            }
+            Err(e) => {
+                println!("{:>10}     {}: {e}", "failed", path.display());
+                failed += 1;
+            }
+        }
+    }
+    if times.is_empty() {
+        return Err("no shader compiled".into());
+    }
+    let mut sorted = times.clone();
+    sorted.sort_by(f64::total_cmp);
+    let (median, p90, p99, max) = (
+        quantile(&sorted, 0.5),
+        quantile(&sorted, 0.9),
+        quantile(&sorted, 0.99),
+        sorted[sorted.len() - 1],
+    );
+    println!(
+        "{} files at the {tier:?} tier ({failed} failed, {hits} cache hits): median {median:.1} us, p90 {p90:.1} us, p99 {p99:.1} us, max {max:.1} us",
+        times.len(),
+    );
+    if json {
+        let obj = json!({
+            "files": times.len(),
+            "failed": failed,
+            "tier": format!("{tier:?}").to_lowercase(),
+            "cache_hits": hits,
+            "median_us": median,
+            "p90_us": p90,
+            "p99_us": p99,
+            "max_us": max,
+        });
+        println!("{obj}");
+    }
+    Ok(true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quantiles_take_the_nearest_rank() {
+        let v: Vec<f64> = (1..=100).map(f64::from).collect();
+        assert_eq!(quantile(&v, 0.5), 50.0);
+        assert_eq!(quantile(&v, 0.9), 90.0);
+        assert_eq!(quantile(&v, 0.99), 99.0);
+        assert_eq!(quantile(&v, 1.0), 100.0);
+        assert_eq!(quantile(&[7.0], 0.5), 7.0);
+    }
+}

@@ -1,0 +1,81 @@
+//! The key of a cache entry: everything the stored code depends on.
+
+use crate::jit::{self, Codegen};
+use std::sync::OnceLock;
+use std::time::UNIX_EPOCH;
+use xxhash_rust::xxh3::Xxh3;
+
+/// The Cranelift release code is generated with (pinned in `Cargo.toml`).
+const CRANELIFT_VERSION: &str = "0.135.8";
+
+/// A 128-bit hash naming one entry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Key(pub [u8; 16]);
+
+impl Key {
+    /// The entry's file name stem: the key in hex.
+    pub fn hex(&self) -> String {
+        self.0.iter().map(|b| format!("{b:02x}")).collect()
+    }
+}
+
+/// What the code depends on besides the shader: dxjit's and Cranelift's
+/// versions, the build (the running executable's size and modification
+/// time: a rebuild with the same version number still changes the key),
+/// and the target with its flags and CPU features for `codegen`. `None`
+/// when the build or the target cannot be identified; nothing is cached
+/// then.
+fn environment(codegen: Codegen) -> Option<&'static str> {
+    static QUICK: OnceLock<Option<String>> = OnceLock::new();
+    static FULL: OnceLock<Option<String>> = OnceLock::new();
+    let cell = match codegen {
+        Codegen::Quick => &QUICK,
+        Codegen::Full => &FULL,
+    };
+    cell.get_or_init(|| {
+        let exe = std::fs::metadata(std::env::current_exe().ok()?).ok()?;
+        let modified = exe.modified().ok()?.duration_since(UNIX_EPOCH).ok()?;
+        let target = jit::target_fingerprint(codegen).ok()?;
+        Some(format!(
+            "dxjit {} cranelift {CRANELIFT_VERSION} build {}:{} target {target}",
+            env!("CARGO_PKG_VERSION"),
+            exe.len(),
+            modified.as_nanos(),
+        ))
+    })
+    .as_deref()
+}
+
+/// The key of the code for `bytecode` lowered with `legacy_mul` and
+/// compiled at `k` (as asked for: `None` leaves it to the backend, which
+/// chooses by the bytecode alone) with `codegen`, in this build on this
+/// host.
+pub fn key(bytecode: &[u8], legacy_mul: bool, k: Option<usize>, codegen: Codegen) -> Option<Key> {
+    let mut h = Xxh3::new();
+    h.update(environment(codegen)?.as_bytes());
+    h.update(&[u8::from(legacy_mul)]);
+    h.update(&k.map_or(0, |k| k as u64 + 1).to_le_bytes());
+    h.update(&(bytecode.len() as u64).to_le_bytes());
+    h.update(bytecode);
+    Some(Key(h.digest128().to_le_bytes()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_input_changes_the_key() {
+        let base = key(b"abcd", false, Some(1), Codegen::Quick).unwrap();
+        assert_eq!(base, key(b"abcd", false, Some(1), Codegen::Quick).unwrap());
+        for other in [
+            key(b"abce", false, Some(1), Codegen::Quick),
+            key(b"abcd", true, Some(1), Codegen::Quick),
+            key(b"abcd", false, Some(2), Codegen::Quick),
+            key(b"abcd", false, None, Codegen::Quick),
+            key(b"abcd", false, Some(1), Codegen::Full),
+        ] {
+            assert_ne!(Some(base), other);
+        }
+    }
+}

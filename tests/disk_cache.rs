@@ -1,0 +1,275 @@
+//! The persistent shader cache: stored code loads without compiling and
+//! runs the same; damaged, foreign or stale entries and unusable
+//! directories are recompiled (and replaced) with one warning, never run.
+
+use dxjit::disk_cache::{self, entry, DiskCache};
+use dxjit::{CompileOptions, Tier};
+use dxjit_cli::case::{parse_case, Outcome};
+use dxjit_cli::run::prepare;
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, MutexGuard};
+
+/// A compute case reading its immediate constant buffer by a register
+/// index (a relocation to the buffer).
+const ICB_CASE: &str = "tests/cases/sm4/bits/firstbit.toml";
+/// A compute case calling runtime helpers (relocations to them).
+const HELPER_CASE: &str = "tests/cases/sm4/convert/f16_conversions.toml";
+
+/// Every warning logged, in order.
+static WARNINGS: Mutex<Vec<String>> = Mutex::new(Vec::new());
+/// The tests share the process-wide default cache and the log: one at a time.
+static SERIAL: Mutex<()> = Mutex::new(());
+
+struct Recorder;
+
+impl log::Log for Recorder {
+    fn enabled(&self, m: &log::Metadata) -> bool {
+        m.level() <= log::Level::Warn
+    }
+    fn log(&self, r: &log::Record) {
+        if self.enabled(r.metadata()) {
+            WARNINGS.lock().unwrap().push(r.args().to_string());
+        }
+    }
+    fn flush(&self) {}
+}
+
+/// Takes the test lock, with warnings recorded and cleared.
+fn setup() -> MutexGuard<'static, ()> {
+    static LOGGER: Recorder = Recorder;
+    let guard = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    if log::set_logger(&LOGGER).is_ok() {
+        log::set_max_level(log::LevelFilter::Warn);
+    }
+    WARNINGS.lock().unwrap().clear();
+    guard
+}
+
+/// Warnings logged since the last call.
+fn warnings() -> Vec<String> {
+    std::mem::take(&mut *WARNINGS.lock().unwrap())
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("dxjit-disk-cache-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_file(&dir);
+    dir
+}
+
+/// Runs `case` at `tier` through `cache`: its outcome and whether its
+/// shader was loaded from the cache.
+fn run(case: &str, tier: Tier, cache: &DiskCache) -> (Outcome, bool) {
+    disk_cache::set_default(Some(cache.clone()));
+    let case = parse_case(Path::new(case)).expect("case parses");
+    let options = CompileOptions {
+        tier,
+        ..CompileOptions::default()
+    };
+    let mut prepared = prepare(&case, &options).expect("compiles");
+    let hit = prepared
+        .action_shader()
+        .expect("an action")
+        .shader
+        .cache_hit();
+    prepared.act();
+    disk_cache::set_default(None);
+    (prepared.outcome(), hit)
+}
+
+/// The entry files of `dir`.
+fn entries(dir: &Path) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "dxjc"))
+        .collect();
+    out.sort();
+    out
+}
+
+#[test]
+fn stored_code_loads_and_runs_the_same_at_each_tier() {
+    let _guard = setup();
+    for case in [ICB_CASE, HELPER_CASE] {
+        for tier in [Tier::First, Tier::Top] {
+            let dir = temp_dir("same");
+            let cache = DiskCache::open(&dir);
+            let (fresh, hit) = run(case, tier, &cache);
+            assert!(!hit, "{case}: an empty cache hit");
+            assert_eq!(entries(&dir).len(), 1);
+            let (loaded, hit) = run(case, tier, &cache);
+            assert!(hit, "{case} at {tier:?}: the stored code was not loaded");
+            assert_eq!(fresh, loaded, "{case} at {tier:?}");
+            std::fs::remove_dir_all(&dir).unwrap();
+        }
+    }
+    assert_eq!(warnings(), Vec::<String>::new());
+}
+
+#[test]
+fn both_tiers_store_each_tier_and_load_the_top_one() {
+    let _guard = setup();
+    let dir = temp_dir("both");
+    let cache = DiskCache::open(&dir);
+    let case = parse_case(Path::new(ICB_CASE)).unwrap();
+    let bytes = match case.cs.unwrap().code {
+        dxjit_cli::case::ShaderCode::Asm(t) => dxjit::text::assemble(&t).unwrap(),
+        dxjit_cli::case::ShaderCode::Bytes(b) => b,
+    };
+    let options = CompileOptions::default();
+    let spawner = dxjit::Spawner::inline();
+    let first = dxjit::compile_with(&bytes, &options, &spawner, Some(&cache)).unwrap();
+    first.wait_for_top_tier().unwrap();
+    assert!(!first.cache_hit());
+    assert_eq!(entries(&dir).len(), 2, "one entry per tier");
+    let again = dxjit::compile_with(&bytes, &options, &spawner, Some(&cache)).unwrap();
+    assert!(again.cache_hit());
+    assert_eq!(again.tier(), Tier::Top, "the stored top tier runs at once");
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(warnings(), Vec::<String>::new());
+}
+
+/// A damage done to an entry.
+type Damage = Box<dyn Fn(&[u8]) -> Vec<u8>>;
+
+fn flip(at: usize) -> Damage {
+    Box::new(move |b: &[u8]| {
+        let mut b = b.to_vec();
+        b[at] ^= 0x41;
+        b
+    })
+}
+
+/// Every kind of damage: a flipped byte in each part of the entry, cuts,
+/// random bytes, another version's entry and another key's entry.
+fn damages(entry: &[u8], foreign: Vec<u8>) -> Vec<(String, Damage)> {
+    let s = entry::sections(entry).expect("a valid entry");
+    assert!(!s.relocs.is_empty() && !s.code.is_empty() && !s.info.is_empty());
+    let middle = |r: &std::ops::Range<usize>| r.start + r.len() / 2;
+    vec![
+        ("magic".into(), flip(0)),
+        ("format".into(), flip(8)),
+        ("key".into(), flip(14)),
+        ("code length".into(), flip(28)),
+        ("relocations length".into(), flip(32)),
+        ("info length".into(), flip(36)),
+        ("first code byte".into(), flip(s.code.start)),
+        ("code".into(), flip(middle(&s.code))),
+        ("last code byte".into(), flip(s.code.end - 1)),
+        ("relocation offset".into(), flip(s.relocs.start)),
+        ("relocations".into(), flip(middle(&s.relocs))),
+        ("info".into(), flip(middle(&s.info))),
+        ("last info byte".into(), flip(s.info.end - 1)),
+        ("checksum".into(), flip(middle(&s.checksum))),
+        ("last checksum byte".into(), flip(s.checksum.end - 1)),
+        ("empty".into(), Box::new(|_: &[u8]| Vec::new())),
+        (
+            "header only".into(),
+            Box::new(move |b: &[u8]| b[..40].to_vec()),
+        ),
+        (
+            "half".into(),
+            Box::new(|b: &[u8]| b[..b.len() / 2].to_vec()),
+        ),
+        (
+            "one byte short".into(),
+            Box::new(|b: &[u8]| b[..b.len() - 1].to_vec()),
+        ),
+        (
+            "one byte long".into(),
+            Box::new(|b: &[u8]| [b, &[0]].concat()),
+        ),
+        (
+            "random bytes".into(),
+            Box::new(|b: &[u8]| {
+                let mut x = 0x2545_f491_4f6c_dd1du64;
+                (0..b.len())
+                    .map(|_| {
+                        x ^= x << 13;
+                        x ^= x >> 7;
+                        x ^= x << 17;
+                        x as u8
+                    })
+                    .collect()
+            }),
+        ),
+        (
+            "another format version, checksum recomputed".into(),
+            Box::new(|b: &[u8]| {
+                let mut b = b.to_vec();
+                b[8..12].copy_from_slice(&99u32.to_le_bytes());
+                let end = b.len() - 16;
+                let sum = xxhash_rust::xxh3::xxh3_128(&b[..end]).to_le_bytes();
+                b[end..].copy_from_slice(&sum);
+                b
+            }),
+        ),
+        (
+            "another key's entry".into(),
+            Box::new(move |_: &[u8]| foreign.clone()),
+        ),
+    ]
+}
+
+#[test]
+fn damaged_foreign_and_stale_entries_are_recompiled_and_replaced() {
+    let _guard = setup();
+    let other = temp_dir("other");
+    run(HELPER_CASE, Tier::First, &DiskCache::open(&other));
+    let foreign = std::fs::read(&entries(&other)[0]).unwrap();
+    std::fs::remove_dir_all(&other).unwrap();
+    let dir = temp_dir("damage");
+    let cache = DiskCache::open(&dir);
+    let (reference, _) = run(ICB_CASE, Tier::First, &cache);
+    let path = entries(&dir)[0].clone();
+    let good = std::fs::read(&path).unwrap();
+    for (what, damage) in damages(&good, foreign) {
+        std::fs::write(&path, damage(&good)).unwrap();
+        let (outcome, hit) = run(ICB_CASE, Tier::First, &cache);
+        assert!(!hit, "{what}: the damaged entry was loaded");
+        assert_eq!(outcome, reference, "{what}: the recompiled shader differs");
+        let warned = warnings();
+        assert_eq!(warned.len(), 1, "{what}: {warned:?}");
+        assert_eq!(std::fs::read(&path).unwrap(), good, "{what}: not replaced");
+        let (outcome, hit) = run(ICB_CASE, Tier::First, &cache);
+        assert!(hit && outcome == reference, "{what}: the replacement");
+    }
+    assert_eq!(warnings(), Vec::<String>::new());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_file_where_the_directory_should_be_warns_once_and_compiles() {
+    let _guard = setup();
+    let path = temp_dir("file");
+    std::fs::write(&path, b"not a directory").unwrap();
+    let cache = DiskCache::open(&path);
+    assert_eq!(warnings().len(), 1);
+    let (reference, hit) = run(ICB_CASE, Tier::First, &cache);
+    assert!(!hit);
+    let (outcome, hit) = run(ICB_CASE, Tier::First, &cache);
+    assert!(!hit && outcome == reference);
+    assert_eq!(warnings(), Vec::<String>::new(), "one warning in all");
+    assert_eq!(std::fs::read(&path).unwrap(), b"not a directory");
+    std::fs::remove_file(&path).unwrap();
+}
+
+#[test]
+fn the_cap_evicts_the_least_recently_used() {
+    let _guard = setup();
+    let dir = temp_dir("cap");
+    let cache = DiskCache::with_cap(&dir, 1);
+    run(ICB_CASE, Tier::First, &cache);
+    let first = entries(&dir);
+    run(HELPER_CASE, Tier::First, &cache);
+    let second = entries(&dir);
+    assert_eq!(second.len(), 1, "the cap holds");
+    assert_ne!(first, second, "the newest entry is kept");
+    let stats = disk_cache::stats(&dir).unwrap();
+    assert_eq!(stats.entries, 1);
+    assert_eq!(disk_cache::clear(&dir).unwrap(), 1);
+    assert_eq!(disk_cache::stats(&dir).unwrap().entries, 0);
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(warnings(), Vec::<String>::new());
+}
