@@ -129,7 +129,7 @@ fn code(
     options.keep_image = slot.is_some();
     let mut compiled = jit::compile(program, options)?;
     if let (Some(slot), Some(image)) = (slot, compiled.image.take()) {
-        slot.store(&image, &compiled.info());
+        slot.store(&image, &compiled.info);
     }
     Ok(compiled)
 }

@@ -225,7 +225,7 @@ enum Memory {
 }
 
 /// What running a compiled function needs besides its code: everything of
-/// [`Compiled`] that [`Compiled::kernel`] reads.
+/// a compiled function that [`Compiled::kernel`] reads.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct KernelInfo {
     /// Lanes per call.
@@ -250,23 +250,8 @@ pub struct KernelInfo {
 pub struct Compiled {
     memory: Option<Memory>,
     func: ShaderFn,
-    /// Lanes per call.
-    pub lanes: u32,
-    /// Bytes of per-call scratch memory.
-    pub scratch_size: u32,
-    /// Registers in the SoA input block.
-    pub input_regs: u32,
-    /// Registers in the SoA output block.
-    pub output_regs: u32,
-    /// Bytes of group-shared memory per group.
-    pub tgsm_size: u32,
-    /// Whether the function may stop at barriers.
-    pub has_barriers: bool,
-    /// The (SRV, sampler) pairs the function may filter itself.
-    pub inline_pairs: Vec<(u32, u32)>,
-    /// Output registers the function can store to 8-bit unorm targets
-    /// itself, as a bit set.
-    pub direct_outputs: u32,
+    /// What calling the function needs besides its code.
+    pub info: KernelInfo,
     /// Bytes of machine code.
     pub code_size: usize,
     /// Microseconds spent compiling.
@@ -298,34 +283,13 @@ impl Compiled {
         Ok(Compiled {
             memory: Some(Memory::Mapped { _map: map }),
             func,
-            lanes: info.lanes,
-            scratch_size: info.scratch_size,
-            input_regs: info.input_regs,
-            output_regs: info.output_regs,
-            tgsm_size: info.tgsm_size,
-            has_barriers: info.has_barriers,
-            inline_pairs: info.inline_pairs,
-            direct_outputs: info.direct_outputs,
+            info,
             code_size: image.code.len(),
             compile_us: started.elapsed().as_secs_f64() * 1e6,
             listing: None,
             image: None,
             loaded: true,
         })
-    }
-
-    /// What running the function needs besides its code.
-    pub fn info(&self) -> KernelInfo {
-        KernelInfo {
-            lanes: self.lanes,
-            scratch_size: self.scratch_size,
-            input_regs: self.input_regs,
-            output_regs: self.output_regs,
-            tgsm_size: self.tgsm_size,
-            has_barriers: self.has_barriers,
-            inline_pairs: self.inline_pairs.clone(),
-            direct_outputs: self.direct_outputs,
-        }
     }
 
     /// The native entry point.
@@ -336,22 +300,23 @@ impl Compiled {
     /// What the runtime's dispatch loops need to run it, for a compute
     /// thread-group size (ignored by other stages).
     pub fn kernel(&self, thread_group: [u32; 3]) -> dxjit_runtime::dispatch::Kernel {
+        let info = &self.info;
         dxjit_runtime::dispatch::Kernel {
             func: self.func,
-            lanes: self.lanes,
-            scratch_size: self.scratch_size,
-            input_regs: self.input_regs,
-            output_regs: self.output_regs,
-            tgsm_size: self.tgsm_size,
+            lanes: info.lanes,
+            scratch_size: info.scratch_size,
+            input_regs: info.input_regs,
+            output_regs: info.output_regs,
+            tgsm_size: info.tgsm_size,
             thread_group,
-            has_barriers: self.has_barriers,
+            has_barriers: info.has_barriers,
             inline_pairs: std::array::from_fn(|i| {
-                self.inline_pairs
+                info.inline_pairs
                     .get(i)
                     .map_or([0; 2], |&(srv, sampler)| [srv as u8, sampler as u8])
             }),
-            inline_pair_count: self.inline_pairs.len() as u32,
-            direct_outputs: self.direct_outputs,
+            inline_pair_count: info.inline_pairs.len() as u32,
+            direct_outputs: info.direct_outputs,
         }
     }
 }
@@ -588,14 +553,16 @@ pub fn compile(prog: &Program, opts: JitOptions) -> Result<Compiled, JitError> {
     Ok(Compiled {
         memory: Some(Memory::Jit(Box::new(module))),
         func,
-        lanes,
-        scratch_size,
-        input_regs,
-        output_regs,
-        tgsm_size,
-        has_barriers,
-        inline_pairs,
-        direct_outputs,
+        info: KernelInfo {
+            lanes,
+            scratch_size,
+            input_regs,
+            output_regs,
+            tgsm_size,
+            has_barriers,
+            inline_pairs,
+            direct_outputs,
+        },
         code_size,
         compile_us: started.elapsed().as_secs_f64() * 1e6,
         listing,
