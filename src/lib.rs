@@ -29,6 +29,7 @@ pub mod api;
 pub mod cache;
 pub mod compile;
 pub mod d3d9;
+pub mod diagnostic;
 pub mod disk_cache;
 pub mod dxbc;
 pub mod error;

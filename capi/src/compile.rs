@@ -37,7 +37,7 @@ fn options(options: Option<&CompileOptions>) -> dxjit::CompileOptions {
 /// Compiles `bytes` and stores the new handle in `out`.
 fn build(bytes: &[u8], opts: Option<&CompileOptions>, out: *mut *mut Shader) -> Outcome<()> {
     let shader = dxjit::compile(bytes, &options(opts))
-        .map_err(|e| Failure::new(Status::Compile, e.to_string()))?;
+        .map_err(|e| Failure::new(Status::Compile, format!("error {}: {e}", e.code())))?;
     let handle = Box::into_raw(Box::new(Shader::new(shader, bytes)));
     // SAFETY: `out` is documented as a writable `dxjit_shader*`.
     unsafe { write_out(out, handle, "out") }.inspect_err(|_| {
