@@ -153,13 +153,13 @@ fn two_fetches(c: &mut Criterion) {
     };
     let (w, h) = (1920u32, 1080u32);
     let mut target = vec![0u8; (w * h * 4) as usize];
-    let reg = |name: &str| shader.program.input_named(name).expect("declared");
+    let reg = |name: &str| shader.program().input_named(name).expect("declared");
     let corners = |s: f32| {
         [[0.0, 0.0], [s, 0.0], [0.0, s], [s, s]]
             .map(|[u, v]| [u.to_bits(), f32::to_bits(v), 0, 1.0f32.to_bits()])
     };
     let out = shader
-        .program
+        .program()
         .outputs
         .iter()
         .find(|o| o.semantic == "SV_TARGET")

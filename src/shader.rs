@@ -49,10 +49,8 @@ pub enum Family {
 /// A compiled shader: its IR and native code. `Send + Sync`: compile once,
 /// run from any thread. Every tier's code stays alive as long as the shader.
 pub struct Shader {
-    /// Where it came from.
-    pub family: Family,
-    /// The program as the backend saw it.
-    pub program: Program,
+    family: Family,
+    program: Program,
     code: TieredCode,
 }
 
@@ -196,6 +194,16 @@ pub fn compile_with(
 }
 
 impl Shader {
+    /// The bytecode family it came from.
+    pub fn family(&self) -> Family {
+        self.family
+    }
+
+    /// The program as the backend saw it (declarations, registers, IR).
+    pub fn program(&self) -> &Program {
+        &self.program
+    }
+
     /// The stage the shader runs in.
     pub fn stage(&self) -> Stage {
         self.program.stage

@@ -32,7 +32,7 @@ const SENTINEL: f32 = -7.0;
 fn draw_covers_exactly_the_rectangle_across_batches() {
     let bytes = dxjit::text::assemble(SHADER).expect("assembles");
     let shader = dxjit::compile(&bytes, &CompileOptions::default()).expect("compiles");
-    let reg = |name: &str| shader.program.input_named(name).expect("declared");
+    let reg = |name: &str| shader.program().input_named(name).expect("declared");
     let corners = [0.0f32, 1.0, 2.0, 10.0].map(|c| [c.to_bits(), 0, 0, 0]);
     let mut target = vec![SENTINEL; (WIDTH * HEIGHT * 4) as usize];
     let rect = [3, 1, 275, 6];

@@ -93,7 +93,7 @@ fn draw(
         rect: [0, 0, WIDTH, HEIGHT],
         pixel_center: 0.5,
         inputs: vec![PixelInput {
-            reg: shader.program.input_named("v1").expect("declared"),
+            reg: shader.program().input_named("v1").expect("declared"),
             corners,
         }],
         targets: vec![target(&mut results, 0), target(&mut coords, 1)],

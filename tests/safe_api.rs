@@ -185,7 +185,7 @@ ret
         rect: [1, 1, 5, 3],
         pixel_center: 0.5,
         inputs: vec![PixelInput {
-            reg: s.program.input_named("v1").expect("declared"),
+            reg: s.program().input_named("v1").expect("declared"),
             corners: [
                 corner(1.0, 1.0),
                 corner(5.0, 1.0),
@@ -243,7 +243,7 @@ fn d3d9_defined_constants_override_what_is_bound() {
     let inputs = vec![[0u32; 4]; 4];
     let out = s.run_vertices(&b, &inputs, 1).unwrap();
     let pos = s
-        .program
+        .program()
         .outputs
         .iter()
         .find(|o| o.name == "oPos")

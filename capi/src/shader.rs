@@ -56,10 +56,10 @@ pub(crate) struct Resource {
 impl Shader {
     /// Wraps a compiled shader, `bytes` being its bytecode.
     pub(crate) fn new(shader: dxjit::Shader, bytes: &[u8]) -> Shader {
-        let program = &shader.program;
+        let program = &shader.program();
         Shader {
             kernel: shader.kernel(),
-            model: shader_model(bytes, shader.family),
+            model: shader_model(bytes, shader.family()),
             inputs: program.inputs.iter().map(element).collect(),
             outputs: program.outputs.iter().map(element).collect(),
             resources: resources(program),
@@ -78,7 +78,7 @@ impl Shader {
 
     /// The family, as the C enum.
     pub(crate) fn family(&self) -> Family {
-        match self.shader.family {
+        match self.shader.family() {
             dxjit::Family::Dxbc => Family::Dxbc,
             dxjit::Family::D3d9 => Family::D3d9,
         }

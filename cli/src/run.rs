@@ -232,7 +232,7 @@ fn bind_stage(shader: &Shader, desc: &StageDesc, uavs: &[View]) -> Result<Bound,
     let mut textures = Vec::new();
     let mut cbs: BTreeMap<u32, Vec<u32>> =
         desc.cbs.iter().map(|c| (c.slot, c.data.clone())).collect();
-    if shader.family == Family::D3d9 {
+    if shader.family() == Family::D3d9 {
         let file = |rows: Vec<(u32, [u32; 4])>| {
             let n = rows.iter().map(|(r, _)| r + 1).max().unwrap_or(0) as usize;
             let mut words = vec![0u32; n * 4];
@@ -262,7 +262,7 @@ fn bind_stage(shader: &Shader, desc: &StageDesc, uavs: &[View]) -> Result<Bound,
         );
         cbs.insert(BUMP_ENV_SLOT, bump_block(&desc.samplers).words());
     }
-    for (slot, row, words) in &shader.program.const_overrides {
+    for (slot, row, words) in &shader.program().const_overrides {
         let cb = cbs.entry(*slot).or_default();
         let at = *row as usize * 4;
         if cb.len() < at + 4 {
@@ -455,7 +455,7 @@ pub fn prepare(case: &Case, options: &CompileOptions) -> Result<Prepared, String
             compile_us += shader.compile_us();
             let bound = bind_stage(&shader, desc, &uav_views)?;
             let per_group: u64 = shader
-                .program
+                .program()
                 .thread_group
                 .iter()
                 .map(|d| u64::from(*d))
@@ -476,7 +476,7 @@ pub fn prepare(case: &Case, options: &CompileOptions) -> Result<Prepared, String
             compile_us += shader.compile_us();
             let bound = bind_stage(&shader, desc, &uav_views)?;
             let inputs = vertex_inputs(
-                &shader.program,
+                &shader.program(),
                 &desc.inputs,
                 *count as usize,
                 shader.kernel().input_regs,
@@ -654,7 +654,7 @@ impl Prepared {
                 ..
             } => {
                 let no = shader.kernel().output_regs as usize;
-                outcome.vertices = outputs_of(&shader.program, outputs, no, *count as usize);
+                outcome.vertices = outputs_of(&shader.program(), outputs, no, *count as usize);
             }
             Ready::Draw { images, .. } => {
                 outcome.targets = images
@@ -748,7 +748,7 @@ fn prepare_draw(
             compile_us += vs.compile_us();
             let vb = bind_stage(&vs, vdesc, uavs)?;
             let k = vs.kernel();
-            let inputs = vertex_inputs(&vs.program, &vdesc.inputs, 4, k.input_regs)?;
+            let inputs = vertex_inputs(&vs.program(), &vdesc.inputs, 4, k.input_regs)?;
             // SAFETY: `vb` owns its views' memory and outlives the call;
             // `inputs` holds 4 vertices of the shader's input registers.
             let out = unsafe { dispatch::run_vertices(&k, &vb.bindings, &inputs, 4) };
@@ -758,8 +758,8 @@ fn prepare_draw(
     };
     let mut inputs = Vec::new();
     if let Some((vs, out, no)) = &vs {
-        for input in &ps.program.inputs {
-            let Some(o) = vs.program.outputs.iter().find(|o| {
+        for input in &ps.program().inputs {
+            let Some(o) = vs.program().outputs.iter().find(|o| {
                 o.semantic.eq_ignore_ascii_case(&input.semantic)
                     && o.semantic_index == input.semantic_index
                     && !o.semantic.is_empty()
@@ -774,7 +774,7 @@ fn prepare_draw(
         }
     }
     for input in &draw.inputs {
-        let reg = find_reg(&ps.program.inputs, &input.input)
+        let reg = find_reg(&ps.program().inputs, &input.input)
             .ok_or_else(|| format!("the pixel shader has no input {}", input.input))?;
         let corners = match &input.values {
             InputValues::Corners(c) => *c,
@@ -809,19 +809,21 @@ fn prepare_draw(
         (None, Some(t)) => [0, 0, t.width, t.height],
         (None, None) => return Err("a draw without targets needs a rect".into()),
     };
-    let pixel_center =
-        draw.pixel_center
-            .unwrap_or(if ps.family == Family::D3d9 { 0.0 } else { 0.5 });
+    let pixel_center = draw.pixel_center.unwrap_or(if ps.family() == Family::D3d9 {
+        0.0
+    } else {
+        0.5
+    });
     let mut targets = Vec::new();
     for (i, (image, m)) in images.iter_mut().enumerate() {
         let reg = match &draw.targets[i].output {
             Some(name) => Some(
-                find_reg(&ps.program.outputs, &IoRef::Reg(name.clone()))
+                find_reg(&ps.program().outputs, &IoRef::Reg(name.clone()))
                     .ok_or_else(|| format!("the pixel shader has no output {name}"))?
                     .reg,
             ),
             None => ps
-                .program
+                .program()
                 .outputs
                 .iter()
                 .find(|o| {
