@@ -476,7 +476,7 @@ pub fn prepare(case: &Case, options: &CompileOptions) -> Result<Prepared, String
             compile_us += shader.compile_us();
             let bound = bind_stage(&shader, desc, &uav_views)?;
             let inputs = vertex_inputs(
-                &shader.program(),
+                shader.program(),
                 &desc.inputs,
                 *count as usize,
                 shader.kernel().input_regs,
@@ -654,7 +654,7 @@ impl Prepared {
                 ..
             } => {
                 let no = shader.kernel().output_regs as usize;
-                outcome.vertices = outputs_of(&shader.program(), outputs, no, *count as usize);
+                outcome.vertices = outputs_of(shader.program(), outputs, no, *count as usize);
             }
             Ready::Draw { images, .. } => {
                 outcome.targets = images
@@ -748,7 +748,7 @@ fn prepare_draw(
             compile_us += vs.compile_us();
             let vb = bind_stage(&vs, vdesc, uavs)?;
             let k = vs.kernel();
-            let inputs = vertex_inputs(&vs.program(), &vdesc.inputs, 4, k.input_regs)?;
+            let inputs = vertex_inputs(vs.program(), &vdesc.inputs, 4, k.input_regs)?;
             // SAFETY: `vb` owns its views' memory and outlives the call;
             // `inputs` holds 4 vertices of the shader's input registers.
             let out = unsafe { dispatch::run_vertices(&k, &vb.bindings, &inputs, 4) };

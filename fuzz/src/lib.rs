@@ -73,7 +73,7 @@ pub fn compile_and_run(bytes: &[u8], verify_checksum: bool) -> Reached {
         return Reached::Rejected;
     };
     let k = shader.kernel();
-    if !runnable(&shader.program()) || k.input_regs > IO_LIMIT || k.output_regs > IO_LIMIT {
+    if !runnable(shader.program()) || k.input_regs > IO_LIMIT || k.output_regs > IO_LIMIT {
         return Reached::Compiled;
     }
     let mut memory = vec![[0x3f80_0000u32; BUFFER / 4]; 40];

@@ -205,9 +205,9 @@ impl Shader {
         run: impl FnOnce(&RawBindings) -> R,
     ) -> Result<R, RunError> {
         let mut raw = bindings.raw().clone();
-        let _defined = definitions::apply(&self.program(), &mut raw);
+        let _defined = definitions::apply(self.program(), &mut raw);
         if options.validate {
-            validation::report(&self.program(), &raw);
+            validation::report(self.program(), &raw);
         }
         let flag = raw.interrupt.clone();
         let (result, expired) = match options.deadline {

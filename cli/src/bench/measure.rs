@@ -155,7 +155,7 @@ pub fn measure(
             memcpy_bytes_per_s: memcpy_rate(bytes.total()),
             counts: prepared
                 .action_shader()
-                .map(|a| count(&a.shader.program(), a.constants)),
+                .map(|a| count(a.shader.program(), a.constants)),
         })
     })
 }
