@@ -138,6 +138,19 @@ fn a_call_of_the_wrong_stage_is_refused() {
 }
 
 #[test]
+fn thread_group_counts_past_d3d11_limits_are_refused() {
+    let s = shader(STORE_IDS);
+    let err = s.dispatch(&Bindings::new(), [65536, 1, 1]).unwrap_err();
+    assert!(matches!(err, RunError::Invalid(m) if m.contains("65535")));
+    let err = s
+        .dispatch_range(&Bindings::new(), [1, 1, 65536], 0..1)
+        .unwrap_err();
+    assert!(matches!(err, RunError::Invalid(_)));
+    s.dispatch(&Bindings::new(), [0, 1, 1])
+        .expect("an empty dispatch runs nothing");
+}
+
+#[test]
 fn bad_bindings_are_refused_before_anything_is_bound() {
     let data = [0u8; 16];
     let mut b = Bindings::new();

@@ -18,6 +18,10 @@ use std::time::Duration;
 /// The largest rectangle coordinate a draw takes (D3D11's largest target).
 pub const MAX_COORDINATE: u32 = 16384;
 
+/// The most thread groups a dispatch takes along each axis
+/// (`D3D11_CS_DISPATCH_MAX_THREAD_GROUPS_PER_DIMENSION`).
+pub const MAX_GROUPS: u32 = 65535;
+
 /// How a call runs beyond its arguments.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct CallOptions {
@@ -56,6 +60,7 @@ impl Shader {
         options: &CallOptions,
     ) -> Result<(), RunError> {
         self.require(Stage::Compute, "dispatch")?;
+        check_groups(groups)?;
         let kernel = self.kernel();
         self.guarded(bindings, options, |raw| {
             // SAFETY: `kernel` is this shader's code, alive while `self` is
@@ -79,6 +84,7 @@ impl Shader {
         range: Range<u64>,
     ) -> Result<(), RunError> {
         self.require(Stage::Compute, "dispatch_range")?;
+        check_groups(groups)?;
         let kernel = self.kernel();
         self.guarded(bindings, &CallOptions::default(), |raw| {
             // SAFETY: as in `dispatch_with`.
@@ -224,6 +230,15 @@ impl Shader {
         }
         Ok(result)
     }
+}
+
+fn check_groups(groups: [u32; 3]) -> Result<(), RunError> {
+    if groups.iter().any(|&g| g > MAX_GROUPS) {
+        return invalid(format!(
+            "{groups:?} thread groups: Direct3D 11 allows at most {MAX_GROUPS} along each axis"
+        ));
+    }
+    Ok(())
 }
 
 fn invalid<T>(message: String) -> Result<T, RunError> {

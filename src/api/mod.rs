@@ -14,7 +14,7 @@ mod target;
 mod validation;
 
 pub use bindings::{Bindings, BufferLayout};
-pub use calls::{CallOptions, DrawDesc, MAX_COORDINATE};
+pub use calls::{CallOptions, DrawDesc, MAX_COORDINATE, MAX_GROUPS};
 pub use deadline::within as within_deadline;
 pub use engine::{Engine, EngineConfig};
 pub use error::{BindError, RunError};
