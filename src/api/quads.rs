@@ -6,6 +6,7 @@ use super::error::RunError;
 use crate::ir::Stage;
 use crate::shader::Shader;
 use dxjit_runtime::dispatch::{self, Quad};
+use rayon::prelude::*;
 
 /// A pixel-shader input given as plane equations over the screen: component
 /// `c` at pixel centre (x, y) is `planes[c][0] * x + planes[c][1] * y +
@@ -156,17 +157,23 @@ pub fn evaluate_planes(
 ) -> Vec<[u32; 4]> {
     let ni = input_regs;
     let mut values = vec![[0u32; 4]; quads.len() * 4 * ni];
-    for (q, quad) in quads.iter().enumerate() {
-        for p in 0..4 {
-            let x = quad.x as f32 + (p & 1) as f32 + center;
-            let y = quad.y as f32 + (p >> 1) as f32 + center;
-            let at = |[a, b, c]: [f32; 3]| a * x + b * y + c;
-            for input in planes.iter().filter(|p| (p.reg as usize) < ni) {
-                let w = input.one_over_w.map_or(1.0, at);
-                values[(4 * q + p) * ni + input.reg as usize] =
-                    input.planes.map(|pl| (at(pl) / w).to_bits());
-            }
-        }
+    if ni == 0 {
+        return values;
     }
+    values
+        .par_chunks_mut(4 * ni)
+        .zip(quads.par_iter())
+        .for_each(|(quad_values, quad)| {
+            for p in 0..4 {
+                let x = quad.x as f32 + (p & 1) as f32 + center;
+                let y = quad.y as f32 + (p >> 1) as f32 + center;
+                let at = |[a, b, c]: [f32; 3]| a * x + b * y + c;
+                for input in planes.iter().filter(|p| (p.reg as usize) < ni) {
+                    let w = input.one_over_w.map_or(1.0, at);
+                    quad_values[p * ni + input.reg as usize] =
+                        input.planes.map(|pl| (at(pl) / w).to_bits());
+                }
+            }
+        });
     values
 }

@@ -42,15 +42,15 @@ pub unsafe fn shade_quads(
 ) {
     let w = k.lanes as usize;
     let per_call = (w / 4).max(1);
+    let per_task = per_call * CALLS_PER_TASK;
     let (ni, no) = (k.input_regs as usize, k.output_regs as usize);
-    let out_chunk = (per_call * 4 * no).max(1);
     quads
-        .par_chunks(per_call)
-        .zip(inputs.par_chunks((per_call * 4 * ni).max(1)))
+        .par_chunks(per_task)
+        .zip(inputs.par_chunks((per_task * 4 * ni).max(1)))
         .zip(
             outputs
-                .par_chunks_mut(out_chunk)
-                .zip(alive.par_chunks_mut(per_call)),
+                .par_chunks_mut((per_task * 4 * no).max(1))
+                .zip(alive.par_chunks_mut(per_task)),
         )
         .for_each_init(
             || {
@@ -59,34 +59,61 @@ pub unsafe fn shade_quads(
                 (call, blocks)
             },
             |(call, [ib, ob, sv]), ((quads, inputs), (outputs, alive))| {
-                if b.interrupted() {
-                    return;
-                }
-                fill(w, ni, quads, inputs, pixel_center, ib, sv, call);
-                ob.zero();
-                let frame = &mut call.frame;
-                frame.inputs = ib.words().as_ptr();
-                frame.outputs = ob.words().as_mut_ptr();
-                frame.sysvals = sv.words().as_ptr();
-                frame.resume = 0;
-                with_flushed_denormals(|| call.run(k.func));
-                let mask = call.lane_mask.words();
-                let out = ob.words();
-                for (q, a) in alive.iter_mut().enumerate() {
-                    *a = (0..4)
-                        .filter(|&p| mask[4 * q + p] != 0)
-                        .fold(0, |bits, p| bits | 1 << p);
-                    for p in 0..4 {
-                        let lane = 4 * q + p;
-                        for r in 0..no {
-                            let at = r * 4 * w + lane;
-                            outputs[(4 * q + p) * no + r] =
-                                [out[at], out[at + w], out[at + 2 * w], out[at + 3 * w]];
-                        }
+                let calls = quads
+                    .chunks(per_call)
+                    .zip(inputs.chunks((per_call * 4 * ni).max(1)))
+                    .zip(
+                        outputs
+                            .chunks_mut((per_call * 4 * no).max(1))
+                            .zip(alive.chunks_mut(per_call)),
+                    );
+                for ((quads, inputs), (outputs, alive)) in calls {
+                    if b.interrupted() {
+                        return;
                     }
+                    fill(w, ni, quads, inputs, pixel_center, ib, sv, call);
+                    ob.zero();
+                    let frame = &mut call.frame;
+                    frame.inputs = ib.words().as_ptr();
+                    frame.outputs = ob.words().as_mut_ptr();
+                    frame.sysvals = sv.words().as_ptr();
+                    frame.resume = 0;
+                    with_flushed_denormals(|| call.run(k.func));
+                    gather(w, no, call, ob, outputs, alive);
                 }
             },
         );
+}
+
+/// Quads per parallel task, in calls: enough work to outweigh rayon's
+/// per-task cost.
+const CALLS_PER_TASK: usize = 64;
+
+/// Copies one call's outputs (SoA) to the caller's per-pixel layout and
+/// its lane mask to per-quad alive bits.
+fn gather(
+    w: usize,
+    no: usize,
+    call: &mut Call,
+    ob: &mut Block,
+    outputs: &mut [[u32; 4]],
+    alive: &mut [u8],
+) {
+    let mask = call.lane_mask.words();
+    let out = ob.words();
+    for (q, a) in alive.iter_mut().enumerate() {
+        *a = (0..4)
+            .filter(|&p| mask[4 * q + p] != 0)
+            .fold(0, |bits, p| bits | 1 << p);
+        for p in 0..4 {
+            let lane = 4 * q + p;
+            for r in 0..no {
+                let at = r * 4 * w + lane;
+                outputs[(4 * q + p) * no + r] =
+                    [out[at], out[at + w], out[at + 2 * w], out[at + 3 * w]];
+            }
+        }
+    }
 }
 
 /// Writes one call's inputs, system values and lane mask in SoA form:
