@@ -125,11 +125,11 @@ pub unsafe fn slice<'a, T>(ptr: *const T, len: usize, what: &str) -> Outcome<&'a
     Ok(unsafe { std::slice::from_raw_parts(ptr, len) })
 }
 
-/// Like [`slice`] for an array of versioned structs: each element's
+/// Like [`slice()`] for an array of versioned structs: each element's
 /// `struct_size` must be the expected one.
 ///
 /// # Safety
-/// As [`slice`].
+/// As [`slice()`].
 pub unsafe fn versioned_slice<'a, T: Versioned>(
     ptr: *const T,
     len: usize,

@@ -157,11 +157,11 @@ impl DiskCache {
     }
 }
 
-/// The cache [`compile`](crate::compile) and [`compile_on`](crate::compile_on)
+/// The cache [`compile`](fn@crate::compile) and [`compile_on`](crate::compile_on)
 /// use, if any.
 static DEFAULT: RwLock<Option<DiskCache>> = RwLock::new(None);
 
-/// Makes `cache` the one [`compile`](crate::compile),
+/// Makes `cache` the one [`compile`](fn@crate::compile),
 /// [`compile_on`](crate::compile_on), [`compile_async`](crate::compile_async)
 /// and [`ShaderCache`](crate::ShaderCache) use from now on, in the whole
 /// process (`None`: no persistent cache, the default).
