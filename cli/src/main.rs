@@ -32,8 +32,10 @@ enum Command {
         #[arg(long)]
         no_checksum: bool,
         /// Stop a case's action after this many milliseconds and report the
-        /// case as failed (a CPU has no TDR; this is its analogue).
-        #[arg(long, default_value_t = 10_000)]
+        /// case as failed (a CPU has no TDR; this is its analogue). The
+        /// default leaves room for the slowest conformance case, wine's
+        /// ps_cs_uav_binding (1.26 G typed UAV stores, ~15 s on 2 cores).
+        #[arg(long, default_value_t = 60_000)]
         timeout_ms: u64,
         /// Keep compiled code in this directory and load it from there.
         #[arg(long)]
