@@ -32,10 +32,8 @@ enum Command {
         #[arg(long)]
         no_checksum: bool,
         /// Stop a case's action after this many milliseconds and report the
-        /// case as failed (a CPU has no TDR; this is its analogue). The
-        /// default leaves room for the slowest conformance case, wine's
-        /// ps_cs_uav_binding (1.26 G typed UAV stores, ~15 s on 2 cores).
-        #[arg(long, default_value_t = 60_000)]
+        /// case as failed (a CPU has no TDR; this is its analogue).
+        #[arg(long, default_value_t = 10_000)]
         timeout_ms: u64,
         /// Keep compiled code in this directory and load it from there.
         #[arg(long)]
@@ -81,6 +79,9 @@ enum Command {
         /// Draw throughput against the swept value into this SVG file.
         #[arg(long, requires = "sweep")]
         plot: Option<PathBuf>,
+        /// Stop an action that runs past this many milliseconds and fail.
+        #[arg(long, default_value_t = 10_000)]
+        timeout_ms: u64,
     },
     /// Prints a shader's disassembly.
     Disasm {
@@ -120,9 +121,10 @@ enum Command {
         /// Print a JSON report instead of text.
         #[arg(long)]
         json: bool,
-        /// Seconds a shader may run before it is reported as hung.
-        #[arg(long, default_value_t = 10)]
-        timeout: u64,
+        /// Milliseconds a shader may run before it is interrupted (and
+        /// reported as hung if that does not stop it).
+        #[arg(long, default_value_t = 10_000)]
+        timeout_ms: u64,
         /// Keep compiled code in this directory and load it from there.
         #[arg(long)]
         cache: Option<PathBuf>,
@@ -253,6 +255,7 @@ fn main() -> ExitCode {
             sweep,
             values,
             plot,
+            timeout_ms,
             compile_only: false,
         } => {
             use_cache(cache.as_ref());
@@ -267,6 +270,7 @@ fn main() -> ExitCode {
                     sweep,
                     values: values.map(|v| v.0),
                     plot,
+                    timeout: Duration::from_millis(timeout_ms),
                 },
             )
         }
@@ -336,11 +340,11 @@ fn main() -> ExitCode {
         Command::Smoke {
             paths,
             json,
-            timeout,
+            timeout_ms,
             cache,
         } => {
             use_cache(cache.as_ref());
-            dxjit_cli::smoke::command(&paths, json, std::time::Duration::from_secs(timeout))
+            dxjit_cli::smoke::command(&paths, json, Duration::from_millis(timeout_ms))
         }
         Command::Cache { action } => cache_command(&action),
         Command::Info { file } => dxjit_cli::source::load(&file)

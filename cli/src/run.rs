@@ -580,6 +580,33 @@ impl Prepared {
         }
     }
 
+    /// Runs the action, stopping it once it has run for `limit`; a stopped
+    /// action is an error that says so.
+    pub fn act_within(&mut self, limit: std::time::Duration) -> Result<(), String> {
+        self.watched(limit, Prepared::act)
+    }
+
+    /// Runs `f` (which runs the action, perhaps several times), stopping
+    /// the action once `f` has run for `limit`; a stopped action is an
+    /// error that says so.
+    pub fn watched<R>(
+        &mut self,
+        limit: std::time::Duration,
+        f: impl FnOnce(&mut Self) -> R,
+    ) -> Result<R, String> {
+        let Some(word) = self.interrupt() else {
+            return Ok(f(self));
+        };
+        let (result, stopped) = dxjit::api::within_deadline(&word, limit, || f(self));
+        if stopped {
+            return Err(format!(
+                "interrupted: the shader ran past the {} ms time limit",
+                limit.as_millis()
+            ));
+        }
+        Ok(result)
+    }
+
     /// The shader the action runs, with its constants; `None` without an action.
     pub fn action_shader(&self) -> Option<ActionShader<'_>> {
         let (shader, bound) = match &self.action {
@@ -709,17 +736,7 @@ pub fn execute_within(
     limit: std::time::Duration,
 ) -> Result<Outcome, String> {
     let mut prepared = prepare(case, options)?;
-    let Some(word) = prepared.interrupt() else {
-        prepared.act();
-        return Ok(prepared.outcome());
-    };
-    let ((), stopped) = dxjit::api::within_deadline(&word, limit, || prepared.act());
-    if stopped {
-        return Err(format!(
-            "interrupted: the shader ran past the {} ms time limit",
-            limit.as_millis()
-        ));
-    }
+    prepared.act_within(limit)?;
     Ok(prepared.outcome())
 }
 

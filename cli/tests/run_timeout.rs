@@ -1,5 +1,6 @@
-//! `dxjit run --timeout-ms`: a case whose shader never ends fails with the
-//! reason, and the run goes on to the next case.
+//! `--timeout-ms`: under `dxjit run` a case whose shader never ends fails
+//! with the reason and the run goes on to the next case; under `dxjit
+//! bench` the bench stops with the reason.
 
 use std::process::Command;
 
@@ -50,4 +51,21 @@ fn an_endless_case_fails_at_the_timeout_and_the_next_case_runs() {
     assert!(text.contains("ran past the 200 ms time limit"), "{text}");
     assert!(text.lines().any(|l| l.starts_with("PASS")), "{text}");
     assert!(text.contains("1 passed, 1 failed"), "{text}");
+}
+
+#[test]
+fn bench_stops_an_endless_action_at_the_timeout() {
+    let dir = std::env::temp_dir().join(format!("dxjit-bench-timeout-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let case = dir.join("endless.toml");
+    std::fs::write(&case, ENDLESS).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_dxjit"))
+        .args(["bench", "--timeout-ms", "200", "--iterations", "1"])
+        .arg(&case)
+        .output()
+        .expect("runs");
+    std::fs::remove_dir_all(&dir).ok();
+    let text = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{text}");
+    assert!(text.contains("ran past the 200 ms time limit"), "{text}");
 }

@@ -106,7 +106,7 @@ fn an_endless_loop_is_interrupted_and_the_run_goes_on() {
     )
     .unwrap();
     let out = Command::new(env!("CARGO_BIN_EXE_dxjit"))
-        .args(["smoke", "--timeout", "1"])
+        .args(["smoke", "--timeout-ms", "1000"])
         .arg(&dir)
         .output()
         .unwrap();

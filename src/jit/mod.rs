@@ -24,6 +24,7 @@ mod strided;
 mod target_store;
 mod translate;
 mod typed;
+mod typed_store;
 mod uniform;
 mod vector_memory;
 

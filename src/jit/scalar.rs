@@ -20,6 +20,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::mem::offset_of;
 
 /// The temp components kept in scalar registers, and their variables.
+/// `resinfo` at a scalar level writes them too: a view's sizes are the
+/// same in every lane.
 #[derive(Debug, Clone, Default)]
 pub struct ScalarTemps {
     vars: BTreeMap<(u32, u8), Variable>,
@@ -56,13 +58,29 @@ fn scalar_op(op: AluOp) -> bool {
     )
 }
 
-/// Whether a pixel shader may leave lanes behind (discard or return):
-/// their frozen temps would then differ from the others'.
+/// Whether a pixel shader may leave lanes behind (discard, or return from
+/// inside flow control): their frozen temps would then differ from the
+/// others'. A `ret` outside every `if`, `loop` and `switch` ends all lanes
+/// at once and leaves none behind.
 fn may_kill(prog: &Program) -> bool {
-    prog.main
-        .iter()
-        .chain(prog.subroutines.iter().flat_map(|(_, body)| body))
-        .any(|i| matches!(i, Inst::Discard { .. } | Inst::Ret | Inst::RetC { .. }))
+    std::iter::once(prog.main.as_slice())
+        .chain(prog.subroutines.iter().map(|(_, body)| body.as_slice()))
+        .any(|body| {
+            let mut depth = 0usize;
+            body.iter().any(|i| match i {
+                Inst::If { .. } | Inst::Loop | Inst::Switch { .. } => {
+                    depth += 1;
+                    false
+                }
+                Inst::EndIf | Inst::EndLoop | Inst::EndSwitch => {
+                    depth = depth.saturating_sub(1);
+                    false
+                }
+                Inst::Ret => depth > 0,
+                Inst::Discard { .. } | Inst::RetC { .. } => true,
+                _ => false,
+            })
+        })
 }
 
 impl ScalarTemps {
@@ -107,6 +125,9 @@ impl ScalarTemps {
 
     /// Whether `inst` computes its component `c` as a scalar from scalar sources.
     fn writes_scalar(set: &BTreeSet<(u32, u8)>, inst: &Inst, c: usize) -> bool {
+        if let Inst::ResInfo { dst, mip, .. } = inst {
+            return dst.index.rel.is_none() && readable(set, mip, 0);
+        }
         let Inst::Alu { op, dst, src } = inst else {
             return false;
         };

@@ -71,7 +71,7 @@ impl Tr<'_, '_> {
 
     /// The scalar variable component `c` of `dst` is written to, when it
     /// lives in one.
-    fn scalar_dst(&self, dst: &Dst, c: usize) -> Option<cranelift_frontend::Variable> {
+    pub(super) fn scalar_dst(&self, dst: &Dst, c: usize) -> Option<cranelift_frontend::Variable> {
         if dst.file != crate::ir::File::Temp || dst.index.rel.is_some() {
             return None;
         }

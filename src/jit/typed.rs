@@ -135,10 +135,19 @@ impl Tr<'_, '_> {
         value: &Src,
     ) -> Result<(), JitError> {
         let view = self.view_addr(res)?;
-        let f = self.helper(HelperId::TypedStore);
         let c = self.coords(res, coord)?;
-        let v = self.read_n(value, 4, Ty::F)?;
+        let first = self.read(value, 0, Ty::F)?;
         let exec = self.exec();
+        self.typed_store_r32_or(view, &c, &first, &exec, |tr| {
+            let v = tr.read_n(value, 4, Ty::F)?;
+            tr.typed_store_calls(view, &c, &v, &exec);
+            Ok(())
+        })
+    }
+
+    /// The runtime's typed store, called once per lane.
+    fn typed_store_calls(&mut self, view: Value, c: &[Lanes], v: &[Lanes], exec: &Lanes) {
+        let f = self.helper(HelperId::TypedStore);
         let out = self.args_ptr();
         for j in 0..self.k {
             for l in 0..4u8 {
@@ -155,7 +164,6 @@ impl Tr<'_, '_> {
                 self.b.ins().call(f, &[view, x, y, z, out, active]);
             }
         }
-        Ok(())
     }
 
     /// Atomics on typed UAVs (32-bit integer formats).
@@ -201,7 +209,9 @@ impl Tr<'_, '_> {
     }
 
     /// resinfo: width, height, depth or layers, and mip count at a level;
-    /// a level past the last gives zeros (the mip count stays).
+    /// a level past the last gives zeros (the mip count stays). A level
+    /// that reads as a scalar (an immediate, a constant, a scalar temp) is
+    /// the same in every lane: the runtime is asked once.
     pub fn emit_resinfo(
         &mut self,
         dst: &Dst,
@@ -210,58 +220,79 @@ impl Tr<'_, '_> {
         ret: ResInfoReturn,
         swizzle: [u8; 4],
     ) -> Result<(), JitError> {
+        if let Some(level) = self.read_scalar(mip, 0, Ty::I) {
+            let words = self.resinfo_call(res, level, ret)?;
+            return self.write_uniform_words(dst, words, swizzle);
+        }
+        let m = self.read(mip, 0, Ty::I)?;
+        let mut per_lane = Vec::new();
+        for j in 0..self.k {
+            for l in 0..4u8 {
+                let level = self.b.ins().extractlane(m.v[j], l);
+                per_lane.push(self.resinfo_call(res, level, ret)?);
+            }
+        }
+        self.collect4(&per_lane, dst, swizzle)
+    }
+
+    /// One `resinfo` of `res` at `level`: the four result words, converted
+    /// as `ret` asks.
+    fn resinfo_call(
+        &mut self,
+        res: Resource,
+        level: Value,
+        ret: ResInfoReturn,
+    ) -> Result<[Value; 4], JitError> {
         let dim = match self.kind_of(res) {
             Some(ResourceKind::Typed(d)) => d,
             _ => Dim::Buffer,
         };
         let view = self.view_addr(res)?;
         let f = self.helper(HelperId::ResInfo);
-        let m = self.read(mip, 0, Ty::I)?;
         let code = self.b.ins().iconst(types::I32, i64::from(dim as u32));
         let out = self.args_ptr();
-        let mut per_lane = Vec::new();
-        for j in 0..self.k {
-            for l in 0..4u8 {
-                let level = self.b.ins().extractlane(m.v[j], l);
-                self.b.ins().call(f, &[view, code, level, out]);
-                let words = [0, 1, 2, 3].map(|i| {
-                    self.b
-                        .ins()
-                        .load(types::I32, MemFlagsData::trusted(), out, 4 * i)
-                });
-                per_lane.push(words);
+        self.b.ins().call(f, &[view, code, level, out]);
+        let mut words = [0, 1, 2, 3].map(|i| {
+            self.b
+                .ins()
+                .load(types::I32, MemFlagsData::trusted(), out, 4 * i)
+        });
+        if ret == ResInfoReturn::Uint {
+            return Ok(words);
+        }
+        for (i, x) in words.iter_mut().enumerate() {
+            let mut f = self.b.ins().fcvt_from_uint(types::F32, *x);
+            if ret == ResInfoReturn::RcpFloat && i < 3 {
+                let one = self.b.ins().f32const(1.0);
+                f = self.b.ins().fdiv(one, f);
+            }
+            *x = self.b.ins().bitcast(types::I32, MemFlagsData::new(), f);
+        }
+        Ok(words)
+    }
+
+    /// Writes the words picked through `swizzle` to `dst`, the same in
+    /// every lane: into a scalar temp as is, else splatted.
+    fn write_uniform_words(
+        &mut self,
+        dst: &Dst,
+        words: [Value; 4],
+        swizzle: [u8; 4],
+    ) -> Result<(), JitError> {
+        for (c, sc) in swizzle.iter().enumerate() {
+            if dst.mask & (1 << c) == 0 {
+                continue;
+            }
+            let word = words[*sc as usize & 3];
+            match self.scalar_dst(dst, c) {
+                Some(var) => self.b.def_var(var, word),
+                None => {
+                    let v = self.lb().splat_value(word);
+                    self.write(dst, c, v)?;
+                }
             }
         }
-        let per_lane: Vec<[Value; 4]> = per_lane
-            .into_iter()
-            .map(|w| {
-                w.map(|x| match ret {
-                    ResInfoReturn::Uint => x,
-                    ResInfoReturn::Float | ResInfoReturn::RcpFloat => {
-                        let f = self.b.ins().fcvt_from_uint(types::F32, x);
-                        self.b.ins().bitcast(types::I32, MemFlagsData::new(), f)
-                    }
-                })
-            })
-            .collect();
-        let per_lane = if ret == ResInfoReturn::RcpFloat {
-            per_lane
-                .into_iter()
-                .map(|w| {
-                    let mut w = w;
-                    for x in w.iter_mut().take(3) {
-                        let f = self.b.ins().bitcast(types::F32, MemFlagsData::new(), *x);
-                        let one = self.b.ins().f32const(1.0);
-                        let r = self.b.ins().fdiv(one, f);
-                        *x = self.b.ins().bitcast(types::I32, MemFlagsData::new(), r);
-                    }
-                    w
-                })
-                .collect()
-        } else {
-            per_lane
-        };
-        self.collect4(&per_lane, dst, swizzle)
+        Ok(())
     }
 
     /// Stores `n` components of `vals` into the `[component][lane]` array at

@@ -92,10 +92,13 @@ impl Uniformity {
                     self.vary_all(&dst[1], divergent || !ok);
                 }
                 Inst::BufInfo { dst, .. } => self.vary_all(dst, divergent),
+                Inst::ResInfo { dst, mip, .. } => {
+                    let level = self.src(mip, 0);
+                    self.vary_all(dst, divergent || !level);
+                }
                 Inst::LoadRaw { dst, .. }
                 | Inst::LoadStructured { dst, .. }
                 | Inst::LoadTyped { dst, .. }
-                | Inst::ResInfo { dst, .. }
                 | Inst::Sample { dst, .. }
                 | Inst::Fetch { dst, .. } => self.vary_all(dst, true),
                 Inst::Atomic { dst: Some(dst), .. } => self.vary_all(dst, true),

@@ -7,7 +7,7 @@ use super::progress::Progress;
 use crate::case::Case;
 use crate::run::{compile_case, prepare, BoundBytes};
 use dxjit::{CompileOptions, Tier};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Compiles timed to report the median compile time.
 pub const COMPILES: usize = 5;
@@ -79,13 +79,16 @@ fn median_compile_us(case: &Case, options: &CompileOptions) -> Result<f64, Strin
 /// (`None`: every core), times `iterations` actions (at least one) at
 /// `tier` (`None`: the top tier) after one untimed, and steps `progress`
 /// once per timed action. Asking for a `k` the JIT does not compile is an
-/// error.
+/// error, and so is an action that runs past `limit`: the untimed one is
+/// stopped at `limit`, the timed ones (watched together, so that the
+/// watchdog costs nothing per action) at `limit` each.
 pub fn measure(
     case: &Case,
     threads: Option<usize>,
     k: Option<usize>,
     tier: Option<Tier>,
     iterations: u32,
+    limit: Duration,
     progress: &mut Progress,
 ) -> Result<Point, String> {
     let asked = tier;
@@ -121,16 +124,19 @@ pub fn measure(
         let first_compile_us = prepared.compile_us;
         let first_tier_us = median_compile_us(case, &at(Tier::First))?;
         let top_tier_us = median_compile_us(case, &at(Tier::Top))?;
-        prepared.act();
-        let mut times_ms: Vec<f64> = (0..iterations.max(1))
-            .map(|_| {
-                let t = Instant::now();
-                prepared.act();
-                let ms = t.elapsed().as_secs_f64() * 1e3;
-                progress.step();
-                ms
-            })
-            .collect();
+        prepared.act_within(limit)?;
+        let iterations = iterations.max(1);
+        let mut times_ms: Vec<f64> = prepared.watched(limit * iterations, |prepared| {
+            (0..iterations)
+                .map(|_| {
+                    let t = Instant::now();
+                    prepared.act();
+                    let ms = t.elapsed().as_secs_f64() * 1e3;
+                    progress.step();
+                    ms
+                })
+                .collect()
+        })?;
         times_ms.sort_by(f64::total_cmp);
         let bytes = prepared.bound_bytes();
         Ok(Point {

@@ -30,10 +30,11 @@ use progress::Progress;
 use rates::{groups, Rates, Work};
 use report::Row;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 use sweep::TIER_UNAVAILABLE;
 
 /// What `dxjit bench` was asked to do.
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct BenchOptions {
     /// Timed repetitions of the action (per point of a sweep).
     pub iterations: u32,
@@ -52,6 +53,9 @@ pub struct BenchOptions {
     pub values: Option<Vec<usize>>,
     /// Where to draw the sweep's chart (SVG).
     pub plot: Option<PathBuf>,
+    /// How long one action may run before it is stopped and the bench
+    /// fails with that reason.
+    pub timeout: Duration,
 }
 
 /// Times a case's action and prints a report (with `json` a last line
@@ -73,6 +77,7 @@ fn once(case: &Case, options: &BenchOptions, peak: Option<&Peak>) -> Result<bool
         options.k,
         options.tier,
         options.iterations,
+        options.timeout,
         &mut progress,
     )?;
     drop(progress);
@@ -133,6 +138,7 @@ fn swept(
             k,
             options.tier,
             iterations,
+            options.timeout,
             &mut progress,
         )?);
     }
