@@ -281,10 +281,7 @@ fn main() -> ExitCode {
                 }
                 _ => dxjit::text::disassemble(&b),
             })
-            .map(|t| {
-                print!("{t}");
-                true
-            }),
+            .map(|t| emit(&t)),
         Command::Asm { file, output } => std::fs::read_to_string(&file)
             .map_err(|e| format!("{}: {e}", file.display()))
             .and_then(|t| dxjit::text::assemble(&t))
@@ -312,15 +309,11 @@ fn main() -> ExitCode {
                 .map_err(|e| e.to_string())
             })
             .map(|shader| {
-                if let Some(l) = shader.listing() {
-                    if clif {
-                        println!("{}", l.clif);
-                    }
-                    if native {
-                        println!("{}", l.native);
-                    }
-                }
-                true
+                let Some(l) = shader.listing() else {
+                    return true;
+                };
+                (!clif || emit(&format!("{}\n", l.clif)))
+                    && (!native || emit(&format!("{}\n", l.native)))
             }),
         Command::Ir { file, .. } => dxjit_cli::source::load(&file)
             .and_then(|b| {
@@ -333,10 +326,7 @@ fn main() -> ExitCode {
                 )
                 .map_err(|e| e.to_string())
             })
-            .map(|(_, p)| {
-                println!("{p:#?}");
-                true
-            }),
+            .map(|(_, p)| emit(&format!("{p:#?}\n"))),
         Command::Smoke {
             paths,
             json,
@@ -349,10 +339,7 @@ fn main() -> ExitCode {
         Command::Cache { action } => cache_command(&action),
         Command::Info { file } => dxjit_cli::source::load(&file)
             .and_then(|b| dxjit::text::info(&b))
-            .map(|t| {
-                print!("{t}");
-                true
-            }),
+            .map(|t| emit(&t)),
     };
     match result {
         Ok(true) => ExitCode::SUCCESS,
@@ -420,4 +407,12 @@ fn run(paths: &[PathBuf], json: bool, no_checksum: bool, limit: Duration) -> Res
         println!("{summary}");
     }
     Ok(reports.iter().all(|r| r.passed()))
+}
+
+/// Writes `text` to standard output. A reader that stops early (`dxjit ir
+/// ... | head`) ends the output quietly; returns whether all was written.
+fn emit(text: &str) -> bool {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    out.write_all(text.as_bytes()).and_then(|()| out.flush()).is_ok()
 }

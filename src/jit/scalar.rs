@@ -313,3 +313,44 @@ impl Tr<'_, '_> {
         Some(self.b.ins().icmp_imm_u(cc, v, 0))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::may_kill;
+    use crate::ir::{Inst, Program, Src, Stage};
+
+    fn pixel(main: Vec<Inst>) -> Program {
+        let mut p = Program::new(Stage::Pixel);
+        p.temps = 1;
+        p.main = main;
+        p
+    }
+
+    #[test]
+    fn only_a_ret_inside_flow_control_or_a_discard_leaves_lanes_behind() {
+        let cond = || Src::temp(0).scalar(0);
+        assert!(!may_kill(&pixel(vec![
+            Inst::Loop,
+            Inst::Break,
+            Inst::EndLoop,
+            Inst::Ret
+        ])));
+        assert!(may_kill(&pixel(vec![
+            Inst::If {
+                cond: cond(),
+                nz: true
+            },
+            Inst::Ret,
+            Inst::EndIf,
+            Inst::Ret,
+        ])));
+        assert!(may_kill(&pixel(vec![Inst::Discard {
+            cond: cond(),
+            nz: true
+        }])));
+        assert!(may_kill(&pixel(vec![Inst::RetC {
+            cond: cond(),
+            nz: true
+        }])));
+    }
+}

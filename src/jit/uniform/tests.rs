@@ -67,3 +67,34 @@ fn variance_reaches_reads_that_come_before_the_write() {
     assert!(!u.temp(2, 0));
     assert!(u.temp(1, 0));
 }
+
+fn resinfo(dst: u32, mip: Src) -> Inst {
+    Inst::ResInfo {
+        dst: Dst::temp(dst, 0b0011),
+        res: crate::ir::Resource::Uav(0),
+        mip,
+        ret: crate::ir::ResInfoReturn::Uint,
+        swizzle: [0, 1, 2, 3],
+    }
+}
+
+#[test]
+fn resinfo_is_uniform_at_a_uniform_level_under_uniform_control() {
+    let u = Uniformity::of(&program(vec![
+        mov(0, tid()),
+        resinfo(1, cb()),
+        resinfo(2, Src::temp(0).scalar(0)),
+        Inst::If {
+            cond: Src::temp(0).scalar(0),
+            nz: true,
+        },
+        resinfo(3, cb()),
+        Inst::EndIf,
+    ]));
+    assert!(
+        u.temp(1, 0) && u.temp(1, 1),
+        "a view's size at a uniform level"
+    );
+    assert!(!u.temp(2, 0), "a per-lane level");
+    assert!(!u.temp(3, 0), "under a varying branch");
+}
