@@ -46,6 +46,9 @@ enum dxjit_status
   // The call ran past the bindings' `timeout_ms` and was stopped; its
   // outputs are partly written.
   DXJIT_STATUS_DEADLINE_EXCEEDED = 11,
+  // The process's Rust log already has another logger, so the log
+  // callback cannot be installed.
+  DXJIT_STATUS_LOG_UNAVAILABLE = 12,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L
@@ -54,6 +57,23 @@ typedef enum dxjit_status dxjit_status;
 typedef uint32_t dxjit_status;
 #endif // __STDC_VERSION__ >= 202311L
 #endif // __cplusplus
+
+// How severe a log message is; a callback receives the messages at its
+// level and the more severe ones.
+typedef enum dxjit_log_level {
+  // Deliver nothing.
+  DXJIT_LOG_LEVEL_OFF = 0,
+  // Errors.
+  DXJIT_LOG_LEVEL_ERROR = 1,
+  // Warnings, such as the validation layer's.
+  DXJIT_LOG_LEVEL_WARN = 2,
+  // Information.
+  DXJIT_LOG_LEVEL_INFO = 3,
+  // Debugging detail.
+  DXJIT_LOG_LEVEL_DEBUG = 4,
+  // Tracing detail.
+  DXJIT_LOG_LEVEL_TRACE = 5,
+} dxjit_log_level;
 
 // Pipeline stages.
 enum dxjit_stage
@@ -505,6 +525,12 @@ typedef struct dxjit_bindings {
   const struct dxjit_interrupt *interrupt;
   // Stop the call once it has run this many milliseconds; 0 for no limit.
   uint32_t timeout_ms;
+  // Nonzero: before the call, compare what the shader declares with what
+  // is bound (unbound slots it reads, constant buffers smaller than
+  // declared, kind and dimension mismatches) and log each mismatch as a
+  // warning through `dxjit_set_log_callback`, like the D3D debug layer.
+  // Nothing is refused: D3D's rules for unbound resources still hold.
+  uint32_t validate;
 } dxjit_bindings;
 
 // A pixel-shader input register and its values at the rectangle's corners,
@@ -558,6 +584,11 @@ typedef struct dxjit_draw_desc {
   // Entries in `targets`.
   size_t target_count;
 } dxjit_draw_desc;
+
+// A log callback: the message's level, the message (NUL-terminated, valid
+// only during the call) and the `user` pointer given with the callback.
+// It may be called from any thread, several at a time.
+typedef void (*dxjit_log_callback)(enum dxjit_log_level level, const char *message, void *user);
 
 // One 2x2 quad: pixels (x, y), (x+1, y), (x, y+1), (x+1, y+1), in that
 // order everywhere (bit i of `coverage`, inputs and outputs).
@@ -807,6 +838,16 @@ void dxjit_interrupt_clear(const struct dxjit_interrupt *interrupt);
 // `interrupt` is null or a handle from `dxjit_interrupt_create`, not yet
 // freed, that no running call's bindings name.
 void dxjit_interrupt_free(struct dxjit_interrupt *interrupt);
+
+// Delivers the library's log messages at `max_level` and more severe to
+// `callback` with `user`; a null callback (or `DXJIT_LOG_LEVEL_OFF`)
+// stops delivery. The callback replaces any earlier one and may be called
+// from any thread until it is replaced. Returns
+// `DXJIT_STATUS_LOG_UNAVAILABLE` when another logger already owns the
+// process's Rust log (a Rust host that installed its own).
+dxjit_status dxjit_set_log_callback(dxjit_log_callback callback,
+                                    enum dxjit_log_level max_level,
+                                    void *user);
 
 // Runs a pixel shader on a batch of quads from the caller's rasterizer:
 // derivatives come from each quad, outputs and the surviving coverage are

@@ -125,6 +125,12 @@ pub struct Bindings {
     pub interrupt: *const Interrupt,
     /// Stop the call once it has run this many milliseconds; 0 for no limit.
     pub timeout_ms: u32,
+    /// Nonzero: before the call, compare what the shader declares with what
+    /// is bound (unbound slots it reads, constant buffers smaller than
+    /// declared, kind and dimension mismatches) and log each mismatch as a
+    /// warning through `dxjit_set_log_callback`, like the D3D debug layer.
+    /// Nothing is refused: D3D's rules for unbound resources still hold.
+    pub validate: u32,
 }
 
 // SAFETY: `#[repr(C)]`, starts with `struct_size`; integers and raw pointers.

@@ -33,6 +33,7 @@ impl Bound {
         let mut bindings = RuntimeBindings::default();
         let mut constants = BTreeMap::new();
         let mut timeout = None;
+        let mut validate = false;
         // SAFETY: forwarded contract.
         if let Some(g) = unsafe { optional(b, "bindings") }? {
             if !g.interrupt.is_null() {
@@ -43,6 +44,7 @@ impl Bound {
                 bindings.interrupt = unsafe { &*g.interrupt }.0.clone();
             }
             timeout = (g.timeout_ms > 0).then(|| Duration::from_millis(g.timeout_ms.into()));
+            validate = g.validate != 0;
             // SAFETY: forwarded contract.
             constants = unsafe { constant_bytes(g) }?;
             // SAFETY: forwarded contract.
@@ -54,6 +56,9 @@ impl Bound {
             let (view, block) = constant_view(&bytes)?;
             bindings.cbs[slot] = view;
             owned.push(block);
+        }
+        if validate {
+            dxjit::api::validate_bindings(shader.shader.program(), &bindings);
         }
         Ok(Bound {
             bindings,

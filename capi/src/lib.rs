@@ -18,6 +18,7 @@ pub mod draw;
 pub mod enums;
 pub mod guard;
 pub mod interrupt;
+pub mod log;
 pub mod quads;
 pub mod reflect;
 pub mod shader;

@@ -31,6 +31,9 @@ pub enum Status {
     /// The call ran past the bindings' `timeout_ms` and was stopped; its
     /// outputs are partly written.
     DeadlineExceeded = 11,
+    /// The process's Rust log already has another logger, so the log
+    /// callback cannot be installed.
+    LogUnavailable = 12,
 }
 
 /// A failed call: its status and a message for the caller.

@@ -30,6 +30,7 @@ fn bindings_with_uav(uav: &BufferBinding) -> Bindings {
         sampler_count: 0,
         interrupt: null(),
         timeout_ms: 0,
+        validate: 0,
     }
 }
 

@@ -414,5 +414,7 @@ fn run(paths: &[PathBuf], json: bool, no_checksum: bool, limit: Duration) -> Res
 fn emit(text: &str) -> bool {
     use std::io::Write;
     let mut out = std::io::stdout().lock();
-    out.write_all(text.as_bytes()).and_then(|()| out.flush()).is_ok()
+    out.write_all(text.as_bytes())
+        .and_then(|()| out.flush())
+        .is_ok()
 }

@@ -20,3 +20,4 @@ pub use engine::{Engine, EngineConfig};
 pub use error::{BindError, RunError};
 pub use quads::{evaluate_planes, PlaneInput, QuadInputs, QuadResults};
 pub use target::Target;
+pub use validation::report as validate_bindings;

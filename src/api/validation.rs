@@ -41,8 +41,10 @@ pub(crate) fn problems(program: &Program, b: &RawBindings) -> Vec<String> {
     found
 }
 
-/// Logs every problem as a warning; returns how many there were.
-pub(crate) fn report(program: &Program, b: &RawBindings) -> usize {
+/// Logs every problem with `b` for `program` as a warning (the validation
+/// layer of [`crate::api::CallOptions::validate`], for embedders that build
+/// raw bindings themselves); returns how many there were.
+pub fn report(program: &Program, b: &RawBindings) -> usize {
     let found = problems(program, b);
     for p in &found {
         log::warn!("dxjit validation: {p}");
