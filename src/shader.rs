@@ -1,12 +1,13 @@
 //! Compiling bytecode into a runnable shader.
 
 use crate::compile::{Spawner, Tier, TieredCode, UpgradeError};
-use crate::disk_cache::{self, DiskCache, Slot};
+use crate::disk_cache::{self, DiskCache, Lowering, Slot};
 use crate::error::Error;
 use crate::ir::{Program, Stage};
 use crate::jit::{self, Compiled, JitError, JitOptions, Listing};
 use crate::{d3d9, dxbc, sm4};
 use dxjit_runtime::dispatch::Kernel;
+use std::sync::OnceLock;
 
 /// How to compile.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -48,10 +49,23 @@ pub enum Family {
 
 /// A compiled shader: its IR and native code. `Send + Sync`: compile once,
 /// run from any thread. Every tier's code stays alive as long as the shader.
+///
+/// A shader whose code came from the persistent cache has not been lowered:
+/// what a call needs (stage, thread-group size, defined constants) was
+/// stored with the code, and the IR is made from the kept bytecode the
+/// first time [`Shader::program`] asks for it.
 pub struct Shader {
     family: Family,
-    program: Program,
+    program: OnceLock<Program>,
+    source: Option<Source>,
     code: TieredCode,
+}
+
+/// The bytecode of a shader loaded from the cache, and how it was compiled:
+/// enough to lower it when its IR is first needed.
+struct Source {
+    bytes: Vec<u8>,
+    options: CompileOptions,
 }
 
 /// Splits bytes into little-endian words.
@@ -111,19 +125,20 @@ fn slot(
     tier: Tier,
 ) -> Option<Slot> {
     let disk = disk.filter(|_| !options.listing)?;
-    Slot::new(disk, bytes, options.legacy_mul, options.k, tier.codegen())
+    let lowering = Lowering {
+        legacy_mul: options.legacy_mul,
+        verify_checksum: options.verify_checksum,
+    };
+    Slot::new(disk, bytes, lowering, options.k, tier.codegen())
 }
 
-/// The code of `program` at `options`: loaded from `slot` when it holds a
-/// valid entry, otherwise compiled (and stored there).
-fn code(
+/// The code of `program` at `options`, compiled and stored in `slot` (whose
+/// entry the caller found missing or bad).
+fn compiled(
     program: &Program,
     mut options: JitOptions,
     slot: Option<&Slot>,
 ) -> Result<Compiled, JitError> {
-    if let Some(loaded) = slot.and_then(Slot::load) {
-        return Ok(loaded);
-    }
     options.keep_image = slot.is_some();
     let mut compiled = jit::compile(program, options)?;
     if let (Some(slot), Some(image)) = (slot, compiled.image.take()) {
@@ -157,40 +172,65 @@ pub fn compile_on(
 /// [`compile_on`] through the persistent cache `disk` (`None`: none).
 /// Each tier's code is looked up and stored on its own; with [`Tier::Both`],
 /// stored top-tier code is loaded at once and nothing is compiled, and
-/// otherwise the top tier is stored when its background compile ends.
+/// otherwise the top tier is stored when its background compile ends. A
+/// hit neither compiles nor lowers: the IR waits for [`Shader::program`].
 pub fn compile_with(
     bytes: &[u8],
     options: &CompileOptions,
     spawner: &Spawner,
     disk: Option<&DiskCache>,
 ) -> Result<Shader, Error> {
-    let (family, program) = lower(bytes, options)?;
     let slot_of = |tier| slot(disk, bytes, options, tier);
-    let top_slot = match options.tier {
-        Tier::Both => slot_of(Tier::Top),
-        _ => None,
+    let looked_up = match options.tier {
+        Tier::Both => Tier::Top,
+        tier => tier,
     };
-    let code = match top_slot.as_ref().and_then(Slot::load) {
-        Some(top) => TieredCode::single(top, Tier::Top),
-        None => {
-            let ready_options = jit_options(&program, options, options.tier);
-            let ready = code(&program, ready_options, slot_of(options.tier).as_ref())?;
-            match options.tier {
-                Tier::Both => {
-                    let top = jit_options(&program, options, Tier::Top);
-                    let program = program.clone();
-                    let job = move || code(&program, top, top_slot.as_ref());
-                    TieredCode::upgrading(ready, job, spawner)
-                }
-                tier => TieredCode::single(ready, tier),
-            }
+    let looked_up_slot = slot_of(looked_up);
+    if let Some(hit) = looked_up_slot.as_ref().and_then(Slot::load) {
+        return Ok(Shader {
+            family: family_of(bytes),
+            program: OnceLock::new(),
+            source: Some(Source {
+                bytes: bytes.to_vec(),
+                options: *options,
+            }),
+            code: TieredCode::single(hit, looked_up),
+        });
+    }
+    let (family, program) = lower(bytes, options)?;
+    let ready_options = jit_options(&program, options, options.tier);
+    let code = match options.tier {
+        Tier::Both => {
+            let first_slot = slot_of(options.tier);
+            let ready = match first_slot.as_ref().and_then(Slot::load) {
+                Some(loaded) => loaded,
+                None => compiled(&program, ready_options, first_slot.as_ref())?,
+            };
+            let top = jit_options(&program, options, Tier::Top);
+            let lowered = program.clone();
+            let job = move || compiled(&lowered, top, looked_up_slot.as_ref());
+            TieredCode::upgrading(ready, job, spawner)
+        }
+        tier => {
+            let ready = compiled(&program, ready_options, looked_up_slot.as_ref())?;
+            TieredCode::single(ready, tier)
         }
     };
     Ok(Shader {
         family,
-        program,
+        program: OnceLock::from(program),
+        source: None,
         code,
     })
+}
+
+/// The family of bytecode that lowered (or was stored) without error.
+fn family_of(bytes: &[u8]) -> Family {
+    if bytes.starts_with(b"DXBC") {
+        Family::Dxbc
+    } else {
+        Family::D3d9
+    }
 }
 
 impl Shader {
@@ -200,20 +240,36 @@ impl Shader {
     }
 
     /// The program as the backend saw it (declarations, registers, IR).
+    /// For a shader loaded from the persistent cache, the first call lowers
+    /// the kept bytecode.
     pub fn program(&self) -> &Program {
-        &self.program
+        self.program.get_or_init(|| {
+            let source = self
+                .source
+                .as_ref()
+                .expect("a shader without its program keeps its bytecode");
+            lower(&source.bytes, &source.options)
+                .map(|(_, program)| program)
+                .expect("bytecode whose code was stored lowered when it was stored")
+        })
     }
 
     /// The stage the shader runs in.
     pub fn stage(&self) -> Stage {
-        self.program.stage
+        self.code.ready().0.info.stage
+    }
+
+    /// Constant-buffer rows the shader defines itself (D3D9 `def`): slot,
+    /// row and words. Calls apply them over what is bound.
+    pub fn defined_constants(&self) -> &[(u32, u32, [u32; 4])] {
+        &self.code.ready().0.info.const_overrides
     }
 
     /// What the runtime's dispatch loops need to run the best code ready
     /// now. Take it once per call: a call must use one kernel throughout.
     /// It stays valid as long as the shader.
     pub fn kernel(&self) -> Kernel {
-        self.code.current().0.kernel(self.program.thread_group)
+        self.code.current().0.kernel()
     }
 
     /// The tier [`Shader::kernel`] runs now: [`Tier::First`] or [`Tier::Top`].

@@ -273,3 +273,69 @@ fn the_cap_evicts_the_least_recently_used() {
     std::fs::remove_dir_all(&dir).unwrap();
     assert_eq!(warnings(), Vec::<String>::new());
 }
+
+/// A D3D9 pixel shader defining a constant: a hit must apply `def` without
+/// lowering the bytecode.
+const DEFINES: &str = "ps_2_0\ndef c3, 1.0, 2.0, 3.0, 4.0\nmov oC0, c3\n";
+
+#[test]
+fn a_hit_does_not_lower_yet_knows_the_stage_definitions_and_program() {
+    let _guard = setup();
+    let dir = temp_dir("lazy");
+    let cache = DiskCache::open(&dir);
+    let bytes = dxjit::text::assemble(DEFINES).unwrap();
+    let options = CompileOptions {
+        tier: Tier::Top,
+        ..CompileOptions::default()
+    };
+    let inline = dxjit::Spawner::inline();
+    let fresh = dxjit::compile_with(&bytes, &options, &inline, Some(&cache)).unwrap();
+    let hit = dxjit::compile_with(&bytes, &options, &inline, Some(&cache)).unwrap();
+    assert!(!fresh.cache_hit() && hit.cache_hit());
+    assert_eq!(hit.stage(), dxjit::ir::Stage::Pixel);
+    assert_eq!(hit.family(), dxjit::shader::Family::D3d9);
+    // 1.0, 2.0, 3.0, 4.0 as float bits, in row 3 of c# (constant buffer 0).
+    let row = [0x3f80_0000, 0x4000_0000, 0x4040_0000, 0x4080_0000];
+    assert_eq!(hit.defined_constants(), &[(0, 3, row)]);
+    assert_eq!(hit.defined_constants(), fresh.defined_constants());
+    assert_eq!(
+        format!("{:?}", hit.program()),
+        format!("{:?}", fresh.program()),
+        "the program lowered on demand is the one compiled"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(warnings(), Vec::<String>::new());
+}
+
+#[test]
+fn code_stored_without_checking_the_checksum_is_not_found_by_a_compile_that_checks() {
+    let _guard = setup();
+    let dir = temp_dir("checksum");
+    let cache = DiskCache::open(&dir);
+    let mut bytes = dxjit::text::assemble("cs_5_0\ndcl_thread_group 1, 1, 1\nret\n").unwrap();
+    bytes[4] ^= 1;
+    let inline = dxjit::Spawner::inline();
+    let unchecked = CompileOptions {
+        tier: Tier::Top,
+        verify_checksum: false,
+        ..CompileOptions::default()
+    };
+    let stored = dxjit::compile_with(&bytes, &unchecked, &inline, Some(&cache)).unwrap();
+    assert!(!stored.cache_hit());
+    assert!(
+        dxjit::compile_with(&bytes, &unchecked, &inline, Some(&cache))
+            .unwrap()
+            .cache_hit()
+    );
+    let checked = CompileOptions {
+        verify_checksum: true,
+        ..unchecked
+    };
+    let refused = dxjit::compile_with(&bytes, &checked, &inline, Some(&cache));
+    assert!(
+        refused.is_err(),
+        "a bad checksum was accepted through the cache"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(warnings(), Vec::<String>::new());
+}

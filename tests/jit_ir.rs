@@ -33,7 +33,7 @@ fn run(prog: &Program, groups: [u32; 3], k: usize, words: usize) -> Vec<u32> {
     b.uavs[0] = raw_uav(&mut buf);
     // SAFETY: the one view points into `buf`, alive and untouched across
     // the call; `c` keeps the code alive.
-    unsafe { dispatch(&c.kernel(prog.thread_group), &b, groups) };
+    unsafe { dispatch(&c.kernel(), &b, groups) };
     buf
 }
 

@@ -173,7 +173,7 @@ unsafe fn bind_views(g: &Bindings, bindings: &mut RuntimeBindings) -> Outcome<()
 /// Writes the constants the shader defines itself (D3D9 `def`) over the
 /// caller's, as Direct3D 9 does.
 fn apply_definitions(shader: &Shader, constants: &mut BTreeMap<usize, Vec<u8>>) -> Outcome<()> {
-    for (slot, row, words) in &shader.shader.program().const_overrides {
+    for (slot, row, words) in shader.shader.defined_constants() {
         let s = in_range(*slot, dxjit_runtime::abi::CB_SLOTS, "defined constant slot")?;
         let cb = constants.entry(s).or_default();
         let at = *row as usize * 16;

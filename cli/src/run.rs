@@ -262,7 +262,7 @@ fn bind_stage(shader: &Shader, desc: &StageDesc, uavs: &[View]) -> Result<Bound,
         );
         cbs.insert(BUMP_ENV_SLOT, bump_block(&desc.samplers).words());
     }
-    for (slot, row, words) in &shader.program().const_overrides {
+    for (slot, row, words) in shader.defined_constants() {
         let cb = cbs.entry(*slot).or_default();
         let at = *row as usize * 4;
         if cb.len() < at + 4 {

@@ -211,7 +211,7 @@ impl Shader {
         run: impl FnOnce(&RawBindings) -> R,
     ) -> Result<R, RunError> {
         let mut raw = bindings.raw().clone();
-        let _defined = definitions::apply(self.program(), &mut raw);
+        let _defined = definitions::apply(self.defined_constants(), &mut raw);
         if options.validate {
             validation::report(self.program(), &raw);
         }

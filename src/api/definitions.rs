@@ -1,7 +1,6 @@
 //! D3D9 `def` constants: rows a shader defines itself override what the
 //! application bound in that constant buffer, for that shader only.
 
-use crate::ir::Program;
 use dxjit_runtime::abi::View;
 use dxjit_runtime::dispatch::Bindings as RawBindings;
 
@@ -11,19 +10,19 @@ pub(crate) struct Defined {
     _blocks: Vec<Vec<u128>>,
 }
 
-/// Replaces each constant buffer the program defines rows of with a copy of
-/// the bound bytes (zeros where nothing was bound) carrying the definitions.
-pub(crate) fn apply(program: &Program, raw: &mut RawBindings) -> Defined {
+/// Replaces each constant buffer a shader defines rows of (`defined`: slot,
+/// row, words) with a copy of the bound bytes (zeros where nothing was
+/// bound) carrying the definitions.
+pub(crate) fn apply(defined: &[(u32, u32, [u32; 4])], raw: &mut RawBindings) -> Defined {
     let mut owned = Vec::new();
-    let mut slots: Vec<u32> = program.const_overrides.iter().map(|d| d.0).collect();
+    let mut slots: Vec<u32> = defined.iter().map(|d| d.0).collect();
     slots.sort_unstable();
     slots.dedup();
     for slot in slots {
         let Some(view) = raw.cbs.get_mut(slot as usize) else {
             continue;
         };
-        let rows = program
-            .const_overrides
+        let rows = defined
             .iter()
             .filter(|d| d.0 == slot)
             .map(|d| d.1 as usize + 1)
@@ -36,7 +35,7 @@ pub(crate) fn apply(program: &Program, raw: &mut RawBindings) -> Defined {
             b[..chunk.len()].copy_from_slice(chunk);
             *word = u128::from_le_bytes(b);
         }
-        for (_, row, words) in program.const_overrides.iter().filter(|d| d.0 == slot) {
+        for (_, row, words) in defined.iter().filter(|d| d.0 == slot) {
             let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
             let mut b = [0u8; 16];
             b.copy_from_slice(&bytes);

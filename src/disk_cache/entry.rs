@@ -10,17 +10,18 @@
 //! | 4 × 3 | lengths of the code, relocation and kernel-info sections |
 //! | … | code (before relocation) |
 //! | … | relocations: offset u32, kind u8, target u8, addend i64, then a symbol name (length u8, bytes) |
-//! | … | kernel info: lanes, scratch, inputs, outputs, group-shared bytes, barriers, direct outputs (u32 each), inline pairs (count, then pairs), constant-buffer rows (count, then rows) |
+//! | … | kernel info: lanes, scratch, inputs, outputs, group-shared bytes, barriers, direct outputs (u32 each), inline pairs (count, then pairs), constant-buffer rows (count, then rows), stage, thread-group size (3 × u32), defined constants (count, then slot, row and 4 words each) |
 //! | 16 | XXH3-128 checksum of everything before it |
 
 use super::key::Key;
+use crate::ir::Stage;
 use crate::jit::{Image, KernelInfo, RelocKind, RelocTarget, Relocation};
 use std::ops::Range;
 use xxhash_rust::xxh3::xxh3_128;
 
 const MAGIC: &[u8; 8] = b"DXJITPC\0";
 /// Bumped whenever the layout changes.
-const FORMAT: u32 = 1;
+const FORMAT: u32 = 2;
 /// Bytes before the code.
 const HEADER: usize = 8 + 4 + 16 + 12;
 /// Bytes of the checksum.
@@ -173,7 +174,32 @@ fn info_bytes(info: &KernelInfo, icb: &[[u32; 4]]) -> Vec<u8> {
     }
     w.u32(icb.len() as u32);
     icb.iter().flatten().for_each(|&v| w.u32(v));
+    w.u32(stage_code(info.stage));
+    info.thread_group.iter().for_each(|&v| w.u32(v));
+    w.u32(info.const_overrides.len() as u32);
+    for (slot, row, words) in &info.const_overrides {
+        [*slot, *row].iter().chain(words).for_each(|&v| w.u32(v));
+    }
     w.0
+}
+
+/// The number an entry stores for a stage.
+fn stage_code(stage: Stage) -> u32 {
+    match stage {
+        Stage::Vertex => 0,
+        Stage::Pixel => 1,
+        Stage::Compute => 2,
+    }
+}
+
+/// The stage stored as `code`.
+fn stage_of(code: u32) -> Option<Stage> {
+    Some(match code {
+        0 => Stage::Vertex,
+        1 => Stage::Pixel,
+        2 => Stage::Compute,
+        _ => return None,
+    })
 }
 
 fn read_info(bytes: &[u8]) -> Option<(KernelInfo, Vec<[u32; 4]>)> {
@@ -197,6 +223,12 @@ fn read_info(bytes: &[u8]) -> Option<(KernelInfo, Vec<[u32; 4]>)> {
     let icb = (0..rows)
         .map(|_| Some([r.u32()?, r.u32()?, r.u32()?, r.u32()?]))
         .collect::<Option<Vec<_>>>()?;
+    let stage = stage_of(r.u32()?)?;
+    let thread_group = [r.u32()?, r.u32()?, r.u32()?];
+    let defined = r.count(24)?;
+    let const_overrides = (0..defined)
+        .map(|_| Some((r.u32()?, r.u32()?, [r.u32()?, r.u32()?, r.u32()?, r.u32()?])))
+        .collect::<Option<Vec<_>>>()?;
     let info = KernelInfo {
         lanes,
         scratch_size,
@@ -206,6 +238,9 @@ fn read_info(bytes: &[u8]) -> Option<(KernelInfo, Vec<[u32; 4]>)> {
         has_barriers,
         inline_pairs,
         direct_outputs,
+        stage,
+        thread_group,
+        const_overrides,
     };
     r.0.is_empty().then_some((info, icb))
 }
@@ -290,6 +325,9 @@ mod tests {
             has_barriers: true,
             inline_pairs: vec![(1, 2)],
             direct_outputs: 1,
+            stage: Stage::Pixel,
+            thread_group: [1, 1, 1],
+            const_overrides: vec![(0, 3, [1, 2, 3, 4]), (2, 0, [0, 0, 1, 0])],
         };
         (Key([7; 16]), image, info)
     }

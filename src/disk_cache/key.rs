@@ -46,14 +46,29 @@ fn environment(codegen: Codegen) -> Option<&'static str> {
     .as_deref()
 }
 
-/// The key of the code for `bytecode` lowered with `legacy_mul` and
+/// What a compile asked for besides the bytecode and the backend: the
+/// lowering's options.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Lowering {
+    /// D3D9's legacy multiply.
+    pub legacy_mul: bool,
+    /// Whether a DXBC container's checksum was checked. A hit skips the
+    /// lowering, so code stored by a compile that did not check must not
+    /// be found by one that does.
+    pub verify_checksum: bool,
+}
+
+/// The key of the code for `bytecode` lowered as `lowering` says and
 /// compiled at `k` (as asked for: `None` leaves it to the backend, which
 /// chooses by the bytecode alone) with `codegen`, in this build on this
 /// host.
-pub fn key(bytecode: &[u8], legacy_mul: bool, k: Option<usize>, codegen: Codegen) -> Option<Key> {
+pub fn key(bytecode: &[u8], lowering: Lowering, k: Option<usize>, codegen: Codegen) -> Option<Key> {
     let mut h = Xxh3::new();
     h.update(environment(codegen)?.as_bytes());
-    h.update(&[u8::from(legacy_mul)]);
+    h.update(&[
+        u8::from(lowering.legacy_mul),
+        u8::from(lowering.verify_checksum),
+    ]);
     h.update(&k.map_or(0, |k| k as u64 + 1).to_le_bytes());
     h.update(&(bytecode.len() as u64).to_le_bytes());
     h.update(bytecode);
@@ -64,16 +79,25 @@ pub fn key(bytecode: &[u8], legacy_mul: bool, k: Option<usize>, codegen: Codegen
 mod tests {
     use super::*;
 
+    fn lowering(legacy_mul: bool, verify_checksum: bool) -> Lowering {
+        Lowering {
+            legacy_mul,
+            verify_checksum,
+        }
+    }
+
     #[test]
     fn every_input_changes_the_key() {
-        let base = key(b"abcd", false, Some(1), Codegen::Quick).unwrap();
-        assert_eq!(base, key(b"abcd", false, Some(1), Codegen::Quick).unwrap());
+        let plain = lowering(false, true);
+        let base = key(b"abcd", plain, Some(1), Codegen::Quick).unwrap();
+        assert_eq!(base, key(b"abcd", plain, Some(1), Codegen::Quick).unwrap());
         for other in [
-            key(b"abce", false, Some(1), Codegen::Quick),
-            key(b"abcd", true, Some(1), Codegen::Quick),
-            key(b"abcd", false, Some(2), Codegen::Quick),
-            key(b"abcd", false, None, Codegen::Quick),
-            key(b"abcd", false, Some(1), Codegen::Full),
+            key(b"abce", plain, Some(1), Codegen::Quick),
+            key(b"abcd", lowering(true, true), Some(1), Codegen::Quick),
+            key(b"abcd", lowering(false, false), Some(1), Codegen::Quick),
+            key(b"abcd", plain, Some(2), Codegen::Quick),
+            key(b"abcd", plain, None, Codegen::Quick),
+            key(b"abcd", plain, Some(1), Codegen::Full),
         ] {
             assert_ne!(Some(base), other);
         }

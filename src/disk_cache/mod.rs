@@ -27,7 +27,7 @@ pub mod entry;
 pub mod key;
 
 pub use dir::{clear, stats, DirStats};
-pub use key::Key;
+pub use key::{Key, Lowering};
 
 use crate::jit::{Codegen, Compiled, Image, KernelInfo};
 use std::path::{Path, PathBuf};
@@ -182,19 +182,19 @@ pub(crate) struct Slot {
 }
 
 impl Slot {
-    /// The slot of `bytecode` compiled with `legacy_mul`, `k` (as asked
-    /// for; `None`: the backend's choice) and `codegen` in `cache`; `None` when the build or host cannot be
-    /// identified.
+    /// The slot of `bytecode` lowered as `lowering` says and compiled at
+    /// `k` (as asked for; `None`: the backend's choice) with `codegen` in
+    /// `cache`; `None` when the build or host cannot be identified.
     pub(crate) fn new(
         cache: &DiskCache,
         bytecode: &[u8],
-        legacy_mul: bool,
+        lowering: Lowering,
         k: Option<usize>,
         codegen: Codegen,
     ) -> Option<Slot> {
         Some(Slot {
             cache: cache.clone(),
-            key: key::key(bytecode, legacy_mul, k, codegen)?,
+            key: key::key(bytecode, lowering, k, codegen)?,
         })
     }
 

@@ -245,6 +245,13 @@ pub struct KernelInfo {
     pub inline_pairs: Vec<(u32, u32)>,
     /// Output registers stored to 8-bit unorm targets by the function.
     pub direct_outputs: u32,
+    /// The stage the function runs in.
+    pub stage: crate::ir::Stage,
+    /// Threads per group (compute shaders; `[1, 1, 1]` otherwise).
+    pub thread_group: [u32; 3],
+    /// Constant-buffer rows the shader defines itself (D3D9 `def`): slot,
+    /// row and words, applied over what is bound at each call.
+    pub const_overrides: Vec<(u32, u32, [u32; 4])>,
 }
 
 /// A compiled shader function and what calling it needs.
@@ -300,7 +307,7 @@ impl Compiled {
 
     /// What the runtime's dispatch loops need to run it, for a compute
     /// thread-group size (ignored by other stages).
-    pub fn kernel(&self, thread_group: [u32; 3]) -> dxjit_runtime::dispatch::Kernel {
+    pub fn kernel(&self) -> dxjit_runtime::dispatch::Kernel {
         let info = &self.info;
         dxjit_runtime::dispatch::Kernel {
             func: self.func,
@@ -309,7 +316,7 @@ impl Compiled {
             input_regs: info.input_regs,
             output_regs: info.output_regs,
             tgsm_size: info.tgsm_size,
-            thread_group,
+            thread_group: info.thread_group,
             has_barriers: info.has_barriers,
             inline_pairs: std::array::from_fn(|i| {
                 info.inline_pairs
@@ -563,6 +570,9 @@ pub fn compile(prog: &Program, opts: JitOptions) -> Result<Compiled, JitError> {
             has_barriers,
             inline_pairs,
             direct_outputs,
+            stage: prog.stage,
+            thread_group: prog.thread_group,
+            const_overrides: prog.const_overrides.clone(),
         },
         code_size,
         compile_us: started.elapsed().as_secs_f64() * 1e6,
