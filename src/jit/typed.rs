@@ -40,6 +40,22 @@ impl Tr<'_, '_> {
         Ok(c)
     }
 
+    /// The address coordinates of `coord` for `res` as scalars (x, y, z,
+    /// the missing ones zero), when each reads as one: the same in every
+    /// lane.
+    fn scalar_coords(&mut self, res: Resource, coord: &Src) -> Option<[Value; 3]> {
+        let dim = match self.kind_of(res) {
+            Some(ResourceKind::Typed(d)) => Some(d),
+            _ => None,
+        };
+        let n = coord_count(dim);
+        let mut xyz = [self.b.ins().iconst(types::I32, 0); 3];
+        for (c, slot) in xyz.iter_mut().enumerate().take(n) {
+            *slot = self.read_scalar(coord, c, Ty::I)?;
+        }
+        Some(xyz)
+    }
+
     /// Reads components 0..n of an operand.
     fn read_n(&mut self, src: &Src, n: usize, ty: Ty) -> Result<Vec<Lanes>, JitError> {
         (0..n).map(|c| self.read(src, c, ty)).collect()
@@ -135,14 +151,22 @@ impl Tr<'_, '_> {
         value: &Src,
     ) -> Result<(), JitError> {
         let view = self.view_addr(res)?;
+        let uniform = self.scalar_coords(res, coord);
         let c = self.coords(res, coord)?;
         let first = self.read(value, 0, Ty::F)?;
         let exec = self.exec();
-        self.typed_store_r32_or(view, &c, &first, &exec, |tr| {
-            let v = tr.read_n(value, 4, Ty::F)?;
-            tr.typed_store_calls(view, &c, &v, &exec);
-            Ok(())
-        })
+        self.typed_store_r32_or(
+            view,
+            |tr, ptr| match uniform {
+                Some(xyz) => tr.store_r32_uniform(view, ptr, xyz, &first, &exec),
+                None => tr.store_r32_lanes(view, ptr, &c, &first, &exec),
+            },
+            |tr| {
+                let v = tr.read_n(value, 4, Ty::F)?;
+                tr.typed_store_calls(view, &c, &v, &exec);
+                Ok(())
+            },
+        )
     }
 
     /// The runtime's typed store, called once per lane.

@@ -8,7 +8,8 @@
 //! helper's rules exactly: texel (x, y, z) of mip 0 is written when the
 //! lane is active, x < width, y < max(height, 1), z < max(depth, 1) and
 //! the texel's 4 bytes end inside the view; the word is stored as is.
-//! Lanes that fail write the frame's sink slot instead.
+//! Lanes that fail write the frame's sink slot instead. Coordinates the
+//! same in every lane (scalar temps, constants) are checked once.
 
 use super::lane_addr::{pair_addrs, widen_half};
 use super::lanes::Lanes;
@@ -16,6 +17,7 @@ use super::state::Tr;
 use super::JitError;
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{types, InstBuilder, MemFlagsData, Value};
+use cranelift_frontend::FunctionBuilder;
 use dxjit_runtime::abi::{Frame, View};
 use dxjit_runtime::format::Format;
 use std::mem::offset_of;
@@ -28,16 +30,13 @@ const _: () = assert!(
 );
 
 impl Tr<'_, '_> {
-    /// Stores `value` at texel `c` (x, y, z) of the view at `view` for the
-    /// lanes of `exec`: inline when the view's format is r32, else through
-    /// `slow`, which emits the runtime's path (reading the value's other
-    /// components itself, so the inline path reads only the first).
+    /// Emits `inline` (given the view's data pointer) when the view at
+    /// `view` is a bound r32 view, else `slow`, which emits the runtime's
+    /// path.
     pub fn typed_store_r32_or(
         &mut self,
         view: Value,
-        c: &[Lanes],
-        value: &Lanes,
-        exec: &Lanes,
+        inline: impl FnOnce(&mut Self, Value),
         slow: impl FnOnce(&mut Self) -> Result<(), JitError>,
     ) -> Result<(), JitError> {
         let flags = MemFlagsData::trusted();
@@ -56,12 +55,12 @@ impl Tr<'_, '_> {
             .load(types::I64, flags, view, offset_of!(View, ptr) as i32);
         let bound = self.b.ins().icmp_imm_u(IntCC::NotEqual, ptr, 0);
         let fast = self.b.ins().band(is_r32, bound);
-        let inline = self.b.create_block();
+        let inline_block = self.b.create_block();
         let runtime = self.b.create_block();
         let done = self.b.create_block();
-        self.b.ins().brif(fast, inline, &[], runtime, &[]);
-        self.b.switch_to_block(inline);
-        self.store_r32_lanes(view, ptr, c, value, exec);
+        self.b.ins().brif(fast, inline_block, &[], runtime, &[]);
+        self.b.switch_to_block(inline_block);
+        inline(self, ptr);
         self.b.ins().jump(done, &[]);
         self.b.switch_to_block(runtime);
         slow(self)?;
@@ -70,8 +69,74 @@ impl Tr<'_, '_> {
         Ok(())
     }
 
-    /// The inline path of [`Tr::typed_store_r32_or`] for a bound r32 view.
-    fn store_r32_lanes(
+    /// The inline store for coordinates the same in every lane (`xyz`,
+    /// scalars): one bounds check and address, then each active lane's
+    /// word stored there in lane order (the last active lane's stays),
+    /// the others' to the sink.
+    pub fn store_r32_uniform(
+        &mut self,
+        view: Value,
+        ptr: Value,
+        xyz: [Value; 3],
+        value: &Lanes,
+        exec: &Lanes,
+    ) {
+        let [width, height, depth] = self.r32_limits(view);
+        let b = &mut self.b;
+        let mut ok = b.ins().icmp(IntCC::UnsignedLessThan, xyz[0], width);
+        for (coord, limit) in [(xyz[1], height), (xyz[2], depth)] {
+            let inside = b.ins().icmp(IntCC::UnsignedLessThan, coord, limit);
+            ok = b.ins().band(ok, inside);
+        }
+        let wide = xyz.map(|c| b.ins().uextend(types::I64, c));
+        let field = |b: &mut FunctionBuilder, offset: usize| {
+            let p = b
+                .ins()
+                .load(types::I32, MemFlagsData::trusted(), view, offset as i32);
+            b.ins().uextend(types::I64, p)
+        };
+        let row_pitch = field(b, offset_of!(View, row_pitch));
+        let slice_pitch = field(b, offset_of!(View, slice_pitch));
+        let size = field(b, offset_of!(View, size));
+        let x = b.ins().ishl_imm_u(wide[0], 2);
+        let y = b.ins().imul(wide[1], row_pitch);
+        let z = b.ins().imul(wide[2], slice_pitch);
+        let byte = b.ins().iadd(x, y);
+        let byte = b.ins().iadd(byte, z);
+        let end = b.ins().iadd_imm_s(byte, 4);
+        let fits = b.ins().icmp(IntCC::UnsignedLessThanOrEqual, end, size);
+        let ok = b.ins().band(ok, fits);
+        let addr = b.ins().iadd(ptr, byte);
+        let sink = self.frame_addr(offset_of!(Frame, sink));
+        let b = &mut self.b;
+        let addr = b.ins().select(ok, addr, sink);
+        for j in 0..self.k {
+            for l in 0..4u8 {
+                let active = b.ins().extractlane(exec.v[j], l);
+                let lane_addr = b.ins().select(active, addr, sink);
+                let word = b.ins().extractlane(value.v[j], l);
+                b.ins().store(MemFlagsData::trusted(), word, lane_addr, 0);
+            }
+        }
+    }
+
+    /// Width, max(height, 1) and max(depth, 1) of the view at `view`.
+    fn r32_limits(&mut self, view: Value) -> [Value; 3] {
+        let field = |tr: &mut Self, offset: usize| {
+            tr.b.ins()
+                .load(types::I32, MemFlagsData::trusted(), view, offset as i32)
+        };
+        let width = field(self, offset_of!(View, width));
+        let height = field(self, offset_of!(View, height));
+        let depth = field(self, offset_of!(View, depth));
+        let one = self.b.ins().iconst(types::I32, 1);
+        let height = self.b.ins().umax(height, one);
+        let depth = self.b.ins().umax(depth, one);
+        [width, height, depth]
+    }
+
+    /// The inline store for per-lane coordinates `c` (x, y, z).
+    pub fn store_r32_lanes(
         &mut self,
         view: Value,
         ptr: Value,
@@ -83,13 +148,9 @@ impl Tr<'_, '_> {
             tr.b.ins()
                 .load(types::I32, MemFlagsData::trusted(), view, offset as i32)
         };
-        let width = field(self, offset_of!(View, width));
-        let height = field(self, offset_of!(View, height));
-        let depth = field(self, offset_of!(View, depth));
-        let one = self.b.ins().iconst(types::I32, 1);
-        let height = self.b.ins().umax(height, one);
-        let depth = self.b.ins().umax(depth, one);
-        let limits = [width, height, depth].map(|l| self.b.ins().splat(types::I32X4, l));
+        let limits = self
+            .r32_limits(view)
+            .map(|l| self.b.ins().splat(types::I32X4, l));
         let pitch = |tr: &mut Self, offset: usize| {
             let p = field(tr, offset);
             let p = tr.b.ins().uextend(types::I64, p);
