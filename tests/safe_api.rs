@@ -425,3 +425,33 @@ fn the_engine_caches_and_shares_shaders() {
     drop(bind);
     assert_eq!(words(&out), [0, 1, 2, 3]);
 }
+
+#[test]
+fn the_engine_runs_on_the_embedders_own_pool() {
+    let pool = Arc::new(
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap(),
+    );
+    let engine = Engine::new(EngineConfig {
+        pool: Some(pool.clone()),
+        threads: Some(7),
+        ..EngineConfig::default()
+    })
+    .unwrap();
+    // The engine keeps the embedder's pool (for calls and, through its
+    // spawner, background compiles) rather than building one of 7 threads.
+    assert!(Arc::strong_count(&pool) >= 2);
+    let bytes = dxjit::text::assemble(STORE_IDS).unwrap();
+    let shader = engine.compile(&bytes).unwrap();
+    let mut out = vec![0u8; 16];
+    let mut bind = Bindings::new();
+    bind.rw_buffer(0, &mut out, BufferLayout::Raw).unwrap();
+    engine.dispatch(&shader, &bind, [1, 1, 1]).unwrap();
+    drop(bind);
+    assert_eq!(words(&out), [0, 1, 2, 3]);
+    drop(shader);
+    drop(engine);
+    assert_eq!(Arc::strong_count(&pool), 1, "the engine let the pool go");
+}

@@ -16,8 +16,12 @@ use std::time::Duration;
 #[derive(Debug, Clone, Default)]
 pub struct EngineConfig {
     /// Threads that run calls and background compiles; `None` uses rayon's
-    /// global pool (one thread per core).
+    /// global pool (one thread per core). Ignored when `pool` is set.
     pub threads: Option<usize>,
+    /// The embedder's own rayon pool, to run calls and background compiles
+    /// on instead of a pool of the engine's. To run work on threads rayon
+    /// does not own, split it with [`Shader::dispatch_range`] instead.
+    pub pool: Option<Arc<rayon::ThreadPool>>,
     /// How shaders compile (tiers, `k`, checksum checks).
     pub compile: CompileOptions,
     /// Keep compiled shaders in memory, deduplicated by bytecode and
@@ -56,17 +60,19 @@ impl std::fmt::Debug for Engine {
 }
 
 impl Engine {
-    /// An engine with its own thread pool when `config.threads` asks.
+    /// An engine on the embedder's pool when `config.pool` is set, else on
+    /// its own thread pool when `config.threads` asks.
     pub fn new(config: EngineConfig) -> Result<Engine, Error> {
-        let pool = match config.threads {
-            Some(n) => Some(Arc::new(
+        let pool = match (&config.pool, config.threads) {
+            (Some(pool), _) => Some(pool.clone()),
+            (None, Some(n)) => Some(Arc::new(
                 rayon::ThreadPoolBuilder::new()
                     .num_threads(n.max(1))
                     .thread_name(|i| format!("dxjit-{i}"))
                     .build()
                     .map_err(|e| Error::Unrecognised(format!("thread pool: {e}")))?,
             )),
-            None => None,
+            (None, None) => None,
         };
         let spawner = pool.clone().map(Spawner::pool).unwrap_or_default();
         let cache = config
