@@ -242,6 +242,32 @@ fn vertices_run_and_short_inputs_are_refused() {
 }
 
 #[test]
+fn vertex_ranges_run_on_the_calling_thread_and_match_the_whole_run() {
+    // o0 = v0.wzyx + (SV_VertexID, 0, 0, 0): the ids must stay absolute.
+    let s = shader(
+        "vs_4_0\ndcl_input v0.xyzw\ndcl_input_sgv v1.x, vertex_id\ndcl_output o0.xyzw\n\
+         iadd o0.x, v0.w, v1.x\nmov o0.yzw, v0.zzyx\nret\n",
+    );
+    let inputs: Vec<[u32; 4]> = (0..23).map(|i| [i, 10 + i, 20 + i, 30 + i]).collect();
+    let whole = s.run_vertices(&Bindings::new(), &inputs, 23).unwrap();
+    let regs = whole.len() / 23;
+    let mut pieces = Vec::new();
+    for range in [0..5, 5..6, 6..17, 17..40] {
+        pieces.extend(
+            s.run_vertices_range(&Bindings::new(), &inputs, 23, range)
+                .unwrap(),
+        );
+    }
+    assert_eq!(pieces, whole);
+    // Vertex 7: (37 + 7, 27, 17, 7).
+    assert_eq!(whole[7 * regs], [44, 27, 17, 7]);
+    let past = s
+        .run_vertices_range(&Bindings::new(), &inputs, 23, 30..40)
+        .unwrap();
+    assert!(past.is_empty(), "indices past the count are ignored");
+}
+
+#[test]
 fn d3d9_defined_constants_override_what_is_bound() {
     let s = shader("vs_2_0\ndef c1, 1, 2, 3, 4\ndcl_position v0\nadd oPos, c0, c1\n");
     let mut constants = vec![0u8; 32];

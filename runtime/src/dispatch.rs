@@ -366,50 +366,109 @@ pub unsafe fn run_vertices(
     count: u32,
 ) -> Vec<[u32; 4]> {
     let w = k.lanes as usize;
-    let (ni, no) = (k.input_regs as usize, k.output_regs as usize);
+    let no = k.output_regs as usize;
     let mut out = vec![[0u32; 4]; count as usize * no];
     let chunk = w * no.max(1);
     out.par_chunks_mut(chunk).enumerate().for_each_init(
-        || {
-            (
-                Call::new(k, b),
-                Block::new(ni * 16 * w),
-                Block::new(no * 16 * w),
-                Block::new(SYSVAL_COUNT * 16 * w),
-            )
-        },
-        |(call, ib, ob, sv), (batch, dst)| {
-            if b.interrupted() {
-                return;
-            }
-            let first = batch * w;
-            let words = ib.words();
-            for l in 0..w {
-                let v = first + l;
-                for r in 0..ni {
-                    let val = if v < count as usize {
-                        inputs.get(v * ni + r).copied().unwrap_or([0; 4])
-                    } else {
-                        [0; 4]
-                    };
-                    for (c, x) in val.iter().enumerate() {
-                        words[(r * 4 + c) * w + l] = *x;
-                    }
-                }
-                sv.words()[(SysValSlot::VertexId as usize * 4) * w + l] = v as u32;
-                call.lane_mask.words()[l] = if v < count as usize { u32::MAX } else { 0 };
-            }
-            call.frame.inputs = ib.ptr() as *const u32;
-            call.frame.outputs = ob.ptr() as *mut u32;
-            call.frame.sysvals = sv.ptr() as *const u32;
-            call.frame.resume = 0;
-            with_flushed_denormals(|| call.run(k.func));
-            let o = ob.words();
-            for (i, reg) in dst.iter_mut().enumerate() {
-                let (l, r) = (i / no.max(1), i % no.max(1));
-                *reg = [0, 1, 2, 3].map(|c| o[(r * 4 + c) * w + l]);
-            }
-        },
+        || VertexBatch::new(k, b),
+        // SAFETY: forwarded contract; each chunk holds one batch's outputs.
+        |batch, (i, dst)| unsafe { batch.run(k, b, inputs, count, i * w, dst) },
     );
     out
+}
+
+/// Runs the vertices of a `count`-vertex [`run_vertices`] whose indices lie
+/// in `range`, on the calling thread only, and returns their outputs (the
+/// first of `range` first): embedders with their own job systems split the
+/// vertices into ranges and run each where they like. Indices past `count`
+/// are ignored.
+///
+/// # Safety
+/// As [`run_vertices`].
+pub unsafe fn run_vertices_range(
+    k: &Kernel,
+    b: &Bindings,
+    inputs: &[[u32; 4]],
+    count: u32,
+    range: Range<u32>,
+) -> Vec<[u32; 4]> {
+    let (w, no) = (k.lanes as usize, k.output_regs as usize);
+    let first = range.start.min(count);
+    let end = range.end.min(count).max(first) as usize;
+    let first = first as usize;
+    let mut out = vec![[0u32; 4]; (end - first) * no];
+    let mut batch = VertexBatch::new(k, b);
+    for (i, dst) in out.chunks_mut(w * no.max(1)).enumerate() {
+        // SAFETY: forwarded contract; each chunk holds one batch's outputs.
+        unsafe { batch.run(k, b, inputs, end as u32, first + i * w, dst) };
+    }
+    out
+}
+
+/// One worker's call and blocks for running vertex batches.
+struct VertexBatch {
+    call: Call,
+    inputs: Block,
+    outputs: Block,
+    sysvals: Block,
+}
+
+impl VertexBatch {
+    fn new(k: &Kernel, b: &Bindings) -> VertexBatch {
+        let w = k.lanes as usize;
+        VertexBatch {
+            call: Call::new(k, b),
+            inputs: Block::new(k.input_regs as usize * 16 * w),
+            outputs: Block::new(k.output_regs as usize * 16 * w),
+            sysvals: Block::new(SYSVAL_COUNT * 16 * w),
+        }
+    }
+
+    /// Shades the vertices from `first` (up to one call's lanes, none at
+    /// or past `count`) into `dst`, `output_regs` registers each.
+    ///
+    /// # Safety
+    /// As [`run_vertices`].
+    unsafe fn run(
+        &mut self,
+        k: &Kernel,
+        b: &Bindings,
+        inputs: &[[u32; 4]],
+        count: u32,
+        first: usize,
+        dst: &mut [[u32; 4]],
+    ) {
+        if b.interrupted() {
+            return;
+        }
+        let w = k.lanes as usize;
+        let (ni, no) = (k.input_regs as usize, k.output_regs as usize);
+        let words = self.inputs.words();
+        for l in 0..w {
+            let v = first + l;
+            for r in 0..ni {
+                let val = if v < count as usize {
+                    inputs.get(v * ni + r).copied().unwrap_or([0; 4])
+                } else {
+                    [0; 4]
+                };
+                for (c, x) in val.iter().enumerate() {
+                    words[(r * 4 + c) * w + l] = *x;
+                }
+            }
+            self.sysvals.words()[(SysValSlot::VertexId as usize * 4) * w + l] = v as u32;
+            self.call.lane_mask.words()[l] = if v < count as usize { u32::MAX } else { 0 };
+        }
+        let call = &mut self.call;
+        call.frame.inputs = self.inputs.ptr() as *const u32;
+        call.frame.outputs = self.outputs.ptr() as *mut u32;
+        call.frame.sysvals = self.sysvals.ptr() as *const u32;
+        call.frame.resume = 0;
+        with_flushed_denormals(|| call.run(k.func));
+        let o = self.outputs.words();
+        for (i, reg) in dst.iter_mut().enumerate() {
+            let (l, r) = (i / no.max(1), i % no.max(1));
+            *reg = [0, 1, 2, 3].map(|c| o[(r * 4 + c) * w + l]);
+        }
+    }
 }

@@ -176,18 +176,32 @@ impl Shader {
     ) -> Result<Vec<[u32; 4]>, RunError> {
         self.require(Stage::Vertex, "run_vertices")?;
         let kernel = self.kernel();
-        let needed = u64::from(count) * u64::from(kernel.input_regs);
-        if (inputs.len() as u64) < needed {
-            return invalid(format!(
-                "{count} vertices of {} input registers need {needed} registers, {} given",
-                kernel.input_regs,
-                inputs.len()
-            ));
-        }
+        check_vertex_inputs(&kernel, inputs, count)?;
         self.guarded(bindings, options, |raw| {
             // SAFETY: as in `dispatch_with`; `inputs` holds `count` vertices'
             // registers (checked above).
             unsafe { dispatch::run_vertices(&kernel, raw, inputs, count) }
+        })
+    }
+
+    /// Runs the vertices of a `count`-vertex [`Shader::run_vertices`] whose
+    /// indices lie in `range`, on the calling thread only, and returns
+    /// their outputs (`range.start`'s first): embedders with their own job
+    /// systems split the vertices into ranges and run each where they
+    /// like. Indices past `count` are ignored.
+    pub fn run_vertices_range(
+        &self,
+        bindings: &Bindings<'_>,
+        inputs: &[[u32; 4]],
+        count: u32,
+        range: Range<u32>,
+    ) -> Result<Vec<[u32; 4]>, RunError> {
+        self.require(Stage::Vertex, "run_vertices_range")?;
+        let kernel = self.kernel();
+        check_vertex_inputs(&kernel, inputs, count)?;
+        self.guarded(bindings, &CallOptions::default(), |raw| {
+            // SAFETY: as in `run_vertices_with`.
+            unsafe { dispatch::run_vertices_range(&kernel, raw, inputs, count, range) }
         })
     }
 
@@ -236,6 +250,23 @@ fn check_groups(groups: [u32; 3]) -> Result<(), RunError> {
     if groups.iter().any(|&g| g > MAX_GROUPS) {
         return invalid(format!(
             "{groups:?} thread groups: Direct3D 11 allows at most {MAX_GROUPS} along each axis"
+        ));
+    }
+    Ok(())
+}
+
+/// Refuses `inputs` too short for `count` vertices of the kernel's inputs.
+fn check_vertex_inputs(
+    kernel: &dispatch::Kernel,
+    inputs: &[[u32; 4]],
+    count: u32,
+) -> Result<(), RunError> {
+    let needed = u64::from(count) * u64::from(kernel.input_regs);
+    if (inputs.len() as u64) < needed {
+        return invalid(format!(
+            "{count} vertices of {} input registers need {needed} registers, {} given",
+            kernel.input_regs,
+            inputs.len()
         ));
     }
     Ok(())
