@@ -119,7 +119,9 @@ impl Lowerer {
         if ins.info.decl {
             return self.declaration(ins);
         }
-        self.require_phase()?;
+        if ins.opcode() != O::DclImmediateConstantBuffer {
+            self.require_phase()?;
+        }
         match ins.opcode() {
             O::Add => self.alu(A::Add, ins)?,
             O::And => self.alu(A::And, ins)?,
