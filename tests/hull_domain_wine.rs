@@ -211,3 +211,63 @@ fn wine_quad_tessellation_primitive_counts() {
         11
     );
 }
+
+/// Throughput of hull → tessellator → domain on 4096 quad patches of wine's
+/// shaders at factor 16: prints domain points and triangles per second.
+/// Run with `cargo test --release --test hull_domain_wine -- --ignored --nocapture`.
+#[test]
+#[ignore = "a measurement, not a check"]
+fn throughput() {
+    let (hs, ds) = (compile(HS_QUAD_CCW), compile(DS_QUAD));
+    hs.wait_for_top_tier().unwrap();
+    ds.wait_for_top_tier().unwrap();
+    let cb: Vec<u8> = [16.0f32; 6]
+        .iter()
+        .chain(&[0.0, 0.0])
+        .flat_map(|f| f.to_le_bytes())
+        .collect();
+    let mut hb = Bindings::new();
+    hb.constant_buffer(0, &cb).unwrap();
+    let points: Vec<[u32; 4]> = (0..4096).flat_map(|_| quad()).collect();
+    let list = PatchList {
+        control_points: &points,
+        regs_per_point: 1,
+        points_per_patch: 4,
+    };
+    let db = Bindings::new();
+    let mut best = f64::MAX;
+    let mut out = None;
+    for _ in 0..5 {
+        let start = std::time::Instant::now();
+        out = Some(hs.run_patches(&hb, &ds, &db, &list).unwrap());
+        best = best.min(start.elapsed().as_secs_f64());
+    }
+    let out = out.unwrap();
+    let (points, triangles) = (out.vertices.len(), out.primitive_count());
+    println!(
+        "4096 quad patches at factor 16: {points} domain points, {triangles} triangles in {:.2} ms: \
+         {:.1} M points/s, {:.1} M triangles/s",
+        best * 1e3,
+        points as f64 / best / 1e6,
+        triangles as f64 / best / 1e6
+    );
+    // The fixed-function stage alone, on one core, for comparison.
+    let factors = dxjit_runtime::tessellator::TessFactors::quad([16.0; 4], [16.0; 2]);
+    let start = std::time::Instant::now();
+    let tessellated: usize = (0..4096)
+        .map(|_| {
+            dxjit_runtime::tessellator::tessellate(
+                dxjit_runtime::tessellator::Domain::Quad,
+                dxjit_runtime::tessellator::Partitioning::Integer,
+                dxjit_runtime::tessellator::OutputPrimitive::TriangleCcw,
+                &factors,
+            )
+            .points
+            .len()
+        })
+        .sum();
+    println!(
+        "the tessellator alone, one core: {tessellated} points in {:.2} ms",
+        start.elapsed().as_secs_f64() * 1e3
+    );
+}
