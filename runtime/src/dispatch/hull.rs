@@ -61,6 +61,9 @@ pub struct HullOutput {
     pub patch_constants: Vec<[u32; 4]>,
 }
 
+/// One patch's output control points and patch constants.
+type PatchResult = (Vec<[u32; 4]>, Vec<[u32; 4]>);
+
 /// What a worker reuses from patch to patch.
 struct Worker {
     call: Call,
@@ -110,13 +113,7 @@ impl Worker {
 
     /// Runs every phase of patch `patch` whose input control points are
     /// `points`; returns its output control points and patch constants.
-    fn patch(
-        &mut self,
-        k: &Kernel,
-        d: &HullDesc,
-        patch: u32,
-        points: &[[u32; 4]],
-    ) -> (Vec<[u32; 4]>, Vec<[u32; 4]>) {
+    fn patch(&mut self, k: &Kernel, d: &HullDesc, patch: u32, points: &[[u32; 4]]) -> PatchResult {
         let w = k.lanes as usize;
         rows::put_points(
             &mut self.rows,
@@ -135,9 +132,8 @@ impl Worker {
                 let total = d.output_points as usize;
                 let mut cp_out = vec![[0u32; 4]; total * d.output_regs as usize];
                 for first in (0..total).step_by(w.max(1)) {
-                    let words = self.inputs.words();
-                    for l in 0..w {
-                        words[l] = (first + l) as u32;
+                    for (l, word) in self.inputs.words()[..w].iter_mut().enumerate() {
+                        *word = (first + l) as u32;
                     }
                     self.outputs.zero();
                     self.run(k, selector, 0, patch, (total - first).min(w));
@@ -202,7 +198,7 @@ pub unsafe fn run_hull(
     patches: u32,
 ) -> HullOutput {
     let per_patch = (d.input_points * d.input_regs) as usize;
-    let results: Vec<(Vec<[u32; 4]>, Vec<[u32; 4]>)> = (0..patches)
+    let results: Vec<PatchResult> = (0..patches)
         .into_par_iter()
         .map_init(
             || Worker::new(k, b),
