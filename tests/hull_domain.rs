@@ -448,3 +448,30 @@ fn factors_clamp_to_64_and_to_dcl_hs_max_tessfactor() {
         (81, 128)
     );
 }
+
+#[test]
+fn point_output_lists_every_domain_point_once() {
+    let hs =
+        compile(&factor_hull("tri", "integer", "").replace("output_triangle_cw", "output_point"));
+    let ds = compile(&domain_ds("tri", 3));
+    let cb: Vec<u8> = [2.0f32; 8].iter().flat_map(|x| x.to_le_bytes()).collect();
+    let mut hb = Bindings::new();
+    hb.constant_buffer(0, &cb).unwrap();
+    let cps = [[0u32; 4]; 3];
+    let out = hs
+        .run_patches(
+            &hb,
+            &ds,
+            &Bindings::new(),
+            &PatchList {
+                control_points: &cps,
+                regs_per_point: 1,
+                points_per_patch: 3,
+            },
+        )
+        .unwrap();
+    // Factor 2 tri: 7 points, each a point primitive, in order.
+    assert_eq!(out.topology, Topology::PointList);
+    assert_eq!(out.indices, (0..7).collect::<Vec<u32>>());
+    assert_eq!(out.primitive_patches, vec![0; 7]);
+}

@@ -264,9 +264,11 @@ impl Shader {
             // `domain_bindings`.
             unsafe { dispatch::run_domain(&ds_kernel, raw, &ds_desc, &jobs) }
         })?;
-        let topology = tessellations
-            .first()
-            .map_or(Topology::TriangleList, |t| t.topology);
+        let topology = match (f.domain, f.output) {
+            (_, OutputPrimitive::Point) => Topology::PointList,
+            (Domain::Isoline, _) | (_, OutputPrimitive::Line) => Topology::LineList,
+            _ => Topology::TriangleList,
+        };
         let mut out = DomainOutput {
             vertices: Vec::new(),
             regs_per_vertex: ds_kernel.output_regs,
