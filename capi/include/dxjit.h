@@ -87,6 +87,10 @@ enum dxjit_stage
   DXJIT_STAGE_PIXEL = 1,
   // Compute shader.
   DXJIT_STAGE_COMPUTE = 2,
+  // Hull shader (run through the Rust API's tessellation only).
+  DXJIT_STAGE_HULL = 3,
+  // Domain shader (run through the Rust API's tessellation only).
+  DXJIT_STAGE_DOMAIN = 4,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L

@@ -18,6 +18,10 @@ pub enum Stage {
     Pixel = 1,
     /// Compute shader.
     Compute = 2,
+    /// Hull shader (run through the Rust API's tessellation only).
+    Hull = 3,
+    /// Domain shader (run through the Rust API's tessellation only).
+    Domain = 4,
 }
 
 /// Bytecode families.

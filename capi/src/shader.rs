@@ -73,6 +73,8 @@ impl Shader {
             ir::Stage::Vertex => Stage::Vertex,
             ir::Stage::Pixel => Stage::Pixel,
             ir::Stage::Compute => Stage::Compute,
+            ir::Stage::Hull => Stage::Hull,
+            ir::Stage::Domain => Stage::Domain,
         }
     }
 

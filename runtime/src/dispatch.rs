@@ -16,11 +16,16 @@ use std::ops::Range;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Arc;
 
+mod domain;
 mod draw;
+mod hull;
 mod interpolate;
+pub mod patch_rows;
 mod quads;
 
+pub use domain::{run_domain, DomainDesc, DomainPatch};
 pub use draw::{draw, Draw, PixelInput, RenderTarget};
+pub use hull::{run_hull, HullDesc, HullOutput, HullPhaseKind, HullPhaseRun};
 pub use quads::{shade_quads, Quad};
 
 /// What the runtime needs to know about a compiled shader.

@@ -11,6 +11,7 @@ mod engine;
 mod error;
 mod quads;
 mod target;
+mod tessellation;
 mod validation;
 
 pub use bindings::{Bindings, BufferLayout};
@@ -20,4 +21,5 @@ pub use engine::{Engine, EngineConfig};
 pub use error::{BindError, RunError};
 pub use quads::{evaluate_planes, PlaneInput, QuadInputs, QuadResults};
 pub use target::Target;
+pub use tessellation::{DomainOutput, PatchList};
 pub use validation::report as validate_bindings;

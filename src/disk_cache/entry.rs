@@ -189,6 +189,8 @@ fn stage_code(stage: Stage) -> u32 {
         Stage::Vertex => 0,
         Stage::Pixel => 1,
         Stage::Compute => 2,
+        Stage::Hull => 3,
+        Stage::Domain => 4,
     }
 }
 
@@ -198,6 +200,8 @@ fn stage_of(code: u32) -> Option<Stage> {
         0 => Stage::Vertex,
         1 => Stage::Pixel,
         2 => Stage::Compute,
+        3 => Stage::Hull,
+        4 => Stage::Domain,
         _ => return None,
     })
 }

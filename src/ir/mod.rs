@@ -9,10 +9,12 @@
 
 mod info;
 mod liveness;
+mod tess;
 mod validate;
 
 pub use info::{AluInfo, ResultKind, SrcTy};
 pub use liveness::{Components, Liveness};
+pub use tess::{FactorSlot, HullPhase, PhaseKind, TessInfo, TESS_CB_SLOT};
 pub use validate::{validate, IrError};
 
 /// Atomic read-modify-write operations: the runtime's ABI enum.
@@ -29,6 +31,10 @@ pub enum Stage {
     Pixel,
     /// Compute shader: thread groups of invocations.
     Compute,
+    /// Hull shader: its phases run per patch ([`TessInfo`]).
+    Hull,
+    /// Domain shader: one invocation per tessellated domain point.
+    Domain,
 }
 
 /// A register file an operand names.
@@ -720,6 +726,8 @@ pub struct Program {
     pub main: Vec<Inst>,
     /// Subroutines by label.
     pub subroutines: Vec<(u32, Vec<Inst>)>,
+    /// Hull and domain shaders: the tessellation declarations and phases.
+    pub tess: Option<TessInfo>,
 }
 
 impl Program {
@@ -746,6 +754,7 @@ impl Program {
             depth_output: None,
             main: Vec::new(),
             subroutines: Vec::new(),
+            tess: None,
         }
     }
 

@@ -155,8 +155,16 @@ impl JitOptions {
                 codegen: Codegen::Full,
                 keep_image: false,
             },
-            Stage::Vertex => JitOptions {
+            Stage::Vertex | Stage::Domain => JitOptions {
                 k: 2,
+                listing: false,
+                codegen: Codegen::Full,
+                keep_image: false,
+            },
+            // A hull runs a patch per call: its few control points, or
+            // one lane for fork and join phases.
+            Stage::Hull => JitOptions {
+                k: 1,
                 listing: false,
                 codegen: Codegen::Full,
                 keep_image: false,

@@ -155,6 +155,8 @@ pub fn reflect(bytes: &[u8]) -> Result<Reflection, Error> {
             Stage::Vertex => ProgramType::Vertex,
             Stage::Pixel => ProgramType::Pixel,
             Stage::Compute => ProgramType::Compute,
+            Stage::Hull => ProgramType::Hull,
+            Stage::Domain => ProgramType::Domain,
         },
         model: [0, 0],
         inputs: program.inputs.iter().map(element).collect(),

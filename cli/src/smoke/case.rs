@@ -87,6 +87,16 @@ pub fn smoke_case(
         expects: Vec::new(),
     };
     match program.stage {
+        Stage::Hull | Stage::Domain => {
+            let prefix = if program.stage == Stage::Hull {
+                "hs"
+            } else {
+                "ds"
+            };
+            return Err(format!(
+                "{prefix} programs are not supported by smoke: they run only through the tessellation API"
+            ));
+        }
         Stage::Compute => {
             case.cs = Some(stage);
             case.action = Action::Dispatch { groups: [1, 1, 1] };

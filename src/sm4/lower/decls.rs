@@ -16,6 +16,9 @@ use crate::sm4::Sm4Error;
 
 impl Lowerer {
     pub(super) fn declaration(&mut self, ins: &Instruction) -> Result<(), Sm4Error> {
+        if self.tess_declaration(ins)? {
+            return Ok(());
+        }
         let op0 = ins.operands.first();
         let slot = || op0.and_then(|o| o.index(0)).unwrap_or(0) as u32;
         let word = |i: usize| ins.words.get(i).copied().unwrap_or(0);
@@ -168,7 +171,10 @@ impl Lowerer {
         self.prog.temps = self
             .declared_temps
             .unwrap_or(0)
-            .saturating_add(self.scratch_used.min(SCRATCH));
+            .saturating_add(self.scratch_used.min(SCRATCH))
+            .max(self.hull_temps);
+        merge_indexables(&mut self.prog.indexables);
+        self.prog.tess = self.tess.take().map(|t| t.info);
         let pixel = self.prog.stage == Stage::Pixel;
         self.prog.inputs = self
             .inputs
@@ -180,6 +186,21 @@ impl Lowerer {
             .iter()
             .map(|(&reg, io)| io_reg(reg, io, container.outputs(), pixel, "o"))
             .collect();
+        let lane_input = match self.prog.stage {
+            Stage::Hull => Some(("vOutputControlPointID", "SV_OUTPUTCONTROLPOINTID", 1)),
+            Stage::Domain => Some(("vDomain", "SV_DOMAINLOCATION", 7)),
+            _ => None,
+        };
+        if let Some((name, semantic, mask)) = lane_input {
+            self.prog.inputs = vec![IoReg {
+                reg: 0,
+                name: name.into(),
+                mask,
+                semantic: semantic.into(),
+                semantic_index: 0,
+                interpolation: Interpolation::Linear,
+            }];
+        }
         if self.depth {
             let reg = self.depth_reg();
             self.prog.depth_output = Some(reg);
@@ -194,6 +215,19 @@ impl Lowerer {
         }
         Ok(self.prog)
     }
+}
+
+/// Merges declarations of the same `x#` (hull phases each declare their
+/// own) into one of the largest size.
+fn merge_indexables(decls: &mut Vec<IndexableDecl>) {
+    let mut merged: Vec<IndexableDecl> = Vec::with_capacity(decls.len());
+    for d in decls.drain(..) {
+        match merged.iter_mut().find(|m| m.id == d.id) {
+            Some(m) => m.count = m.count.max(d.count),
+            None => merged.push(d),
+        }
+    }
+    *decls = merged;
 }
 
 /// The IR description of register `reg`, named from the signature element on it.

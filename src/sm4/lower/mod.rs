@@ -2,8 +2,10 @@
 
 mod alu;
 mod decls;
+mod hull;
 mod memory;
 mod operands;
+mod tess;
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -24,6 +26,8 @@ pub fn lower(container: &Container) -> Result<Program, Sm4Error> {
         ProgramType::Pixel => Stage::Pixel,
         ProgramType::Vertex => Stage::Vertex,
         ProgramType::Compute => Stage::Compute,
+        ProgramType::Hull => Stage::Hull,
+        ProgramType::Domain => Stage::Domain,
         other => {
             return Err(Sm4Error::Lower {
                 index: 0,
@@ -37,6 +41,9 @@ pub fn lower(container: &Container) -> Result<Program, Sm4Error> {
     for (index, ins) in shader.instructions.iter().enumerate() {
         l.at = (index, ins.offset * 4, ins.info.name);
         l.instruction(ins)?;
+    }
+    if stage == Stage::Hull {
+        l.finish_hull()?;
     }
     l.finish(container)
 }
@@ -60,6 +67,8 @@ struct Lowerer {
     body: Vec<Inst>,
     label: Option<u32>,
     main: Option<Vec<Inst>>,
+    tess: Option<tess::Tess>,
+    hull_temps: u32,
 }
 
 impl Lowerer {
@@ -77,6 +86,8 @@ impl Lowerer {
             body: Vec::new(),
             label: None,
             main: None,
+            tess: tess::Tess::for_stage(stage),
+            hull_temps: 0,
         }
     }
 
@@ -107,6 +118,9 @@ impl Lowerer {
         use AluOp as A;
         if ins.info.decl {
             return self.declaration(ins);
+        }
+        if ins.opcode() != O::DclImmediateConstantBuffer {
+            self.require_phase()?;
         }
         match ins.opcode() {
             O::Add => self.alu(A::Add, ins)?,

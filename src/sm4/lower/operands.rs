@@ -75,6 +75,9 @@ impl Lowerer {
     /// ids, front face) read component x of their IR register, whatever
     /// component of `v#` they were declared in.
     pub(super) fn src(&self, op: &Operand) -> Result<Src, Sm4Error> {
+        if let Some(s) = self.tess_src(op)? {
+            return Ok(modifiers(s, op));
+        }
         let swizzle = swizzle_of(op.sel);
         let reg = |file: File, index: Index| Src {
             file,
