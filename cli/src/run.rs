@@ -132,9 +132,12 @@ fn sampler_state(s: &SamplerDesc) -> SamplerState {
         address: s.address,
         compare: s.compare,
         border: s.border,
-        lod_bias: 0.0,
-        min_lod: 0.0,
-        max_lod: f32::MAX,
+        lod_bias: s.lod_bias,
+        min_lod: s.min_lod,
+        max_lod: s.max_lod,
+        mag_filter: s.mag_filter,
+        max_anisotropy: s.max_anisotropy,
+        reduction: s.reduction,
     }
 }
 
