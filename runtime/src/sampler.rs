@@ -45,6 +45,7 @@ mod cube;
 mod fast;
 mod filter;
 mod footprint;
+mod gather;
 mod inline;
 mod lod;
 mod plane;
@@ -52,6 +53,7 @@ mod reduce;
 mod seam;
 mod texel;
 
+pub use gather::{dxjit_gather_quad, dxjit_lod_quad, gather_quad, lod_quad, GatherSample};
 pub use inline::{InlineSampler, INLINE_COORD_LIMIT, INLINE_PAIRS};
 
 use crate::abi::View;

@@ -97,7 +97,9 @@ impl Uniformity {
                 | Inst::LoadTyped { dst, .. }
                 | Inst::ResInfo { dst, .. }
                 | Inst::Sample { dst, .. }
-                | Inst::Fetch { dst, .. } => self.vary_all(dst, true),
+                | Inst::Fetch { dst, .. }
+                | Inst::Gather { dst, .. }
+                | Inst::QueryLod { dst, .. } => self.vary_all(dst, true),
                 Inst::Atomic { dst: Some(dst), .. } => self.vary_all(dst, true),
                 _ => {}
             }
