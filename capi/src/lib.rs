@@ -20,6 +20,7 @@ pub mod guard;
 pub mod interrupt;
 pub mod quads;
 pub mod reflect;
+mod sampler_array;
 pub mod shader;
 pub mod status;
 pub mod texture;
