@@ -482,6 +482,12 @@ typedef struct dxjit_sampler_binding {
   uint32_t max_anisotropy;
   // How taps combine: 0 weighted (standard), 1 minimum, 2 maximum.
   uint32_t reduction;
+  // D3D9 `SRGBTEXTURE`: nonzero decodes texels' r, g, b from sRGB.
+  uint32_t srgb;
+  // D3D9 hardware shadow maps: nonzero makes lookups without a
+  // comparison from `d16`/`d24s8`/`r24x8` textures compare the
+  // coordinate's z (`z <= depth`) and filter the results.
+  uint32_t shadow_map;
 } dxjit_sampler_binding;
 
 // Everything bound for one call. Each array may be null when its count is 0.

@@ -95,6 +95,12 @@ pub struct SamplerBinding {
     pub max_anisotropy: u32,
     /// How taps combine: 0 weighted (standard), 1 minimum, 2 maximum.
     pub reduction: u32,
+    /// D3D9 `SRGBTEXTURE`: nonzero decodes texels' r, g, b from sRGB.
+    pub srgb: u32,
+    /// D3D9 hardware shadow maps: nonzero makes lookups without a
+    /// comparison from `d16`/`d24s8`/`r24x8` textures compare the
+    /// coordinate's z (`z <= depth`) and filter the results.
+    pub shadow_map: u32,
 }
 
 /// `struct_size` of the first version of `dxjit_sampler_binding`, which

@@ -332,5 +332,7 @@ fn sampler(s: &SamplerBinding) -> Outcome<SamplerState> {
         mag_filter: mag_filter(s.mag_filter)?,
         max_anisotropy: s.max_anisotropy.clamp(1, 16),
         reduction: reduction(s.reduction)?,
+        srgb: s.srgb,
+        shadow_map: s.shadow_map,
     })
 }

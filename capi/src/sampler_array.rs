@@ -61,6 +61,8 @@ pub(crate) unsafe fn sampler_bindings(
                 mag_filter: 0,
                 max_anisotropy: 0,
                 reduction: 0,
+                srgb: 0,
+                shadow_map: 0,
             };
             // SAFETY: element `i` is `stride` readable bytes at `base + i *
             // stride` (contract; the product was checked above), and

@@ -57,7 +57,7 @@ pub use gather::{dxjit_gather_quad, dxjit_lod_quad, gather_quad, lod_quad, Gathe
 pub use inline::{InlineSampler, INLINE_COORD_LIMIT, INLINE_PAIRS};
 
 use crate::abi::View;
-use crate::format::FormatKind;
+use crate::format::{Format, FormatKind};
 use crate::texture::{Texture, TextureKind};
 use filter::Lookup;
 
@@ -191,6 +191,14 @@ pub struct SamplerState {
     pub max_anisotropy: u32,
     /// How taps combine.
     pub reduction: Reduction,
+    /// D3D9's `SRGBTEXTURE`: when nonzero, each texel's r, g and b (not the
+    /// border colour) are decoded from sRGB before filtering.
+    pub srgb: u32,
+    /// D3D9's hardware shadow maps: when nonzero, a lookup without a
+    /// comparison function from a `d16`, `d24s8` or `r24x8` texture
+    /// compares the coordinate's z with each tap (`z <= depth` passes) and
+    /// filters the results, as D3D9 drivers do. Set it for D3D9 shaders.
+    pub shadow_map: u32,
 }
 
 impl Default for SamplerState {
@@ -207,6 +215,8 @@ impl Default for SamplerState {
             mag_filter: MagFilter::AsMin,
             max_anisotropy: 1,
             reduction: Reduction::Standard,
+            srgb: 0,
+            shadow_map: 0,
         }
     }
 }
@@ -310,6 +320,23 @@ pub fn sample_quad(
         border: border::in_format(texture.format(), sampler.border),
         ..*sampler
     };
+    let shadow = sampler.shadow_map != 0
+        && sampler.compare == Compare::None
+        && matches!(
+            texture.format(),
+            Format::D16 | Format::D24S8 | Format::R24X8
+        );
+    if shadow {
+        let compare = SamplerState {
+            compare: Compare::LessEqual,
+            ..*sampler
+        };
+        let args = QuadSample {
+            reference: args.coord[2],
+            ..*args
+        };
+        return generic_quad(texture, &compare, &args);
+    }
     match fast::quad_for(texture, sampler) {
         Some(quad) => quad(texture, sampler, args),
         None => generic_quad(texture, sampler, args),

@@ -180,6 +180,8 @@ pub struct SamplerDesc {
     pub max_lod: f32,
     /// `reduction`.
     pub reduction: Reduction,
+    /// `srgb` (D3D9 `SRGBTEXTURE`): texels' r, g, b decoded from sRGB.
+    pub srgb: bool,
     /// `mip_filter`.
     pub mip_filter: MipFilter,
     /// `address` per u, v, w; a shorter list repeats its last entry.
@@ -205,6 +207,7 @@ impl Default for SamplerDesc {
             min_lod: 0.0,
             max_lod: f32::MAX,
             reduction: Reduction::Standard,
+            srgb: false,
             mip_filter: MipFilter::None,
             address: [Address::Wrap; 3],
             border: [0.0; 4],

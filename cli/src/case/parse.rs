@@ -619,6 +619,7 @@ impl Lower<'_> {
             min_lod,
             max_lod: float(raw.max_lod, f32::MAX),
             reduction,
+            srgb: raw.srgb.unwrap_or(false),
             mip_filter,
             address,
             border,

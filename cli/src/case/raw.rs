@@ -100,6 +100,7 @@ pub(crate) struct RawSampler {
     pub max_lod: Option<Num>,
     pub max_mip_level: Option<u32>,
     pub reduction: Option<String>,
+    pub srgb: Option<bool>,
 }
 
 /// `[[vs.input]]`, `[[ps.input]]` and `[[draw.input]]`.

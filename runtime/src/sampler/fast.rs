@@ -26,6 +26,7 @@ pub(crate) fn quad_for(texture: &Texture, sampler: &SamplerState) -> Option<Quad
     if texture.kind() != TextureKind::Texture2D
         || sampler.compare != Compare::None
         || sampler.uniform_filter().is_none()
+        || sampler.srgb != 0
     {
         return None;
     }

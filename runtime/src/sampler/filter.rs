@@ -4,7 +4,7 @@
 use super::reduce::Reducer;
 use super::seam::{self, SeamTap};
 use super::{address, Compare, Filter, SamplerState};
-use crate::format::FormatKind;
+use crate::format::{srgb_to_linear, FormatKind};
 use crate::texture::Texture;
 
 /// Where one lane reads, in normalized coordinates of its image.
@@ -130,7 +130,7 @@ pub(crate) fn tap(
         let base = at.slice - face;
         let read = |[x, y, f]: [u32; 3]| {
             let words = texture.fetch(x as i32, y as i32, (base + f) as i32, mip as i32);
-            words.map(f32::from_bits)
+            decoded(texture, sampler, words)
         };
         return match seam::resolve(face, index[0], index[1], size[0]) {
             SeamTap::One(texel) => read(texel),
@@ -150,5 +150,17 @@ pub(crate) fn tap(
     }
     let z = if at.dims == 3 { resolved[2] } else { at.slice };
     let words = texture.fetch(resolved[0] as i32, resolved[1] as i32, z as i32, mip as i32);
-    words.map(f32::from_bits)
+    decoded(texture, sampler, words)
+}
+
+/// A texel's words as f32s; with D3D9's `SRGBTEXTURE` (`sampler.srgb`),
+/// r, g and b of a non-integer format are decoded from sRGB.
+fn decoded(texture: &Texture, sampler: &SamplerState, words: [u32; 4]) -> [f32; 4] {
+    let mut value = words.map(f32::from_bits);
+    if sampler.srgb != 0 && !integer(texture) {
+        for v in &mut value[..3] {
+            *v = srgb_to_linear(f64::from(*v)) as f32;
+        }
+    }
+    value
 }

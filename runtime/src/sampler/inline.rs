@@ -97,7 +97,7 @@ impl InlineSampler {
         ) else {
             return Self::RUNTIME;
         };
-        let Some(filter) = sampler.uniform_filter() else {
+        let Some(filter) = sampler.uniform_filter().filter(|_| sampler.srgb == 0) else {
             return Self::RUNTIME;
         };
         let linear = filter != Filter::Point;

@@ -120,6 +120,8 @@ fn sampler(rng: &mut Rng) -> SamplerState {
         mag_filter: rng.pick(&[MagFilter::AsMin, same]),
         max_anisotropy: rng.pick(&[0, 1]),
         reduction: Reduction::Standard,
+        srgb: 0,
+        shadow_map: rng.pick(&[0, 1]),
     }
 }
 
