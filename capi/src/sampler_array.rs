@@ -113,8 +113,16 @@ mod tests {
         for (i, slot) in [3u32, 5].into_iter().enumerate() {
             let base = i * SAMPLER_BINDING_V1_SIZE;
             put(&mut words, base, &SAMPLER_BINDING_V1_SIZE.to_ne_bytes());
-            put(&mut words, base + offset_of!(SamplerBinding, slot), &slot.to_ne_bytes());
-            put(&mut words, base + offset_of!(SamplerBinding, filter), &2u32.to_ne_bytes());
+            put(
+                &mut words,
+                base + offset_of!(SamplerBinding, slot),
+                &slot.to_ne_bytes(),
+            );
+            put(
+                &mut words,
+                base + offset_of!(SamplerBinding, filter),
+                &2u32.to_ne_bytes(),
+            );
         }
         // SAFETY: two first-version elements of 64 bytes each.
         let read = unsafe { sampler_bindings(words.as_ptr().cast(), 2) }.expect("v1 array");
@@ -129,7 +137,11 @@ mod tests {
     fn sizes_must_be_known_and_agree() {
         let mut words = [0u64; 2 * size_of::<SamplerBinding>() / 8];
         put(&mut words, 0, &size_of::<SamplerBinding>().to_ne_bytes());
-        put(&mut words, size_of::<SamplerBinding>(), &SAMPLER_BINDING_V1_SIZE.to_ne_bytes());
+        put(
+            &mut words,
+            size_of::<SamplerBinding>(),
+            &SAMPLER_BINDING_V1_SIZE.to_ne_bytes(),
+        );
         // SAFETY: two current-size elements' worth of memory.
         let mixed = unsafe { sampler_bindings(words.as_ptr().cast(), 2) };
         assert!(mixed.is_err());

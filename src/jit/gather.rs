@@ -139,12 +139,9 @@ impl Tr<'_, '_> {
         for j in 0..self.k {
             for (at, lanes) in &call.lanes {
                 for (i, v) in lanes.iter().enumerate() {
-                    self.b.ins().store(
-                        MemFlagsData::trusted(),
-                        v.v[j],
-                        args,
-                        (at + 16 * i) as i32,
-                    );
+                    self.b
+                        .ins()
+                        .store(MemFlagsData::trusted(), v.v[j], args, (at + 16 * i) as i32);
                 }
             }
             for &(at, w) in &words {

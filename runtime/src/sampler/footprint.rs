@@ -45,7 +45,11 @@ pub(crate) fn footprint(dx: &[f32; 3], dy: &[f32; 3], max_probes: u32) -> Footpr
     }
     let length = |d: &[f32; 3]| d.iter().map(|c| c * c).sum::<f32>().sqrt();
     let (px, py) = (length(dx), length(dy));
-    let (major, minor, axis) = if px >= py { (px, py, *dx) } else { (py, px, *dy) };
+    let (major, minor, axis) = if px >= py {
+        (px, py, *dx)
+    } else {
+        (py, px, *dy)
+    };
     let ratio = (major / minor).ceil();
     if !(ratio > 1.0) || !major.is_finite() {
         return isotropic;

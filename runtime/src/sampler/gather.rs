@@ -190,6 +190,9 @@ mod tests {
 
     #[test]
     fn offsets_keep_six_signed_bits() {
-        assert_eq!([0, 31, -32, 32, 33, -33, 63, 64].map(six_bits), [0, 31, -32, -32, -31, 31, -1, 0]);
+        assert_eq!(
+            [0, 31, -32, 32, 33, -33, 63, 64].map(six_bits),
+            [0, 31, -32, -32, -31, 31, -1, 0]
+        );
     }
 }
