@@ -51,7 +51,7 @@ pub(crate) fn footprint(dx: &[f32; 3], dy: &[f32; 3], max_probes: u32) -> Footpr
         (py, px, *dy)
     };
     let ratio = (major / minor).ceil();
-    if !(ratio > 1.0) || !major.is_finite() {
+    if ratio.is_nan() || ratio <= 1.0 || !major.is_finite() {
         return isotropic;
     }
     let probes = ratio.min(max_probes as f32) as u32;
