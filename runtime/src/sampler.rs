@@ -35,9 +35,17 @@
 //! - An unbound texture reads (0, 0, 0, 1); a buffer, which D3D cannot
 //!   sample, reads zeros.
 //!
+//! - D3D9 states: [`SamplerState::srgb`] decodes texels' r, g, b from sRGB
+//!   before filtering; [`SamplerState::shadow_map`] makes lookups from
+//!   `d16`/`d24s8`/`r24x8` textures compare the coordinate's z (`z <=
+//!   depth`) like a less-equal comparison sampler.
+//! - `gather4*` and `lod` are in `gather.rs`.
+//!
 //! 2D textures in the common float and unorm formats, read without
-//! comparison, take a path compiled per format (`fast.rs`) that gives the
-//! same results as the generic one; its tests compare the two.
+//! comparison through a sampler with one filter at every level of detail
+//! ([`SamplerState::uniform_filter`]) and no sRGB decode, take a path
+//! compiled per format (`fast.rs`) that gives the same results as the
+//! generic one; its tests compare the two.
 
 mod address;
 mod border;
