@@ -11,7 +11,8 @@ use dxjit::CompileOptions;
 use dxjit_runtime::dispatch::{self, Bindings, Draw, PixelInput, RenderTarget};
 use dxjit_runtime::format::Format;
 use dxjit_runtime::sampler::{
-    sample_quad, Address, Filter, MipFilter, QuadSample, SamplerState, LOD_IMPLICIT,
+    sample_quad, Address, Filter, MagFilter, MipFilter, QuadSample, Reduction, SamplerState,
+    LOD_IMPLICIT,
 };
 use dxjit_runtime::texture::{Texture, TextureKind};
 
@@ -165,7 +166,28 @@ fn compiled_lookups_match_the_runtime() {
             border: [0.25, 0.5, 0.75, 1.0],
             ..SamplerState::default()
         };
+        // One trial in four adds a state the inline path must leave to the
+        // runtime: a separate magnification filter, anisotropy, a min/max
+        // reduction or D3D9's sRGB decode.
+        let sampler = match rng.pick(&[0, 1, 2, 3, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4]) {
+            0 => SamplerState {
+                mag_filter: rng.pick(&[MagFilter::Point, MagFilter::Linear]),
+                ..sampler
+            },
+            1 => SamplerState {
+                max_anisotropy: 4,
+                ..sampler
+            },
+            2 => SamplerState {
+                reduction: rng.pick(&[Reduction::Minimum, Reduction::Maximum]),
+                ..sampler
+            },
+            3 => SamplerState { srgb: 1, ..sampler },
+            _ => sampler,
+        };
         let inline = matches!(format, Format::Rgba8Unorm | Format::Bgra8Unorm)
+            && sampler.uniform_filter().is_some()
+            && sampler.srgb == 0
             && (sampler.mip_filter == MipFilter::None || mips == 1)
             && sampler.address[..2]
                 .iter()

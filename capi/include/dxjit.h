@@ -480,7 +480,8 @@ typedef struct dxjit_sampler_binding {
   size_t struct_size;
   // The slot (`s#`, 0..16).
   uint32_t slot;
-  // 0 point, 1 linear, 2 anisotropic (as linear).
+  // Minification filter, and magnification filter unless `mag_filter`
+  // says otherwise: 0 point, 1 linear, 2 anisotropic.
   uint32_t filter;
   // 0 none (mip 0), 1 point, 2 linear.
   uint32_t mip_filter;
@@ -497,6 +498,20 @@ typedef struct dxjit_sampler_binding {
   float min_lod;
   // Highest mip level used (`FLT_MAX` for all).
   float max_lod;
+  // Magnification filter: 0 as `filter`, 1 point, 2 linear, 3
+  // anisotropic. Callers built against the first version of this struct
+  // (its `struct_size` ending at `max_lod`) get 0.
+  uint32_t mag_filter;
+  // Most probes of the anisotropic filter, 1 to 16 (0 counts as 1).
+  uint32_t max_anisotropy;
+  // How taps combine: 0 weighted (standard), 1 minimum, 2 maximum.
+  uint32_t reduction;
+  // D3D9 `SRGBTEXTURE`: nonzero decodes texels' r, g, b from sRGB.
+  uint32_t srgb;
+  // D3D9 hardware shadow maps: nonzero makes lookups without a
+  // comparison from `d16`/`d24s8`/`r24x8` textures compare the
+  // coordinate's z (`z <= depth`) and filter the results.
+  uint32_t shadow_map;
 } dxjit_sampler_binding;
 
 // Everything bound for one call. Each array may be null when its count is 0.

@@ -69,7 +69,8 @@ pub struct SamplerBinding {
     pub struct_size: usize,
     /// The slot (`s#`, 0..16).
     pub slot: u32,
-    /// 0 point, 1 linear, 2 anisotropic (as linear).
+    /// Minification filter, and magnification filter unless `mag_filter`
+    /// says otherwise: 0 point, 1 linear, 2 anisotropic.
     pub filter: u32,
     /// 0 none (mip 0), 1 point, 2 linear.
     pub mip_filter: u32,
@@ -86,7 +87,25 @@ pub struct SamplerBinding {
     pub min_lod: f32,
     /// Highest mip level used (`FLT_MAX` for all).
     pub max_lod: f32,
+    /// Magnification filter: 0 as `filter`, 1 point, 2 linear, 3
+    /// anisotropic. Callers built against the first version of this struct
+    /// (its `struct_size` ending at `max_lod`) get 0.
+    pub mag_filter: u32,
+    /// Most probes of the anisotropic filter, 1 to 16 (0 counts as 1).
+    pub max_anisotropy: u32,
+    /// How taps combine: 0 weighted (standard), 1 minimum, 2 maximum.
+    pub reduction: u32,
+    /// D3D9 `SRGBTEXTURE`: nonzero decodes texels' r, g, b from sRGB.
+    pub srgb: u32,
+    /// D3D9 hardware shadow maps: nonzero makes lookups without a
+    /// comparison from `d16`/`d24s8`/`r24x8` textures compare the
+    /// coordinate's z (`z <= depth`) and filter the results.
+    pub shadow_map: u32,
 }
+
+/// `struct_size` of the first version of `dxjit_sampler_binding`, which
+/// ended at `max_lod`; arrays of it are still accepted.
+pub const SAMPLER_BINDING_V1_SIZE: usize = std::mem::offset_of!(SamplerBinding, mag_filter);
 
 // SAFETY: `#[repr(C)]`, starts with `struct_size`; integers and floats.
 unsafe impl Versioned for SamplerBinding {

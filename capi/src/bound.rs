@@ -2,7 +2,10 @@
 
 use crate::bindings::{Bindings, BufferBinding, SamplerBinding};
 use crate::checks::{in_range, invalid, optional, versioned_slice};
-use crate::enums::{address, buffer_kind, compare, filter, format, mip_filter, BufferKind};
+use crate::enums::{
+    address, buffer_kind, compare, filter, format, mag_filter, mip_filter, reduction, BufferKind,
+};
+use crate::sampler_array::sampler_bindings;
 use crate::shader::Shader;
 use crate::status::{Failure, Outcome, Status};
 use dxjit_runtime::abi::View;
@@ -133,7 +136,7 @@ unsafe fn bind_views(g: &Bindings, bindings: &mut RuntimeBindings) -> Outcome<()
     // SAFETY: as above.
     let uavs = unsafe { versioned_slice(g.uavs, g.uav_count, "uavs") }?;
     // SAFETY: as above.
-    let samplers = unsafe { versioned_slice(g.samplers, g.sampler_count, "samplers") }?;
+    let samplers = unsafe { sampler_bindings(g.samplers, g.sampler_count) }?;
     let mut srv_bound = vec![false; bindings.srvs.len()];
     for srv in srvs {
         let slot = in_range(srv.slot, bindings.srvs.len(), "buffer slot")?;
@@ -162,7 +165,7 @@ unsafe fn bind_views(g: &Bindings, bindings: &mut RuntimeBindings) -> Outcome<()
         bindings.uavs[slot] = buffer_view(u)?;
     }
     let mut sampler_bound = vec![false; bindings.samplers.len()];
-    for s in samplers {
+    for s in &samplers {
         let slot = in_range(s.slot, bindings.samplers.len(), "sampler slot")?;
         claim(&mut sampler_bound, slot, "sampler")?;
         bindings.samplers[slot] = sampler(s)?;
@@ -331,5 +334,10 @@ fn sampler(s: &SamplerBinding) -> Outcome<SamplerState> {
         lod_bias: s.lod_bias,
         min_lod: s.min_lod,
         max_lod: s.max_lod,
+        mag_filter: mag_filter(s.mag_filter)?,
+        max_anisotropy: s.max_anisotropy.clamp(1, 16),
+        reduction: reduction(s.reduction)?,
+        srgb: s.srgb,
+        shadow_map: s.shadow_map,
     })
 }

@@ -5,7 +5,7 @@
 use crate::checks::invalid;
 use crate::status::Outcome;
 use dxjit_runtime::format::Format as RuntimeFormat;
-use dxjit_runtime::sampler::{Address, Compare, Filter, MipFilter};
+use dxjit_runtime::sampler::{Address, Compare, Filter, MagFilter, MipFilter, Reduction};
 use dxjit_runtime::texture::TextureKind as RuntimeKind;
 
 /// Pipeline stages.
@@ -257,6 +257,28 @@ pub fn filter(id: u32) -> Outcome<Filter> {
         1 => Filter::Linear,
         2 => Filter::Anisotropic,
         _ => return invalid(format!("unknown filter {id}")),
+    })
+}
+
+/// The magnification filter a number names (0 as the minification
+/// filter, 1 point, 2 linear, 3 anisotropic).
+pub fn mag_filter(id: u32) -> Outcome<MagFilter> {
+    Ok(match id {
+        0 => MagFilter::AsMin,
+        1 => MagFilter::Point,
+        2 => MagFilter::Linear,
+        3 => MagFilter::Anisotropic,
+        _ => return invalid(format!("unknown magnification filter {id}")),
+    })
+}
+
+/// The reduction a number names (0 standard, 1 minimum, 2 maximum).
+pub fn reduction(id: u32) -> Outcome<Reduction> {
+    Ok(match id {
+        0 => Reduction::Standard,
+        1 => Reduction::Minimum,
+        2 => Reduction::Maximum,
+        _ => return invalid(format!("unknown reduction {id}")),
     })
 }
 

@@ -21,6 +21,7 @@ pub mod interrupt;
 pub mod log;
 pub mod quads;
 pub mod reflect;
+mod sampler_array;
 pub mod shader;
 pub mod status;
 pub mod texture;

@@ -125,16 +125,23 @@ fn uav_bytes(u: &UavDesc) -> (usize, View) {
     }
 }
 
-fn sampler_state(s: &SamplerDesc) -> SamplerState {
+/// The runtime state of a case's sampler; D3D9 shaders (`d3d9`) get D3D9's
+/// hardware shadow-map behaviour on depth textures.
+fn sampler_state(s: &SamplerDesc, d3d9: bool) -> SamplerState {
     SamplerState {
         filter: s.filter,
         mip_filter: s.mip_filter,
         address: s.address,
         compare: s.compare,
         border: s.border,
-        lod_bias: 0.0,
-        min_lod: 0.0,
-        max_lod: f32::MAX,
+        lod_bias: s.lod_bias,
+        min_lod: s.min_lod,
+        max_lod: s.max_lod,
+        mag_filter: s.mag_filter,
+        max_anisotropy: s.max_anisotropy,
+        reduction: s.reduction,
+        srgb: u32::from(s.srgb),
+        shadow_map: u32::from(d3d9),
     }
 }
 
@@ -295,7 +302,7 @@ fn bind_stage(shader: &Shader, desc: &StageDesc, uavs: &[View]) -> Result<Bound,
         if slot >= bindings.samplers.len() {
             return Err(format!("s{} is out of range", s.slot));
         }
-        bindings.samplers[slot] = sampler_state(s);
+        bindings.samplers[slot] = sampler_state(s, shader.family() == Family::D3d9);
     }
     bindings.uavs[..uavs.len()].copy_from_slice(uavs);
     Ok(Bound {

@@ -18,6 +18,7 @@ mod srgb;
 mod unorm;
 
 pub(crate) use srgb::decode8 as decode8_srgb;
+pub(crate) use srgb::to_linear as srgb_to_linear;
 pub(crate) use unorm::decode8;
 
 use info::info;

@@ -59,6 +59,20 @@ macro_rules! foreach_helper {
                     args: *const $crate::sampler::QuadSample,
                     out: *mut [[f32; 4]; 4]
                 ) -> ();
+                /// One `gather4*` for a 2x2 quad.
+                GatherQuad = sampler::dxjit_gather_quad(
+                    view: *const $crate::abi::View,
+                    sampler: *const $crate::sampler::SamplerState,
+                    args: *const $crate::sampler::GatherSample,
+                    out: *mut [[f32; 4]; 4]
+                ) -> ();
+                /// One `lod` for a 2x2 quad.
+                LodQuad = sampler::dxjit_lod_quad(
+                    view: *const $crate::abi::View,
+                    sampler: *const $crate::sampler::SamplerState,
+                    args: *const $crate::sampler::QuadSample,
+                    out: *mut [[f32; 4]; 4]
+                ) -> ();
             }
             libcalls {
                 helpers::fmaf(a: f32, b: f32, c: f32) -> f32;

@@ -10,18 +10,22 @@
 //! - The level of detail comes from the quad (coarse derivatives: lane 1 −
 //!   lane 0 along x, lane 2 − lane 0 along y, shared by the four lanes) or
 //!   from explicit gradients, scaled to texels of mip 0: log2 of the longer
-//!   derivative (isotropic), plus the sampler's bias and, with
+//!   derivative (isotropic; anisotropic filtering divides it by its probe
+//!   count, see `footprint.rs`), plus the sampler's bias and, with
 //!   [`LOD_BIAS`], the lane's bias. [`LOD_LEVEL`] takes the lane's level
 //!   plus the sampler's bias. The result is clamped to the sampler's
-//!   [`SamplerState::min_lod`, `max_lod`] and to the texture's mips.
-//! - The sampler has one filter for minification and magnification, so the
-//!   sign of the level of detail only matters to mip selection: mip filter
-//!   none reads mip 0, point the nearest mip, linear blends the two around.
+//!   [`SamplerState::min_lod`, `max_lod`]; at or below 0 the magnification
+//!   filter applies, above it the minification filter. It is then clamped
+//!   to the texture's mips: mip filter none reads mip 0, point the nearest
+//!   mip, linear blends the two around.
 //! - Within a mip, point reads texel `floor(u × size)`; linear blends the
 //!   texels around `u × size − 0.5`. Offsets are added to texel indices, then
 //!   each tap is addressed on its own (wrap, mirror, clamp, border,
-//!   mirror once); border taps read the border colour. Cube taps clamp at
-//!   their face's edges (no filtering across faces).
+//!   mirror once); border taps read the border colour, in the format's
+//!   component space (`border.rs`). Cube taps off their face read the
+//!   neighbouring face, and corners the mean of three texels (`seam.rs`).
+//! - Taps combine by weight, or by component-wise minimum or maximum under
+//!   D3D11.1's reduction filters (`reduce.rs`).
 //! - Comparison samplers compare the lane's reference with each tap's first
 //!   component (`reference OP texel`, passing as 1.0, failing as 0.0) before
 //!   filtering, and return the filtered result in all four components.
@@ -31,23 +35,37 @@
 //! - An unbound texture reads (0, 0, 0, 1); a buffer, which D3D cannot
 //!   sample, reads zeros.
 //!
+//! - D3D9 states: [`SamplerState::srgb`] decodes texels' r, g, b from sRGB
+//!   before filtering; [`SamplerState::shadow_map`] makes lookups from
+//!   `d16`/`d24s8`/`r24x8` textures compare the coordinate's z (`z <=
+//!   depth`) like a less-equal comparison sampler.
+//! - `gather4*` and `lod` are in `gather.rs`.
+//!
 //! 2D textures in the common float and unorm formats, read without
-//! comparison, take a path compiled per format (`fast.rs`) that gives the
-//! same results as the generic one; its tests compare the two.
+//! comparison through a sampler with one filter at every level of detail
+//! ([`SamplerState::uniform_filter`]) and no sRGB decode, take a path
+//! compiled per format (`fast.rs`) that gives the same results as the
+//! generic one; its tests compare the two.
 
 mod address;
+mod border;
 mod cube;
 mod fast;
 mod filter;
+mod footprint;
+mod gather;
 mod inline;
 mod lod;
 mod plane;
+mod reduce;
+mod seam;
 mod texel;
 
+pub use gather::{dxjit_gather_quad, dxjit_lod_quad, gather_quad, lod_quad, GatherSample};
 pub use inline::{InlineSampler, INLINE_COORD_LIMIT, INLINE_PAIRS};
 
 use crate::abi::View;
-use crate::format::FormatKind;
+use crate::format::{Format, FormatKind};
 use crate::texture::{Texture, TextureKind};
 use filter::Lookup;
 
@@ -60,8 +78,39 @@ pub enum Filter {
     Point = 0,
     /// Bilinear (trilinear with a linear mip filter).
     Linear = 1,
-    /// Anisotropic (treated as linear).
+    /// Anisotropic: up to [`SamplerState::max_anisotropy`] trilinear probes
+    /// along the footprint's major axis when minifying (see `footprint.rs`),
+    /// bilinear when magnifying.
     Anisotropic = 2,
+}
+
+/// Magnification filters: [`MagFilter::AsMin`] makes the sampler's one
+/// [`SamplerState::filter`] serve both minification and magnification.
+#[repr(u32)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum MagFilter {
+    /// The same filter as [`SamplerState::filter`].
+    #[default]
+    AsMin = 0,
+    /// Nearest texel.
+    Point = 1,
+    /// Bilinear.
+    Linear = 2,
+    /// Anisotropic (bilinear: a magnified footprint covers less than a texel).
+    Anisotropic = 3,
+}
+
+/// How the taps of a lookup combine (D3D11.1's filter reduction types).
+#[repr(u32)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Reduction {
+    /// Weighted average (or, with a [`Compare`] function, the weighted pass fraction).
+    #[default]
+    Standard = 0,
+    /// Component-wise minimum of the taps of non-zero weight.
+    Minimum = 1,
+    /// Component-wise maximum of the taps of non-zero weight.
+    Maximum = 2,
 }
 
 /// Mip filters.
@@ -121,11 +170,13 @@ pub enum Compare {
 
 /// A sampler's state, as compiled code passes it to the sampling functions.
 /// Its default is D3D's: point filters, wrap, no comparison, border
-/// (0, 0, 0, 0), no bias and levels of detail clamped to [0, f32::MAX].
+/// (0, 0, 0, 0), no bias, levels of detail clamped to [0, f32::MAX],
+/// anisotropy 1, standard reduction.
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct SamplerState {
-    /// Minification and magnification filter.
+    /// Minification filter, and magnification filter unless
+    /// [`SamplerState::mag_filter`] says otherwise.
     pub filter: Filter,
     /// Mip filter.
     pub mip_filter: MipFilter,
@@ -141,6 +192,21 @@ pub struct SamplerState {
     pub min_lod: f32,
     /// Highest mip level used.
     pub max_lod: f32,
+    /// Magnification filter (used where the clamped level of detail is ≤ 0).
+    pub mag_filter: MagFilter,
+    /// Most probes of the anisotropic filter, 1 to 16 (0 counts as 1,
+    /// more as 16).
+    pub max_anisotropy: u32,
+    /// How taps combine.
+    pub reduction: Reduction,
+    /// D3D9's `SRGBTEXTURE`: when nonzero, each texel's r, g and b (not the
+    /// border colour) are decoded from sRGB before filtering.
+    pub srgb: u32,
+    /// D3D9's hardware shadow maps: when nonzero, a lookup without a
+    /// comparison function from a `d16`, `d24s8` or `r24x8` texture
+    /// compares the coordinate's z with each tap (`z <= depth` passes) and
+    /// filters the results, as D3D9 drivers do. Set it for D3D9 shaders.
+    pub shadow_map: u32,
 }
 
 impl Default for SamplerState {
@@ -154,7 +220,48 @@ impl Default for SamplerState {
             lod_bias: 0.0,
             min_lod: 0.0,
             max_lod: f32::MAX,
+            mag_filter: MagFilter::AsMin,
+            max_anisotropy: 1,
+            reduction: Reduction::Standard,
+            srgb: 0,
+            shadow_map: 0,
         }
+    }
+}
+
+impl SamplerState {
+    /// The magnification filter in effect.
+    pub fn magnification(&self) -> Filter {
+        match self.mag_filter {
+            MagFilter::AsMin => self.filter,
+            MagFilter::Point => Filter::Point,
+            MagFilter::Linear => Filter::Linear,
+            MagFilter::Anisotropic => Filter::Anisotropic,
+        }
+    }
+
+    /// [`SamplerState::max_anisotropy`] clamped to 1..=16.
+    pub fn anisotropy(&self) -> u32 {
+        self.max_anisotropy.clamp(1, 16)
+    }
+
+    /// The one within-mip filter the sampler applies at every level of
+    /// detail, when there is one: minification and magnification filter
+    /// alike, never more than one anisotropic probe (anisotropic filtering
+    /// with one probe is bilinear), standard reduction. Paths that filter
+    /// without a level of detail (the fast and inline ones) serve only these.
+    pub fn uniform_filter(&self) -> Option<Filter> {
+        let bilinear = |f: Filter| match f {
+            Filter::Anisotropic if self.anisotropy() == 1 => Some(Filter::Linear),
+            Filter::Anisotropic => None,
+            other => Some(other),
+        };
+        let min = bilinear(self.filter)?;
+        let mag = match self.magnification() {
+            Filter::Anisotropic => Filter::Linear,
+            other => other,
+        };
+        (min == mag && self.reduction == Reduction::Standard).then_some(min)
     }
 }
 
@@ -217,6 +324,27 @@ pub fn sample_quad(
     if texture.kind() == TextureKind::Buffer {
         return [[0.0; 4]; 4];
     }
+    let sampler = &SamplerState {
+        border: border::in_format(texture.format(), sampler.border),
+        ..*sampler
+    };
+    let shadow = sampler.shadow_map != 0
+        && sampler.compare == Compare::None
+        && matches!(
+            texture.format(),
+            Format::D16 | Format::D24S8 | Format::R24X8
+        );
+    if shadow {
+        let compare = SamplerState {
+            compare: Compare::LessEqual,
+            ..*sampler
+        };
+        let args = QuadSample {
+            reference: args.coord[2],
+            ..*args
+        };
+        return generic_quad(texture, &compare, &args);
+    }
     match fast::quad_for(texture, sampler) {
         Some(quad) => quad(texture, sampler, args),
         None => generic_quad(texture, sampler, args),
@@ -229,19 +357,7 @@ fn generic_quad(texture: &Texture, sampler: &SamplerState, args: &QuadSample) ->
     let integer = matches!(texture.format().kind(), FormatKind::Uint | FormatKind::Sint);
     let lanes: [[f32; 4]; 4] = std::array::from_fn(|lane| {
         let Lane { lookup, dx, dy } = lane_lookup(texture, args, lane);
-        let [(first, _), (second, weight)] =
-            lod::lane_levels(args, lane, sampler, texture.mips(), integer, || {
-                lod::from_derivatives(&dx, &dy)
-            });
-        let reference = args.reference[lane];
-        let mut value = filter::sample_level(texture, sampler, &lookup, first, reference);
-        if weight > 0.0 {
-            let other = filter::sample_level(texture, sampler, &lookup, second, reference);
-            for (v, o) in value.iter_mut().zip(other) {
-                *v = *v * (1.0 - weight) + o * weight;
-            }
-        }
-        value
+        footprint::sample_lane(texture, sampler, args, lane, &lookup, (&dx, &dy), integer)
     });
     std::array::from_fn(|component| lanes.map(|value| value[component]))
 }

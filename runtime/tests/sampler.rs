@@ -160,8 +160,10 @@ fn addressing_modes_on_point_taps() {
         border: [-1.0, -2.0, -3.0, -4.0],
         ..sampler(Filter::Point, MipFilter::None, Address::Border)
     };
+    // The border is read in the format's component space: r32_float stores
+    // only r, so g and b read 0 and alpha 1.
     let out = sample_quad(Some(&t), &s, &q);
-    assert_eq!(out.map(|c| c[0]), [-1.0, -2.0, -3.0, -4.0]);
+    assert_eq!(out.map(|c| c[0]), [-1.0, 0.0, 0.0, 1.0]);
 }
 
 #[test]
@@ -450,10 +452,18 @@ fn cube_face_coordinates() {
         let q = at_level([d[0], d[1], d[2], 0.0], 0.0);
         assert_eq!(red(&t, &s, &q), [want; 4], "{d:?}");
     }
-    // Linear taps clamp at the face's edge: +X centre-right edge.
+    // Linear taps cross the face's edges (seamless cube filtering). Near
+    // the +X / -Y / -Z corner, (1, -0.99, -0.99) is +X's (u, v) = (0.995,
+    // 0.995): texel coordinates 1.49 on both axes, so taps 1 (weight 0.51)
+    // and 2 (0.49). (1, 1) is +X's 3; (2, 1) crosses to -Z's texel (0, 1),
+    // 52; (1, 2) to -Y's texel (1, 1), 33; (2, 2) is the corner, the mean
+    // of those three, 88 / 3. 0.2601 × 3 + 0.2499 × (52 + 33) + 0.2401 ×
+    // 88 / 3 = 29.06473.
     let linear = sampler(Filter::Linear, MipFilter::None, Address::Wrap);
     let q = at_level([1.0, -0.99, -0.99, 0.0], 0.0);
-    assert_eq!(red(&t, &linear, &q), [3.0; 4]);
+    let seamless = 0.51 * 0.51 * 3.0 + 0.51 * 0.49 * 85.0 + 0.49 * 0.49 * 88.0 / 3.0;
+    let got = red(&t, &linear, &q);
+    assert!(got.iter().all(|g| (g - seamless).abs() < 1e-3), "{got:?}");
 }
 
 #[test]

@@ -598,6 +598,38 @@ pub enum Inst {
     CallC { cond: Src, nz: bool, label: u32 },
     /// Ends the invocation's pixel without writing it, for lanes whose test holds.
     Discard { cond: Src, nz: bool },
+    /// `gather4*`: component `channel` of the four texels of mip 0 a
+    /// bilinear lookup at `coord` blends, (i0, j1), (i1, j1), (i1, j0),
+    /// (i0, j0) in x..w, then `swizzle`; with `compare`, each compared with
+    /// the reference (`gather4_c`).
+    Gather {
+        dst: Dst,
+        res: u32,
+        sampler: u32,
+        coord: Src,
+        channel: u8,
+        offset: GatherOffset,
+        swizzle: [u8; 4],
+        compare: Option<Src>,
+    },
+    /// `lod`: (clamped, unclamped level of detail, 0, 0) of a lookup at
+    /// `coord` from the quad's derivatives, then `swizzle`.
+    QueryLod {
+        dst: Dst,
+        res: u32,
+        sampler: u32,
+        coord: Src,
+        swizzle: [u8; 4],
+    },
+}
+
+/// A gather's texel offsets.
+#[derive(Debug, Clone, PartialEq)]
+pub enum GatherOffset {
+    /// `aoffimmi(u, v, w)`.
+    Immediate([i8; 3]),
+    /// `gather4_po`: per lane, integers in x and y (low 6 bits, signed).
+    Programmable(Src),
 }
 
 /// How `resinfo` returns its values.
@@ -810,6 +842,20 @@ impl Inst {
                 v.extend(compare.as_ref());
                 v
             }
+            Inst::Gather {
+                coord,
+                offset,
+                compare,
+                ..
+            } => {
+                let mut v = vec![coord];
+                if let GatherOffset::Programmable(o) = offset {
+                    v.push(o);
+                }
+                v.extend(compare.as_ref());
+                v
+            }
+            Inst::QueryLod { coord, .. } => vec![coord],
             Inst::If { cond, .. }
             | Inst::BreakC { cond, .. }
             | Inst::ContinueC { cond, .. }
@@ -833,7 +879,9 @@ impl Inst {
             | Inst::BufInfo { dst, .. }
             | Inst::ResInfo { dst, .. }
             | Inst::Sample { dst, .. }
-            | Inst::Fetch { dst, .. } => vec![dst],
+            | Inst::Fetch { dst, .. }
+            | Inst::Gather { dst, .. }
+            | Inst::QueryLod { dst, .. } => vec![dst],
             Inst::Swapc { dst, .. } => dst.iter().collect(),
             Inst::Atomic { dst, .. } => dst.iter().collect(),
             _ => Vec::new(),

@@ -152,9 +152,14 @@ fn check_inst(inst: &Inst) -> Result<(), String> {
         | Inst::ResInfo { swizzle, .. }
         | Inst::Sample { swizzle, .. }
         | Inst::Fetch { swizzle, .. }
+        | Inst::Gather { swizzle, .. }
+        | Inst::QueryLod { swizzle, .. }
             if !in_range(swizzle) =>
         {
             Err(format!("resource swizzle {swizzle:?} out of range"))
+        }
+        Inst::Gather { channel, .. } if *channel >= 4 => {
+            Err(format!("gather of component {channel}"))
         }
         _ => Ok(()),
     }

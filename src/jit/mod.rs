@@ -7,6 +7,7 @@ mod const_block;
 mod denormal;
 mod double;
 mod flow;
+mod gather;
 mod helpers;
 mod image;
 mod inline_sample;

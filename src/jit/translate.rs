@@ -247,6 +247,32 @@ impl Tr<'_, '_> {
                 offset,
                 swizzle,
             } => self.emit_fetch(dst, *res, coord, *offset, *swizzle),
+            Inst::Gather {
+                dst,
+                res,
+                sampler,
+                coord,
+                channel,
+                offset,
+                swizzle,
+                compare,
+            } => self.emit_gather(
+                dst,
+                *res,
+                *sampler,
+                coord,
+                *channel,
+                offset,
+                *swizzle,
+                compare.as_ref(),
+            ),
+            Inst::QueryLod {
+                dst,
+                res,
+                sampler,
+                coord,
+                swizzle,
+            } => self.emit_query_lod(dst, *res, *sampler, coord, *swizzle),
             Inst::Sync { group, .. } => {
                 if *group && self.prog.stage == crate::ir::Stage::Compute {
                     self.emit_barrier(pos)

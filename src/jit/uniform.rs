@@ -100,7 +100,9 @@ impl Uniformity {
                 | Inst::LoadStructured { dst, .. }
                 | Inst::LoadTyped { dst, .. }
                 | Inst::Sample { dst, .. }
-                | Inst::Fetch { dst, .. } => self.vary_all(dst, true),
+                | Inst::Fetch { dst, .. }
+                | Inst::Gather { dst, .. }
+                | Inst::QueryLod { dst, .. } => self.vary_all(dst, true),
                 Inst::Atomic { dst: Some(dst), .. } => self.vary_all(dst, true),
                 _ => {}
             }

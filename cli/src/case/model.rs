@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use dxjit_runtime::format::Format;
-use dxjit_runtime::sampler::{Address, Compare, Filter, MipFilter};
+use dxjit_runtime::sampler::{Address, Compare, Filter, MagFilter, MipFilter, Reduction};
 
 use super::value::Value;
 use dxjit::d3d9::bump::BumpEnv;
@@ -160,13 +160,28 @@ pub struct SrvDesc {
 }
 
 /// `[[S.sampler]]`. Defaults: point filter, no mips, wrap, border 0, no
-/// comparison, bump-environment state 0.
+/// comparison, no bias, levels of detail 0..f32::MAX, anisotropy 1,
+/// standard reduction, bump-environment state 0.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SamplerDesc {
     /// `s<slot>`.
     pub slot: u32,
-    /// `filter` (min = mag).
+    /// `min_filter`, else `filter`: the minification filter.
     pub filter: Filter,
+    /// `mag_filter`, else `filter` ([`MagFilter::AsMin`]).
+    pub mag_filter: MagFilter,
+    /// `max_anisotropy` (D3D9 `MAXANISOTROPY`), 1 to 16.
+    pub max_anisotropy: u32,
+    /// `mip_lod_bias` (D3D9 `MIPMAPLODBIAS`).
+    pub lod_bias: f32,
+    /// `min_lod`, or D3D9's `max_mip_level` (`MAXMIPLEVEL`).
+    pub min_lod: f32,
+    /// `max_lod`.
+    pub max_lod: f32,
+    /// `reduction`.
+    pub reduction: Reduction,
+    /// `srgb` (D3D9 `SRGBTEXTURE`): texels' r, g, b decoded from sRGB.
+    pub srgb: bool,
     /// `mip_filter`.
     pub mip_filter: MipFilter,
     /// `address` per u, v, w; a shorter list repeats its last entry.
@@ -179,6 +194,27 @@ pub struct SamplerDesc {
     /// state, `bump_matrix = [m00, m01, m10, m11]`, `bump_lum_scale`,
     /// `bump_lum_offset`.
     pub bump: BumpEnv,
+}
+
+impl Default for SamplerDesc {
+    fn default() -> Self {
+        SamplerDesc {
+            slot: 0,
+            filter: Filter::Point,
+            mag_filter: MagFilter::AsMin,
+            max_anisotropy: 1,
+            lod_bias: 0.0,
+            min_lod: 0.0,
+            max_lod: f32::MAX,
+            reduction: Reduction::Standard,
+            srgb: false,
+            mip_filter: MipFilter::None,
+            address: [Address::Wrap; 3],
+            border: [0.0; 4],
+            compare: Compare::None,
+            bump: BumpEnv::default(),
+        }
+    }
 }
 
 /// A shader input or output named by register or by semantic.

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use dxjit_runtime::format::Format;
-use dxjit_runtime::sampler::{Address, Compare, Filter, MipFilter};
+use dxjit_runtime::sampler::{Address, Compare, Filter, MagFilter, MipFilter, Reduction};
 
 use super::error::CaseError;
 use super::model::{
@@ -516,12 +516,44 @@ impl Lower<'_> {
                         .ok_or_else(|| self.bad(format!("{what}.{key}: unknown value {v:?}"))),
                 }
             };
+        let filter_names = ["point", "linear", "anisotropic"];
         let filters = [Filter::Point, Filter::Linear, Filter::Anisotropic];
-        let filter = filters[pick(
-            raw.filter.as_ref(),
-            "filter",
-            &["point", "linear", "anisotropic"],
+        let filter = filters[pick(raw.filter.as_ref(), "filter", &filter_names)?];
+        let min = raw.min_filter.as_ref();
+        let filter = match min {
+            Some(_) => filters[pick(min, "min_filter", &filter_names)?],
+            None => filter,
+        };
+        let mags = [MagFilter::Point, MagFilter::Linear, MagFilter::Anisotropic];
+        let mag_filter = match raw.mag_filter.as_ref().or(raw.filter.as_ref()) {
+            None => MagFilter::AsMin,
+            Some(name) => mags[pick(Some(name), "mag_filter", &filter_names)?],
+        };
+        let max_anisotropy = raw.max_anisotropy.unwrap_or(1);
+        if !(1..=16).contains(&max_anisotropy) {
+            return Err(self.bad(format!("{what}.max_anisotropy must be 1 to 16")));
+        }
+        let reductions = [Reduction::Standard, Reduction::Minimum, Reduction::Maximum];
+        let reduction = reductions[pick(
+            raw.reduction.as_ref(),
+            "reduction",
+            &["standard", "minimum", "maximum"],
         )?];
+        if reduction != Reduction::Standard && raw.compare.is_some() {
+            return Err(self.bad(format!(
+                "{what}: a minimum or maximum reduction cannot compare"
+            )));
+        }
+        let float = |n: Option<Num>, default: f32| n.map_or(default, |n| n.as_f64() as f32);
+        let min_lod = match (raw.min_lod, raw.max_mip_level) {
+            (Some(_), Some(_)) => {
+                return Err(self.bad(format!(
+                    "{what}: min_lod and max_mip_level both set the lowest mip"
+                )))
+            }
+            (None, Some(level)) => level as f32,
+            (min_lod, None) => float(min_lod, 0.0),
+        };
         let mips = [MipFilter::None, MipFilter::Point, MipFilter::Linear];
         let mip_filter = mips[pick(
             raw.mip_filter.as_ref(),
@@ -581,6 +613,13 @@ impl Lower<'_> {
         Ok(SamplerDesc {
             slot: raw.slot,
             filter,
+            mag_filter,
+            max_anisotropy,
+            lod_bias: float(raw.mip_lod_bias, 0.0),
+            min_lod,
+            max_lod: float(raw.max_lod, f32::MAX),
+            reduction,
+            srgb: raw.srgb.unwrap_or(false),
             mip_filter,
             address,
             border,

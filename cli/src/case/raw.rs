@@ -92,6 +92,15 @@ pub(crate) struct RawSampler {
     pub bump_matrix: Option<Vec<Num>>,
     pub bump_lum_scale: Option<Num>,
     pub bump_lum_offset: Option<Num>,
+    pub min_filter: Option<String>,
+    pub mag_filter: Option<String>,
+    pub max_anisotropy: Option<u32>,
+    pub mip_lod_bias: Option<Num>,
+    pub min_lod: Option<Num>,
+    pub max_lod: Option<Num>,
+    pub max_mip_level: Option<u32>,
+    pub reduction: Option<String>,
+    pub srgb: Option<bool>,
 }
 
 /// `[[vs.input]]`, `[[ps.input]]` and `[[draw.input]]`.

@@ -206,6 +206,6 @@ pub fn sampler(slot: u32, comparison: bool) -> SamplerDesc {
         } else {
             Compare::None
         },
-        bump: Default::default(),
+        ..SamplerDesc::default()
     }
 }

@@ -96,3 +96,15 @@ impl Projection {
         })
     }
 }
+
+/// The direction of the point at face coordinates `uv` of face `face`
+/// (the inverse of [`project`], up to scale; `uv` may lie outside [0, 1],
+/// which points into a neighbouring face).
+pub(crate) fn direction(face: u32, uv: [f32; 2]) -> [f32; 3] {
+    let Face { sign, u, v } = FACES[face as usize];
+    let mut dir = [0.0f32; 3];
+    dir[face as usize / 2] = sign;
+    dir[u.0] = u.1 * (2.0 * uv[0] - 1.0);
+    dir[v.0] = v.1 * (2.0 * uv[1] - 1.0);
+    dir
+}

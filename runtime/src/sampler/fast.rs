@@ -19,9 +19,15 @@ mod tests;
 pub(crate) type Quad = fn(&Texture, &SamplerState, &QuadSample) -> [[f32; 4]; 4];
 
 /// The fast path's lookup for `texture` read through `sampler`, or `None`
-/// when the fast path does not cover them.
+/// when the fast path does not cover them (it filters without choosing
+/// between minification and magnification, so it takes only samplers with
+/// a [`SamplerState::uniform_filter`]).
 pub(crate) fn quad_for(texture: &Texture, sampler: &SamplerState) -> Option<Quad> {
-    if texture.kind() != TextureKind::Texture2D || sampler.compare != Compare::None {
+    if texture.kind() != TextureKind::Texture2D
+        || sampler.compare != Compare::None
+        || sampler.uniform_filter().is_none()
+        || sampler.srgb != 0
+    {
         return None;
     }
     Some(match texture.format() {

@@ -97,7 +97,10 @@ impl InlineSampler {
         ) else {
             return Self::RUNTIME;
         };
-        let linear = sampler.filter != Filter::Point;
+        let Some(filter) = sampler.uniform_filter().filter(|_| sampler.srgb == 0) else {
+            return Self::RUNTIME;
+        };
+        let linear = filter != Filter::Point;
         let level = texture.level(0, 0);
         InlineSampler {
             texels: level.bytes.as_ptr(),

@@ -37,6 +37,14 @@ pub(crate) fn lane_levels(
     select(lod, sampler, mips, nearest)
 }
 
+/// The biased level of detail `lod` clamped to the sampler's [min_lod,
+/// max_lod] (a NaN level counts as 0): the level that picks magnification
+/// (≤ 0) or minification.
+pub(crate) fn clamp(lod: f32, sampler: &SamplerState) -> f32 {
+    let lod = if lod.is_nan() { 0.0 } else { lod };
+    lod.max(sampler.min_lod).min(sampler.max_lod)
+}
+
 /// The mips to read and their weights for a biased level of detail `lod`:
 /// clamped to the sampler's [min_lod, max_lod] and to the texture's mips,
 /// then mip 0 (mip filter none), the nearest mip (point, or `nearest`), or
@@ -51,12 +59,8 @@ pub(crate) fn select(
     if sampler.mip_filter == MipFilter::None {
         return single(0);
     }
-    let lod = if lod.is_nan() { 0.0 } else { lod };
     let last = (mips - 1) as f32;
-    let lod = lod
-        .max(sampler.min_lod)
-        .min(sampler.max_lod)
-        .clamp(0.0, last);
+    let lod = clamp(lod, sampler).clamp(0.0, last);
     if nearest || sampler.mip_filter == MipFilter::Point {
         return single((lod + 0.5).floor().min(last) as u32);
     }

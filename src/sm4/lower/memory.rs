@@ -205,6 +205,8 @@ impl Lowerer {
             O::SampleL | O::SampleB => return self.sample(ins, Some(4), false),
             O::SampleD => return self.sample(ins, Some(4), false),
             O::Ld | O::Ld2dms => return self.fetch(ins),
+            O::Gather4 | O::Gather4C | O::Gather4Po | O::Gather4PoC => return self.gather(ins),
+            O::Lod => return self.query_lod(ins),
             O::If => {
                 let (cond, nz) = self.cond(ins)?;
                 Inst::If { cond, nz }

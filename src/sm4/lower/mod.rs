@@ -2,6 +2,7 @@
 
 mod alu;
 mod decls;
+mod gather;
 mod hull;
 mod memory;
 mod operands;

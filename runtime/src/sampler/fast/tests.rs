@@ -3,8 +3,8 @@
 //! coordinates (negative, 0, exactly 1, huge, infinite, NaN).
 
 use super::super::{
-    generic_quad, Address, Compare, Filter, MipFilter, QuadSample, SamplerState, LOD_BIAS,
-    LOD_GRADIENT, LOD_IMPLICIT, LOD_LEVEL,
+    generic_quad, Address, Compare, Filter, MagFilter, MipFilter, QuadSample, Reduction,
+    SamplerState, LOD_BIAS, LOD_GRADIENT, LOD_IMPLICIT, LOD_LEVEL,
 };
 use super::quad_for;
 use crate::format::Format;
@@ -91,9 +91,17 @@ fn texture(rng: &mut Rng, format: Format, width: u32, height: u32, mips: u32) ->
     Texture::new(TextureKind::Texture2D, format, width, height, 1, mips, data).expect("texture")
 }
 
+/// A sampler the fast path covers: one filter for minification and
+/// magnification (however it is spelled), at most one anisotropic probe.
 fn sampler(rng: &mut Rng) -> SamplerState {
+    let filter = rng.pick(&[Filter::Point, Filter::Linear, Filter::Anisotropic]);
+    let same = match filter {
+        Filter::Point => MagFilter::Point,
+        Filter::Linear => MagFilter::Linear,
+        Filter::Anisotropic => rng.pick(&[MagFilter::Linear, MagFilter::Anisotropic]),
+    };
     SamplerState {
-        filter: rng.pick(&[Filter::Point, Filter::Linear, Filter::Anisotropic]),
+        filter,
         mip_filter: rng.pick(&[MipFilter::None, MipFilter::Point, MipFilter::Linear]),
         address: [
             rng.pick(&ADDRESSES),
@@ -109,6 +117,11 @@ fn sampler(rng: &mut Rng) -> SamplerState {
         } else {
             rng.float()
         },
+        mag_filter: rng.pick(&[MagFilter::AsMin, same]),
+        max_anisotropy: rng.pick(&[0, 1]),
+        reduction: Reduction::Standard,
+        srgb: 0,
+        shadow_map: rng.pick(&[0, 1]),
     }
 }
 
@@ -183,6 +196,24 @@ fn fast_path_covers_only_plain_2d_reads() {
         ..plain
     };
     assert!(quad_for(&t, &compare).is_none());
+    let uncovered = [
+        SamplerState {
+            mag_filter: MagFilter::Linear,
+            ..plain
+        },
+        SamplerState {
+            filter: Filter::Anisotropic,
+            max_anisotropy: 2,
+            ..plain
+        },
+        SamplerState {
+            reduction: Reduction::Maximum,
+            ..plain
+        },
+    ];
+    for s in uncovered {
+        assert!(quad_for(&t, &s).is_none(), "{s:?}");
+    }
     let half = texture(&mut rng, Format::Rgba16Float, 2, 2, 1);
     assert!(quad_for(&half, &plain).is_none());
     let array = Texture::new(
