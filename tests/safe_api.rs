@@ -259,12 +259,40 @@ fn vertex_ranges_run_on_the_calling_thread_and_match_the_whole_run() {
         );
     }
     assert_eq!(pieces, whole);
+    let mut owned = vec![[0u32; 4]; whole.len()];
+    s.run_vertices_into(&Bindings::new(), &inputs, 23, &mut owned)
+        .unwrap();
+    assert_eq!(owned, whole, "into the caller's outputs");
+    let mut short = vec![[0u32; 4]; whole.len() - 1];
+    let err = s
+        .run_vertices_into(&Bindings::new(), &inputs, 23, &mut short)
+        .unwrap_err();
+    assert!(matches!(err, RunError::Invalid(m) if m.contains("output registers")));
     // Vertex 7: (37 + 7, 27, 17, 7).
     assert_eq!(whole[7 * regs], [44, 27, 17, 7]);
     let past = s
         .run_vertices_range(&Bindings::new(), &inputs, 23, 30..40)
         .unwrap();
     assert!(past.is_empty(), "indices past the count are ignored");
+}
+
+#[test]
+fn a_vertex_shader_without_outputs_still_runs_for_its_uav_writes() {
+    // Each vertex stores its id at word id of u1 (D3D 11.1 gives every
+    // stage UAVs); nothing is written back, yet every vertex must run.
+    let s = shader(
+        "vs_5_0\ndcl_uav_raw u1\ndcl_input_sgv v0.x, vertex_id\ndcl_temps 1\n\
+         ishl r0.x, v0.x, l(2)\nstore_raw u1.x, r0.x, v0.x\nret\n",
+    );
+    let mut out = vec![0xffu8; 40];
+    let mut b = Bindings::new();
+    b.rw_buffer(1, &mut out, BufferLayout::Raw).unwrap();
+    let written = s.run_vertices(&b, &[], 9).unwrap();
+    assert!(written.is_empty());
+    let ids = s.run_vertices_range(&b, &[], 10, 9..10).unwrap();
+    assert!(ids.is_empty());
+    drop(b);
+    assert_eq!(words(&out), (0..10).collect::<Vec<u32>>());
 }
 
 #[test]

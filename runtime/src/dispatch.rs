@@ -370,16 +370,42 @@ pub unsafe fn run_vertices(
     inputs: &[[u32; 4]],
     count: u32,
 ) -> Vec<[u32; 4]> {
-    let w = k.lanes as usize;
-    let no = k.output_regs as usize;
-    let mut out = vec![[0u32; 4]; count as usize * no];
-    let chunk = w * no.max(1);
-    out.par_chunks_mut(chunk).enumerate().for_each_init(
+    let mut out = vec![[0u32; 4]; count as usize * k.output_regs as usize];
+    // SAFETY: forwarded contract; `out` is sized for every vertex.
+    unsafe { run_vertices_into(k, b, inputs, count, &mut out) };
+    out
+}
+
+/// [`run_vertices`] into the caller's `out`, `output_regs` registers per
+/// vertex; vertices that do not fit in `out` are not run.
+///
+/// # Safety
+/// As [`run_vertices`].
+pub unsafe fn run_vertices_into(
+    k: &Kernel,
+    b: &Bindings,
+    inputs: &[[u32; 4]],
+    count: u32,
+    out: &mut [[u32; 4]],
+) {
+    let (w, no) = (k.lanes as usize, k.output_regs as usize);
+    if no == 0 {
+        // Nothing to write back, but the shader may still write UAVs.
+        let batches = (count as usize).div_ceil(w);
+        (0..batches).into_par_iter().for_each_init(
+            || VertexBatch::new(k, b),
+            // SAFETY: forwarded contract.
+            |batch, i| unsafe { batch.run(k, b, inputs, count, i * w, &mut []) },
+        );
+        return;
+    }
+    let count = count.min((out.len() / no) as u32);
+    let out = &mut out[..count as usize * no];
+    out.par_chunks_mut(w * no).enumerate().for_each_init(
         || VertexBatch::new(k, b),
         // SAFETY: forwarded contract; each chunk holds one batch's outputs.
         |batch, (i, dst)| unsafe { batch.run(k, b, inputs, count, i * w, dst) },
     );
-    out
 }
 
 /// Runs the vertices of a `count`-vertex [`run_vertices`] whose indices lie
@@ -403,9 +429,11 @@ pub unsafe fn run_vertices_range(
     let first = first as usize;
     let mut out = vec![[0u32; 4]; (end - first) * no];
     let mut batch = VertexBatch::new(k, b);
-    for (i, dst) in out.chunks_mut(w * no.max(1)).enumerate() {
-        // SAFETY: forwarded contract; each chunk holds one batch's outputs.
-        unsafe { batch.run(k, b, inputs, end as u32, first + i * w, dst) };
+    for start in (first..end).step_by(w) {
+        let at = (start - first) * no;
+        let dst = &mut out[at..at + w.min(end - start) * no];
+        // SAFETY: forwarded contract; `dst` holds this batch's outputs.
+        unsafe { batch.run(k, b, inputs, end as u32, start, dst) };
     }
     out
 }

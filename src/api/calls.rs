@@ -184,6 +184,35 @@ impl Shader {
         })
     }
 
+    /// [`Shader::run_vertices`] into the caller's `outputs`
+    /// (`output_regs` registers per vertex, see [`Shader::kernel`]), with
+    /// no allocation: the entry point for embedders that own their vertex
+    /// streams. `outputs` must hold every vertex's registers.
+    pub fn run_vertices_into(
+        &self,
+        bindings: &Bindings<'_>,
+        inputs: &[[u32; 4]],
+        count: u32,
+        outputs: &mut [[u32; 4]],
+    ) -> Result<(), RunError> {
+        self.require(Stage::Vertex, "run_vertices_into")?;
+        let kernel = self.kernel();
+        check_vertex_inputs(&kernel, inputs, count)?;
+        let needed = u64::from(count) * u64::from(kernel.output_regs);
+        if (outputs.len() as u64) < needed {
+            return invalid(format!(
+                "{count} vertices of {} output registers need {needed} registers, {} given",
+                kernel.output_regs,
+                outputs.len()
+            ));
+        }
+        self.guarded(bindings, &CallOptions::default(), |raw| {
+            // SAFETY: as in `run_vertices_with`; `outputs` is the caller's
+            // exclusive borrow.
+            unsafe { dispatch::run_vertices_into(&kernel, raw, inputs, count, outputs) }
+        })
+    }
+
     /// Runs the vertices of a `count`-vertex [`Shader::run_vertices`] whose
     /// indices lie in `range`, on the calling thread only, and returns
     /// their outputs (`range.start`'s first): embedders with their own job
