@@ -17,10 +17,12 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Arc;
 
 mod draw;
+mod geometry;
 mod interpolate;
 mod quads;
 
 pub use draw::{draw, Draw, PixelInput, RenderTarget};
+pub use geometry::{run_geometry, GeometryDesc};
 pub use quads::{shade_quads, Quad};
 
 /// What the runtime needs to know about a compiled shader.
@@ -186,6 +188,7 @@ impl Call {
             group_id: [0; 3],
             sink: [0; 8],
             zero: [0; 8],
+            gs: std::ptr::null_mut(),
         });
         Call {
             frame,

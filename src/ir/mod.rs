@@ -7,10 +7,12 @@
 //! Family quirks (D3D9 source modifiers, co-issue, `aL`, predication, `def`)
 //! are resolved by the front ends, so the backend sees only what is here.
 
+mod geometry;
 mod info;
 mod liveness;
 mod validate;
 
+pub use geometry::{GeometryInfo, OutputElement};
 pub use info::{AluInfo, ResultKind, SrcTy};
 pub use liveness::{Components, Liveness};
 pub use validate::{validate, IrError};
@@ -29,6 +31,8 @@ pub enum Stage {
     Pixel,
     /// Compute shader: thread groups of invocations.
     Compute,
+    /// Geometry shader: one invocation per input primitive and instance.
+    Geometry,
 }
 
 /// A register file an operand names.
@@ -75,6 +79,8 @@ pub enum SysVal {
     PrimitiveId,
     /// SV_InstanceID.
     InstanceId,
+    /// SV_GSInstanceID (`vGSInstanceID`).
+    GsInstanceId,
 }
 
 /// A register index: a static part plus an optional per-lane relative part.
@@ -592,6 +598,10 @@ pub enum Inst {
     CallC { cond: Src, nz: bool, label: u32 },
     /// Ends the invocation's pixel without writing it, for lanes whose test holds.
     Discard { cond: Src, nz: bool },
+    /// Geometry shaders: appends the output registers to the stream as a vertex.
+    Emit { stream: u8 },
+    /// Geometry shaders: ends the stream's current strip.
+    Cut { stream: u8 },
 }
 
 /// How `resinfo` returns its values.
@@ -720,6 +730,8 @@ pub struct Program {
     pub main: Vec<Inst>,
     /// Subroutines by label.
     pub subroutines: Vec<(u32, Vec<Inst>)>,
+    /// Geometry shaders: their declarations; `None` for other stages.
+    pub geometry: Option<GeometryInfo>,
 }
 
 impl Program {
@@ -746,6 +758,7 @@ impl Program {
             depth_output: None,
             main: Vec::new(),
             subroutines: Vec::new(),
+            geometry: None,
         }
     }
 

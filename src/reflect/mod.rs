@@ -155,6 +155,7 @@ pub fn reflect(bytes: &[u8]) -> Result<Reflection, Error> {
             Stage::Vertex => ProgramType::Vertex,
             Stage::Pixel => ProgramType::Pixel,
             Stage::Compute => ProgramType::Compute,
+            Stage::Geometry => ProgramType::Geometry,
         },
         model: [0, 0],
         inputs: program.inputs.iter().map(element).collect(),

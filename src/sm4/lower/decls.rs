@@ -78,7 +78,12 @@ impl Lowerer {
             | O::DclInputPsSgv
             | O::DclInputPsSiv => self.input(ins)?,
             O::DclOutput | O::DclOutputSgv | O::DclOutputSiv => self.output(ins)?,
-            O::DclGlobalFlags | O::DclIndexRange | O::DclStream => {}
+            O::DclInputPrimitive
+            | O::DclOutputTopology
+            | O::DclVerticesOut
+            | O::DclGsInstances
+            | O::DclStream => self.gs_declaration(ins)?,
+            O::DclGlobalFlags | O::DclIndexRange => {}
             _ => return Err(self.err("declaration not supported by the lowering")),
         }
         Ok(())
@@ -104,9 +109,11 @@ impl Lowerer {
         if !op.is(OperandType::Input) {
             return Ok(());
         }
-        let reg = self.index(op.indices.first())?.base;
+        let geometry = self.prog.stage == Stage::Geometry;
+        let reg = self.index(op.indices.get(usize::from(geometry)))?.base;
         let name = ins.words.first().copied().and_then(SystemValue::from_code);
         let sysval = match (ins.opcode(), name) {
+            _ if geometry => None,
             (
                 O::DclInputSgv | O::DclInputSiv | O::DclInputPsSgv | O::DclInputPsSiv,
                 Some(SystemValue::Position),
@@ -165,6 +172,9 @@ impl Lowerer {
             None => self.main = Some(body),
         }
         self.prog.main = self.main.take().unwrap_or_default();
+        if self.prog.stage == Stage::Geometry {
+            self.prog.geometry = Some(self.gs_info(container)?);
+        }
         self.prog.temps = self
             .declared_temps
             .unwrap_or(0)

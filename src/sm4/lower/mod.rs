@@ -2,6 +2,7 @@
 
 mod alu;
 mod decls;
+mod geometry;
 mod memory;
 mod operands;
 
@@ -24,6 +25,7 @@ pub fn lower(container: &Container) -> Result<Program, Sm4Error> {
         ProgramType::Pixel => Stage::Pixel,
         ProgramType::Vertex => Stage::Vertex,
         ProgramType::Compute => Stage::Compute,
+        ProgramType::Geometry => Stage::Geometry,
         other => {
             return Err(Sm4Error::Lower {
                 index: 0,
@@ -60,6 +62,7 @@ struct Lowerer {
     body: Vec<Inst>,
     label: Option<u32>,
     main: Option<Vec<Inst>>,
+    gs: geometry::GsState,
 }
 
 impl Lowerer {
@@ -77,6 +80,7 @@ impl Lowerer {
             body: Vec::new(),
             label: None,
             main: None,
+            gs: geometry::GsState::default(),
         }
     }
 
@@ -199,6 +203,12 @@ impl Lowerer {
             O::Dtou => self.double(DoubleOp::ToU32, ins)?,
             O::Itod => self.double(DoubleOp::FromI32, ins)?,
             O::Utod => self.double(DoubleOp::FromU32, ins)?,
+            O::Emit
+            | O::Cut
+            | O::EmitThenCut
+            | O::EmitStream
+            | O::CutStream
+            | O::EmitThenCutStream => self.gs_emit(ins)?,
             _ => self.memory_or_flow(ins)?,
         }
         Ok(())
