@@ -20,10 +20,12 @@ mod draw;
 mod geometry;
 mod interpolate;
 mod quads;
+mod vertex_list;
 
 pub use draw::{draw, Draw, PixelInput, RenderTarget};
 pub use geometry::{run_geometry, GeometryDesc};
 pub use quads::{shade_quads, Quad};
+pub use vertex_list::run_vertex_list;
 
 /// What the runtime needs to know about a compiled shader.
 #[derive(Debug, Clone, Copy)]
