@@ -26,7 +26,7 @@ pub struct GeometryInfo {
     /// `dcl_inputprimitive`.
     pub input: GsInput,
     /// Input registers per vertex: `v[n][r]` lies in register
-    /// `n * input_stride + r` of the input block.
+    /// `r * vertices + n` of the input block (vertices of the input primitive).
     pub input_stride: u32,
     /// `dcl_maxout`.
     pub max_vertices: u32,

@@ -13,7 +13,7 @@ pub struct GeometryDesc {
     /// Vertices per input primitive (`dcl_inputprimitive`).
     pub input_vertices: usize,
     /// Input registers per vertex in the kernel's input block: vertex `v`'s
-    /// register `r` is block register `v * input_stride + r`.
+    /// register `r` is block register `r * input_vertices + v`.
     pub input_stride: usize,
     /// `dcl_maxout`: vertices kept per invocation, over all streams.
     pub max_vertices: usize,
@@ -113,7 +113,7 @@ impl Batch {
                 for r in 0..desc.input_stride {
                     let val = regs.get(r).copied().unwrap_or([0; 4]);
                     for (c, x) in val.iter().enumerate() {
-                        inputs[((v * desc.input_stride + r) * 4 + c) * w + l] = *x;
+                        inputs[((r * desc.input_vertices + v) * 4 + c) * w + l] = *x;
                     }
                 }
             }

@@ -153,6 +153,9 @@ impl Lowerer {
         match op.register() {
             Some(OperandType::Output) => {
                 let reg = self.index(op.indices.first())?.base;
+                if self.prog.stage == Stage::Geometry {
+                    self.gs_output_declared(reg);
+                }
                 self.outputs.entry(reg).or_default().mask |=
                     if let Sel::Mask(m) = op.sel { m } else { 0xf };
             }

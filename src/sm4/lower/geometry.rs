@@ -28,6 +28,8 @@ pub(super) struct GsState {
     /// The stream the last `dcl_stream` named.
     stream: usize,
     streams: u8,
+    /// The streams each output register was declared under (bit per stream).
+    output_streams: std::collections::BTreeMap<u32, u8>,
 }
 
 impl Lowerer {
@@ -86,6 +88,21 @@ impl Lowerer {
         Ok(())
     }
 
+    /// Notes that output register `reg` is declared under the current stream.
+    pub(super) fn gs_output_declared(&mut self, reg: u32) {
+        *self.gs.output_streams.entry(reg).or_default() |= 1 << self.gs.stream;
+    }
+
+    /// The stream of a signature element: its own (OSG5), or, in a
+    /// signature without streams (OSGN, as the assembler derives it), the
+    /// one stream its register was declared under.
+    fn element_stream(&self, stream: u32, reg: u32) -> u32 {
+        match self.gs.output_streams.get(&reg) {
+            Some(bits) if stream == 0 && bits.count_ones() == 1 => bits.trailing_zeros(),
+            _ => stream,
+        }
+    }
+
     /// The stream an `m#` operand names.
     fn stream_of(&self, op: &Operand) -> Result<usize, Sm4Error> {
         if !op.is(OperandType::Stream) {
@@ -135,24 +152,26 @@ impl Lowerer {
         Ok(())
     }
 
-    /// A `v[vertex][reg]` source: register `vertex * stride + reg` of the
-    /// input block. The vertex index must be static.
+    /// A `v[vertex][reg]` source: register `reg * vertices + vertex` of
+    /// the input block, so that a relative vertex index (`v[r0.x][1]`, a
+    /// loop over the vertices) is a plain relative register index. The
+    /// register index must be static.
     pub(super) fn gs_input(&self, op: &Operand) -> Result<Index, Sm4Error> {
         let vertex = self.index(op.indices.first())?;
         let reg = self.index(op.indices.get(1))?;
-        if vertex.rel.is_some() {
-            return Err(self.err("a relative vertex index v[r#][..] is not supported"));
+        if reg.rel.is_some() {
+            return Err(self.err("a relative input register v[..][r#] is not supported"));
         }
         let vertices = self.gs.input.map_or(0, GsInput::vertices) as u32;
-        if vertex.base >= vertices {
+        if vertex.rel.is_none() && vertex.base >= vertices {
             return Err(self.err(format!(
                 "v[{}]: the input primitive has {vertices} vertices",
                 vertex.base
             )));
         }
         Ok(Index {
-            base: vertex.base * self.gs_stride() + reg.base,
-            rel: reg.rel,
+            base: reg.base * vertices + vertex.base,
+            rel: vertex.rel,
         })
     }
 
@@ -185,7 +204,7 @@ impl Lowerer {
             .map(|e| OutputElement {
                 semantic: e.semantic.to_uppercase(),
                 semantic_index: e.semantic_index,
-                stream: e.stream,
+                stream: self.element_stream(e.stream, e.register),
                 reg: e.register,
                 mask: e.mask,
             })
