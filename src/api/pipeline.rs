@@ -266,7 +266,10 @@ pub unsafe fn run_from_sources(
         None => {
             let mut streams = vec![prims.without_adjacency()];
             streams.resize(MAX_STREAMS, Primitives::empty(1, prims.regs_per_vertex));
-            let sig = sources.first().map(|s| s.signature.clone()).unwrap_or_default();
+            let sig = sources
+                .first()
+                .map(|s| s.signature.clone())
+                .unwrap_or_default();
             (streams, sig)
         }
     };
@@ -288,12 +291,9 @@ unsafe fn geometry_stage(
     prims: &Primitives,
 ) -> Result<(Vec<Primitives>, Vec<OutputElement>), RunError> {
     gs.shader.require(Stage::Geometry, "run_pipeline")?;
-    let info = gs
-        .shader
-        .program()
-        .geometry
-        .clone()
-        .ok_or_else(|| RunError::Invalid("the geometry shader has no geometry declarations".into()))?;
+    let info = gs.shader.program().geometry.clone().ok_or_else(|| {
+        RunError::Invalid("the geometry shader has no geometry declarations".into())
+    })?;
     if let Some(s) = sources.first() {
         if s.vertices.topology.gs_input() != Some(info.input) {
             return Err(RunError::Invalid(format!(

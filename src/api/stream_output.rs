@@ -158,7 +158,9 @@ fn element(e: &SoDeclEntry, stream: u32, signature: &[OutputElement]) -> Result<
         })?;
     let (first, count) = match e.component_count {
         Some(n) => (e.start_component, n),
-        None if sig.mask == 0 => return Err(format!("{name}{} has no components", e.semantic_index)),
+        None if sig.mask == 0 => {
+            return Err(format!("{name}{} has no components", e.semantic_index))
+        }
         None => {
             let first = sig.mask.trailing_zeros() as u8;
             (first, (8 - sig.mask.leading_zeros()) as u8 - first)

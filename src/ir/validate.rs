@@ -156,9 +156,9 @@ fn check_inst(inst: &Inst) -> Result<(), String> {
         {
             Err(format!("resource swizzle {swizzle:?} out of range"))
         }
-        Inst::Emit { stream } | Inst::Cut { stream } if *stream >= 4 => {
-            Err(format!("stream {stream}: geometry shaders have streams 0 to 3"))
-        }
+        Inst::Emit { stream } | Inst::Cut { stream } if *stream >= 4 => Err(format!(
+            "stream {stream}: geometry shaders have streams 0 to 3"
+        )),
         _ => Ok(()),
     }
 }

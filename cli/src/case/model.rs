@@ -68,7 +68,7 @@ impl Case {
             ("ps", &self.ps),
         ]
         .into_iter()
-            .filter_map(|(n, s)| s.as_ref().map(|s| (n, s)))
+        .filter_map(|(n, s)| s.as_ref().map(|s| (n, s)))
     }
 }
 

@@ -225,9 +225,9 @@ impl Lower<'_> {
         .filter(|x| **x)
         .count();
         if count > 1 {
-            return Err(self.bad(
-                "more than one action ([dispatch], [draw], [vertices], [pipeline])",
-            ));
+            return Err(
+                self.bad("more than one action ([dispatch], [draw], [vertices], [pipeline])")
+            );
         }
         if let Some(p) = pipeline {
             if !has_vs || has_ps {

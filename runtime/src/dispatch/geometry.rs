@@ -69,7 +69,9 @@ pub unsafe fn run_geometry(
         }
     }
     for stream in &mut streams {
-        stream.ids = (0..stream.registers.len() as u32 / (no * stream.vertices_per_primitive).max(1) as u32).collect();
+        stream.ids = (0..stream.registers.len() as u32
+            / (no * stream.vertices_per_primitive).max(1) as u32)
+            .collect();
     }
     streams
 }

@@ -157,7 +157,10 @@ mod tests {
         let lane0: Vec<_> = a.vertices(0).map(|(t, r)| (t, r[0])).collect();
         let lane1: Vec<_> = a.vertices(1).map(|(t, r)| (t, r[0])).collect();
         let v = |stream, strip| GsVertex { stream, strip };
-        assert_eq!(lane0, [(v(0, 0), [10, 11, 12, 13]), (v(1, 0), [10, 11, 12, 13])]);
+        assert_eq!(
+            lane0,
+            [(v(0, 0), [10, 11, 12, 13]), (v(1, 0), [10, 11, 12, 13])]
+        );
         assert_eq!(lane1, [(v(0, 0), [20, 21, 22, 23])]);
         a.emit(&outputs, 0, &[0, 1]);
         assert_eq!(a.vertices(1).nth(1).map(|(t, _)| t), Some(v(0, 1)));

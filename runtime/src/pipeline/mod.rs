@@ -9,12 +9,12 @@
 
 mod assembly;
 mod gs_area;
-mod strips;
 mod stream_out;
+mod strips;
 mod topology;
 
 pub use assembly::{assemble, Primitives, VertexSource, STRIP_CUT};
 pub use gs_area::{dxjit_gs_cut, dxjit_gs_emit, GsArea, GsVertex};
-pub use strips::strips_to_list;
 pub use stream_out::{stream_out, SoCounts, SoElement, SoTarget};
+pub use strips::strips_to_list;
 pub use topology::{GsInput, GsOutput, Topology, MAX_STREAMS};

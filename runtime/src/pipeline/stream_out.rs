@@ -85,9 +85,7 @@ fn write_vertex(t: &mut SoTarget, regs: &[[u32; 4]]) {
     for e in &t.elements {
         for c in e.component..e.component + e.count {
             if let Some(r) = e.reg {
-                let word = regs
-                    .get(r as usize)
-                    .map_or(0, |v| v[usize::from(c & 3)]);
+                let word = regs.get(r as usize).map_or(0, |v| v[usize::from(c & 3)]);
                 t.data[at..at + 4].copy_from_slice(&word.to_le_bytes());
             }
             at += 4;

@@ -45,7 +45,11 @@ impl Lowerer {
                     Some(Primitive::Triangle) => GsInput::Triangle,
                     Some(Primitive::LineAdj) => GsInput::LineAdj,
                     Some(Primitive::TriangleAdj) => GsInput::TriangleAdj,
-                    None => return Err(self.err(format!("input primitive {value} is not one of D3D11's"))),
+                    None => {
+                        return Err(
+                            self.err(format!("input primitive {value} is not one of D3D11's"))
+                        )
+                    }
                 };
                 self.gs.input = Some(input);
             }
@@ -133,7 +137,11 @@ impl Lowerer {
         } else {
             0
         };
-        let declared = if self.gs.streams == 0 { 1 } else { self.gs.streams };
+        let declared = if self.gs.streams == 0 {
+            1
+        } else {
+            self.gs.streams
+        };
         if declared & (1 << stream) == 0 {
             return Err(self.err(format!("stream m{stream} is not declared by dcl_stream")));
         }
@@ -215,7 +223,11 @@ impl Lowerer {
             max_vertices,
             instances: self.gs.instances.unwrap_or(1),
             outputs: self.gs.outputs.map(|o| o.unwrap_or(GsOutput::PointList)),
-            streams: if self.gs.streams == 0 { 1 } else { self.gs.streams },
+            streams: if self.gs.streams == 0 {
+                1
+            } else {
+                self.gs.streams
+            },
             signature,
         })
     }
