@@ -67,6 +67,8 @@ enum dxjit_stage
   DXJIT_STAGE_PIXEL = 1,
   // Compute shader.
   DXJIT_STAGE_COMPUTE = 2,
+  // Geometry shader (it runs only in a pipeline, which the C API lacks).
+  DXJIT_STAGE_GEOMETRY = 3,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L

@@ -18,6 +18,8 @@ pub enum Stage {
     Pixel = 1,
     /// Compute shader.
     Compute = 2,
+    /// Geometry shader (it runs only in a pipeline, which the C API lacks).
+    Geometry = 3,
 }
 
 /// Bytecode families.

@@ -73,6 +73,7 @@ impl Shader {
             ir::Stage::Vertex => Stage::Vertex,
             ir::Stage::Pixel => Stage::Pixel,
             ir::Stage::Compute => Stage::Compute,
+            ir::Stage::Geometry => Stage::Geometry,
         }
     }
 
