@@ -25,7 +25,7 @@ pub struct GeometryDesc {
 
 /// Runs a geometry shader on `prims` (each of `desc.input_vertices`
 /// vertices); returns each stream's primitives as lists, with
-/// `k.output_regs` registers per vertex.
+/// `k.output_regs` registers per vertex, numbered in output order.
 ///
 /// # Safety
 /// As for [`super::run_vertices`]; `k` is a geometry shader's kernel whose
@@ -69,9 +69,7 @@ pub unsafe fn run_geometry(
         }
     }
     for stream in &mut streams {
-        stream.ids = (0..stream.registers.len() as u32
-            / (no * stream.vertices_per_primitive).max(1) as u32)
-            .collect();
+        stream.ids = (0..stream.ids.len() as u32).collect();
     }
     streams
 }
@@ -150,6 +148,8 @@ impl Batch {
                     for &i in &positions {
                         prims.registers.extend_from_slice(strip[i].1);
                     }
+                    let made = positions.len() / prims.vertices_per_primitive;
+                    prims.ids.extend(std::iter::repeat_n(0, made));
                 }
             }
         }
