@@ -203,6 +203,7 @@ fn good_outcome() -> Outcome {
                 out("oT2", Some("TEXCOORD"), 2, [0x3f80_0000, 0, 0, 0]),
             ],
         }],
+        ..Outcome::default()
     }
 }
 

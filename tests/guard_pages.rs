@@ -299,6 +299,7 @@ fn run_direct(k: &Kernel, b: &Bindings, groups: u32, place: Place) {
                     group_id: [g, 0, 0],
                     sink: [0; 8],
                     zero: [0; 8],
+                    gs: std::ptr::null_mut(),
                 }
             })
             .collect();

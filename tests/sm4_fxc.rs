@@ -134,8 +134,7 @@ fn every_test_dxbc_round_trips_in_both_syntaxes() {
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
 
-/// Dumps the SM4 front end cannot lower yet (besides geometry shaders),
-/// with the reason it gives.
+/// Dumps the SM4 front end cannot lower yet, with the reason it gives.
 const NOT_LOWERED: &[(&str, &str)] = &[
     ("slimshader-ps5_interfaces.asm", "not supported"),
     ("slimshader-ps5_interface_arrays.asm", "not supported"),
@@ -166,8 +165,7 @@ fn real_fxc_dumps_assemble_lower_and_round_trip() {
         let expected = NOT_LOWERED
             .iter()
             .find(|(n, _)| *n == name)
-            .map(|(_, why)| *why)
-            .or((stage == "gs").then_some("programs are not supported"));
+            .map(|(_, why)| *why);
         let result = sm4::lower(&c)
             .map_err(|e| e.to_string())
             .and_then(|p| dxjit::ir::validate(&p).map_err(|e| e.to_string()));

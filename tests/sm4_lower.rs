@@ -102,9 +102,14 @@ fn sm4_undeclared_registers_are_errors() {
 
 #[test]
 fn sm4_unsupported_stages_and_opcodes_say_so() {
+    let hs = lower("hs_5_0\nret\n").unwrap_err();
+    assert!(
+        hs.to_string().contains("hs programs are not supported"),
+        "{hs}"
+    );
     let gs = lower("gs_5_0\nret\n").unwrap_err();
     assert!(
-        gs.to_string().contains("gs programs are not supported"),
+        gs.to_string().contains("without dcl_inputprimitive"),
         "{gs}"
     );
     let lod = lower("ps_5_0\ndcl_output o0.xyzw\nemit\nret\n").unwrap_err();

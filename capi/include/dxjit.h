@@ -91,6 +91,8 @@ enum dxjit_stage
   DXJIT_STAGE_HULL = 3,
   // Domain shader (run through the Rust API's tessellation only).
   DXJIT_STAGE_DOMAIN = 4,
+  // Geometry shader (it runs only in a pipeline, which the C API lacks).
+  DXJIT_STAGE_GEOMETRY = 5,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L

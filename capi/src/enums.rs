@@ -22,6 +22,8 @@ pub enum Stage {
     Hull = 3,
     /// Domain shader (run through the Rust API's tessellation only).
     Domain = 4,
+    /// Geometry shader (it runs only in a pipeline, which the C API lacks).
+    Geometry = 5,
 }
 
 /// Bytecode families.

@@ -75,6 +75,7 @@ impl Shader {
             ir::Stage::Compute => Stage::Compute,
             ir::Stage::Hull => Stage::Hull,
             ir::Stage::Domain => Stage::Domain,
+            ir::Stage::Geometry => Stage::Geometry,
         }
     }
 

@@ -18,6 +18,8 @@ use dxjit_runtime::sampler::SamplerState;
 use dxjit_runtime::texture::{Texture, TextureKind};
 use std::collections::BTreeMap;
 
+mod pipeline;
+
 /// 16-byte aligned memory a view points into.
 struct Memory(Vec<u128>);
 
@@ -72,6 +74,7 @@ fn compile_stage(
     let expected = match table {
         "cs" => Stage::Compute,
         "vs" => Stage::Vertex,
+        "gs" => Stage::Geometry,
         _ => Stage::Pixel,
     };
     if shader.stage() != expected {
@@ -425,6 +428,7 @@ enum Ready {
         draw: dispatch::Draw,
         images: Vec<(TargetImage, Memory)>,
     },
+    Pipeline(Box<pipeline::PipelineReady>),
     Nothing,
 }
 
@@ -514,6 +518,11 @@ pub fn prepare(case: &Case, options: &CompileOptions) -> Result<Prepared, String
                 n,
             )
         }
+        Action::Pipeline(desc) => {
+            let (ready, us, n) = pipeline::PipelineReady::prepare(case, desc, options, &uav_views)?;
+            compile_us += us;
+            (Ready::Pipeline(Box::new(ready)), n)
+        }
         Action::None => {
             compile_us += compile_case(case, options)?;
             (Ready::Nothing, 0)
@@ -523,6 +532,7 @@ pub fn prepare(case: &Case, options: &CompileOptions) -> Result<Prepared, String
         Ready::Dispatch { shader, .. }
         | Ready::Vertices { shader, .. }
         | Ready::Draw { shader, .. } => shader.kernel().lanes,
+        Ready::Pipeline(p) => p.shader().0.kernel().lanes,
         Ready::Nothing => 0,
     };
     Ok(Prepared {
@@ -572,6 +582,7 @@ impl Prepared {
                 // point into images `self` owns, sized for their rows.
                 unsafe { dispatch::draw(&shader.kernel(), &bound.bindings, draw) }
             }
+            Ready::Pipeline(p) => p.act(),
             Ready::Nothing => {}
         }
     }
@@ -583,6 +594,7 @@ impl Prepared {
             Ready::Dispatch { bound, .. }
             | Ready::Vertices { bound, .. }
             | Ready::Draw { bound, .. } => Some(bound.bindings.interrupt.clone()),
+            Ready::Pipeline(p) => Some(p.interrupt()),
             Ready::Nothing => None,
         }
     }
@@ -620,6 +632,7 @@ impl Prepared {
             Ready::Dispatch { shader, bound, .. }
             | Ready::Vertices { shader, bound, .. }
             | Ready::Draw { shader, bound, .. } => (shader, bound),
+            Ready::Pipeline(p) => p.shader(),
             Ready::Nothing => return None,
         };
         Some(ActionShader {
@@ -667,7 +680,7 @@ impl Prepared {
                     .sum(),
                 ..BoundBytes::default()
             },
-            Ready::Nothing => BoundBytes {
+            Ready::Pipeline(_) | Ready::Nothing => BoundBytes {
                 uav,
                 ..BoundBytes::default()
             },
@@ -704,9 +717,19 @@ impl Prepared {
                     })
                     .collect();
             }
+            Ready::Pipeline(p) => p.fill(&mut outcome),
             _ => {}
         }
         outcome
+    }
+
+    /// Why the last action failed, when it can fail (a pipeline whose
+    /// declarations are refused).
+    pub fn failure(&self) -> Option<String> {
+        match &self.action {
+            Ready::Pipeline(p) => p.failure(),
+            _ => None,
+        }
     }
 }
 
@@ -732,6 +755,9 @@ pub fn execute_watched(
     if interrupt.is_some_and(|w| w.load(Ordering::Relaxed) != 0) {
         return Err("interrupted: the shader ran past its time limit".into());
     }
+    if let Some(e) = prepared.failure() {
+        return Err(e);
+    }
     Ok(prepared.outcome())
 }
 
@@ -744,6 +770,9 @@ pub fn execute_within(
 ) -> Result<Outcome, String> {
     let mut prepared = prepare(case, options)?;
     prepared.act_within(limit)?;
+    if let Some(e) = prepared.failure() {
+        return Err(e);
+    }
     Ok(prepared.outcome())
 }
 

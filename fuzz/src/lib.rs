@@ -114,6 +114,29 @@ pub fn compile_and_run(bytes: &[u8], verify_checksum: bool) -> Reached {
             // SAFETY: as for compute; `inputs` holds 5 vertices' registers.
             unsafe { dispatch::run_vertices(&k, &b, &inputs, 5) };
         }
+        Stage::Geometry => {
+            if let Some(g) = &shader.program().geometry {
+                let (n, stride) = (g.input.vertices(), g.input_stride as usize);
+                let prims = dxjit_runtime::pipeline::Primitives {
+                    vertices_per_primitive: n,
+                    regs_per_vertex: stride,
+                    registers: (0..3 * n * stride)
+                        .map(|i| [i as u32, 0x3f80_0000, 0xbf00_0000, 7])
+                        .collect(),
+                    ids: vec![0, 1, 2],
+                };
+                let desc = dispatch::GeometryDesc {
+                    input_vertices: n,
+                    input_stride: stride,
+                    max_vertices: g.max_vertices as usize,
+                    instances: g.instances,
+                    outputs: g.outputs,
+                };
+                // SAFETY: as for compute; the kernel's input block is
+                // `n * stride` registers, which `prims` provides.
+                unsafe { dispatch::run_geometry(&k, &b, &desc, &prims) };
+            }
+        }
         Stage::Pixel => {
             let mut image = vec![0u32; 4 * 4 * 4 * 2];
             let targets = (0..2)

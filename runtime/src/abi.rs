@@ -133,6 +133,10 @@ pub struct Frame {
     pub sink: [u32; 8],
     /// Out-of-bounds loads read here: always zero.
     pub zero: [u32; 8],
+    /// Geometry shaders: where `emit` and `cut` record each lane's vertices
+    /// (the runtime's [`crate::pipeline::GsArea`]); null for other stages,
+    /// whose emits do nothing.
+    pub gs: *mut crate::pipeline::GsArea,
 }
 
 /// Output registers [`Frame::direct_targets`] describes.
@@ -198,10 +202,12 @@ pub enum SysValSlot {
     PrimitiveId = 7,
     /// SV_InstanceID (x).
     InstanceId = 8,
+    /// SV_GSInstanceID (x).
+    GsInstanceId = 9,
 }
 
 /// Number of system-value registers.
-pub const SYSVAL_COUNT: usize = 9;
+pub const SYSVAL_COUNT: usize = 10;
 
 /// The signature of a compiled shader.
 pub type ShaderFn = unsafe extern "C" fn(*mut Frame) -> u32;

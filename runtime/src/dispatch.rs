@@ -18,15 +18,19 @@ use std::sync::Arc;
 
 mod domain;
 mod draw;
+mod geometry;
 mod hull;
 mod interpolate;
 pub mod patch_rows;
 mod quads;
+mod vertex_list;
 
 pub use domain::{run_domain, DomainDesc, DomainPatch};
 pub use draw::{draw, Draw, PixelInput, RenderTarget};
+pub use geometry::{run_geometry, GeometryDesc};
 pub use hull::{run_hull, HullDesc, HullOutput, HullPhaseKind, HullPhaseRun};
 pub use quads::{shade_quads, Quad};
+pub use vertex_list::run_vertex_list;
 
 /// What the runtime needs to know about a compiled shader.
 #[derive(Debug, Clone, Copy)]
@@ -191,6 +195,7 @@ impl Call {
             group_id: [0; 3],
             sink: [0; 8],
             zero: [0; 8],
+            gs: std::ptr::null_mut(),
         });
         Call {
             frame,

@@ -73,6 +73,10 @@ macro_rules! foreach_helper {
                     args: *const $crate::sampler::QuadSample,
                     out: *mut [[f32; 4]; 4]
                 ) -> ();
+                /// Geometry shaders: `emit_stream` for the lanes whose mask word is nonzero.
+                GsEmit = pipeline::dxjit_gs_emit(frame: *mut $crate::abi::Frame, stream: u32, mask: *const u32) -> ();
+                /// Geometry shaders: `cut_stream` for the lanes whose mask word is nonzero.
+                GsCut = pipeline::dxjit_gs_cut(frame: *mut $crate::abi::Frame, stream: u32, mask: *const u32) -> ();
             }
             libcalls {
                 helpers::fmaf(a: f32, b: f32, c: f32) -> f32;

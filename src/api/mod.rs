@@ -9,7 +9,9 @@ mod deadline;
 mod definitions;
 mod engine;
 mod error;
+mod pipeline;
 mod quads;
+mod stream_output;
 mod target;
 mod tessellation;
 mod validation;
@@ -19,7 +21,12 @@ pub use calls::{CallOptions, DrawDesc, MAX_COORDINATE, MAX_GROUPS};
 pub use deadline::within as within_deadline;
 pub use engine::{Engine, EngineConfig};
 pub use error::{BindError, RunError};
+pub use pipeline::{
+    run_from_sources, run_pipeline, run_pipeline_raw, DrawInput, PipelineOutput, PipelineStages,
+    RawStage, RawStages, StageBinding, VertexSource,
+};
 pub use quads::{evaluate_planes, PlaneInput, QuadInputs, QuadResults};
+pub use stream_output::{SoDeclEntry, StreamOutput, SO_MAX_STRIDE, SO_SLOTS};
 pub use target::Target;
 pub use tessellation::{DomainOutput, PatchList};
 pub use validation::report as validate_bindings;

@@ -191,6 +191,7 @@ fn stage_code(stage: Stage) -> u32 {
         Stage::Compute => 2,
         Stage::Hull => 3,
         Stage::Domain => 4,
+        Stage::Geometry => 5,
     }
 }
 
@@ -202,6 +203,7 @@ fn stage_of(code: u32) -> Option<Stage> {
         2 => Stage::Compute,
         3 => Stage::Hull,
         4 => Stage::Domain,
+        5 => Stage::Geometry,
         _ => return None,
     })
 }

@@ -7,11 +7,13 @@
 //! Family quirks (D3D9 source modifiers, co-issue, `aL`, predication, `def`)
 //! are resolved by the front ends, so the backend sees only what is here.
 
+mod geometry;
 mod info;
 mod liveness;
 mod tess;
 mod validate;
 
+pub use geometry::{GeometryInfo, OutputElement};
 pub use info::{AluInfo, ResultKind, SrcTy};
 pub use liveness::{Components, Liveness};
 pub use tess::{FactorSlot, HullPhase, PhaseKind, TessInfo, TESS_CB_SLOT};
@@ -35,6 +37,8 @@ pub enum Stage {
     Hull,
     /// Domain shader: one invocation per tessellated domain point.
     Domain,
+    /// Geometry shader: one invocation per input primitive and instance.
+    Geometry,
 }
 
 /// A register file an operand names.
@@ -81,6 +85,8 @@ pub enum SysVal {
     PrimitiveId,
     /// SV_InstanceID.
     InstanceId,
+    /// SV_GSInstanceID (`vGSInstanceID`).
+    GsInstanceId,
 }
 
 /// A register index: a static part plus an optional per-lane relative part.
@@ -621,6 +627,10 @@ pub enum Inst {
         coord: Src,
         swizzle: [u8; 4],
     },
+    /// Geometry shaders: appends the output registers to the stream as a vertex.
+    Emit { stream: u8 },
+    /// Geometry shaders: ends the stream's current strip.
+    Cut { stream: u8 },
 }
 
 /// A gather's texel offsets.
@@ -760,6 +770,8 @@ pub struct Program {
     pub subroutines: Vec<(u32, Vec<Inst>)>,
     /// Hull and domain shaders: the tessellation declarations and phases.
     pub tess: Option<TessInfo>,
+    /// Geometry shaders: their declarations; `None` for other stages.
+    pub geometry: Option<GeometryInfo>,
 }
 
 impl Program {
@@ -787,6 +799,7 @@ impl Program {
             main: Vec::new(),
             subroutines: Vec::new(),
             tess: None,
+            geometry: None,
         }
     }
 

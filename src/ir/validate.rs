@@ -161,6 +161,9 @@ fn check_inst(inst: &Inst) -> Result<(), String> {
         Inst::Gather { channel, .. } if *channel >= 4 => {
             Err(format!("gather of component {channel}"))
         }
+        Inst::Emit { stream } | Inst::Cut { stream } if *stream >= 4 => Err(format!(
+            "stream {stream}: geometry shaders have streams 0 to 3"
+        )),
         _ => Ok(()),
     }
 }

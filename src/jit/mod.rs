@@ -8,6 +8,7 @@ mod denormal;
 mod double;
 mod flow;
 mod gather;
+mod geometry;
 mod helpers;
 mod image;
 mod inline_sample;
@@ -156,7 +157,7 @@ impl JitOptions {
                 codegen: Codegen::Full,
                 keep_image: false,
             },
-            Stage::Vertex | Stage::Domain => JitOptions {
+            Stage::Vertex | Stage::Domain | Stage::Geometry => JitOptions {
                 k: 2,
                 listing: false,
                 codegen: Codegen::Full,
@@ -403,7 +404,7 @@ pub fn compile(prog: &Program, opts: JitOptions) -> Result<Compiled, JitError> {
         .declare_anonymous_data(false, false)
         .map_err(|e| JitError::Backend(e.to_string()))?;
     let max_reg = |regs: &[crate::ir::IoReg]| regs.iter().map(|r| r.reg + 1).max().unwrap_or(0);
-    let input_regs = max_reg(&prog.inputs);
+    let input_regs = prog.input_block_regs();
     let output_regs = max_reg(&prog.outputs).max(prog.depth_output.map_or(0, |r| r + 1));
     let mut fctx = FunctionBuilderContext::new();
     let mut b = FunctionBuilder::new(&mut ctx.func, &mut fctx);

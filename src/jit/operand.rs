@@ -28,6 +28,7 @@ fn sysval_slot(sv: SysVal) -> SysValSlot {
         SysVal::VertexId => SysValSlot::VertexId,
         SysVal::PrimitiveId => SysValSlot::PrimitiveId,
         SysVal::InstanceId => SysValSlot::InstanceId,
+        SysVal::GsInstanceId => SysValSlot::GsInstanceId,
     }
 }
 

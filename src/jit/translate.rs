@@ -2,6 +2,7 @@
 //! emitter of its family.
 
 use super::alu::src_ty;
+use super::helpers::HelperId;
 use super::memory::Addr;
 use super::operand::Ty;
 use super::state::Tr;
@@ -321,6 +322,8 @@ impl Tr<'_, '_> {
                 self.emit_discard(t);
                 Ok(())
             }
+            Inst::Emit { stream } => self.emit_gs(HelperId::GsEmit, *stream),
+            Inst::Cut { stream } => self.emit_gs(HelperId::GsCut, *stream),
         }
     }
 }

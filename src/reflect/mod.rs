@@ -157,6 +157,7 @@ pub fn reflect(bytes: &[u8]) -> Result<Reflection, Error> {
             Stage::Compute => ProgramType::Compute,
             Stage::Hull => ProgramType::Hull,
             Stage::Domain => ProgramType::Domain,
+            Stage::Geometry => ProgramType::Geometry,
         },
         model: [0, 0],
         inputs: program.inputs.iter().map(element).collect(),

@@ -18,6 +18,8 @@ pub enum Work {
     Pixels,
     /// A vertex batch: vertices.
     Vertices,
+    /// A pipeline: the primitives input assembly makes.
+    Primitives,
 }
 
 impl Work {
@@ -26,6 +28,7 @@ impl Work {
         match action {
             Action::Draw(_) => Work::Pixels,
             Action::Vertices { .. } => Work::Vertices,
+            Action::Pipeline(_) => Work::Primitives,
             Action::Dispatch { .. } | Action::None => Work::Invocations,
         }
     }
@@ -36,6 +39,7 @@ impl Work {
             Work::Invocations => "invocations",
             Work::Pixels => "pixels",
             Work::Vertices => "vertices",
+            Work::Primitives => "primitives",
         }
     }
 }

@@ -46,6 +46,7 @@ pub fn point_json(case: &str, work: Work, point: &Point, rates: &Rates) -> Map<S
     match work {
         Work::Pixels => put("pixels_per_s", json!(rates.per_s)),
         Work::Vertices => put("vertices_per_s", json!(rates.per_s)),
+        Work::Primitives => put("primitives_per_s", json!(rates.per_s)),
         Work::Invocations => {}
     }
     put("k", json!(point.k));

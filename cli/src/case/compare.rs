@@ -2,6 +2,7 @@
 
 use serde::Serialize;
 
+use super::compare_so;
 use super::model::{Area, Case, Expect, Tolerance};
 use super::number::{element_matches, show_word, WordKind};
 use super::outcome::{Outcome, TargetImage, VertexOutputs};
@@ -124,6 +125,24 @@ fn check_one(expect: &Expect, outcome: &Outcome) -> Option<String> {
                 )
             })
         }
+        Expect::StreamOutput {
+            slot,
+            offset,
+            data,
+            tolerance,
+            unordered_stride,
+        } => match outcome.stream_outputs.get(slot) {
+            Some(bytes) => {
+                let at = (*slot, *offset);
+                compare_so::check_buffer(at, data, bytes, *tolerance, *unordered_stride)
+            }
+            None => Some(format!("stream_output {slot} is missing from the outcome")),
+        },
+        Expect::StreamCounts {
+            stream,
+            written,
+            needed,
+        } => compare_so::check_counts(*stream, *written, *needed, outcome),
         Expect::Rejected { .. } => None,
     }
 }

@@ -16,6 +16,8 @@ pub(crate) struct Scope<'a> {
     pub action: &'a Action,
     /// Whether the case has a `[vs]`.
     pub has_vs: bool,
+    /// The case's stream-output buffers.
+    pub stream_outputs: &'a [super::model::StreamOutputDesc],
 }
 
 /// The keys an expectation table sets.
@@ -36,6 +38,11 @@ fn keys(e: &RawExpect) -> Vec<&'static str> {
         ("index", e.index.is_some()),
         ("abs", e.abs.is_some()),
         ("ulp", e.ulp.is_some()),
+        ("stream_output", e.stream_output.is_some()),
+        ("unordered", e.unordered.is_some()),
+        ("stream", e.stream.is_some()),
+        ("primitives_written", e.primitives_written.is_some()),
+        ("primitives_needed", e.primitives_needed.is_some()),
     ]
     .into_iter()
     .filter_map(|(k, set)| set.then_some(k))
@@ -58,7 +65,7 @@ fn is_output_reg(name: &str) -> bool {
 
 impl Lower<'_> {
     /// Expected elements as [`Value`]s.
-    fn values(&self, nums: &[Num], what: &str) -> Result<Vec<Value>, CaseError> {
+    pub(crate) fn values(&self, nums: &[Num], what: &str) -> Result<Vec<Value>, CaseError> {
         nums.iter()
             .enumerate()
             .map(|(k, n)| n.value().map_err(|e| self.bad(format!("{what}[{k}]: {e}"))))
@@ -94,6 +101,16 @@ impl Lower<'_> {
             ("rejected", &["rejected", "message_contains"])
         } else if e.uav.is_some() {
             ("uav", &["uav", "offset", "data", "abs", "ulp"])
+        } else if e.stream_output.is_some() {
+            (
+                "stream_output",
+                &["stream_output", "offset", "data", "unordered", "abs", "ulp"],
+            )
+        } else if e.stream.is_some() {
+            (
+                "stream",
+                &["stream", "primitives_written", "primitives_needed"],
+            )
         } else if e.vertex.is_some() {
             (
                 "vertex",
@@ -106,7 +123,7 @@ impl Lower<'_> {
             )
         } else {
             return Err(self.bad(format!(
-                "{what} is not a uav, target, vertex or rejected expectation"
+                "{what} is not a uav, target, vertex, stream_output, stream or rejected expectation"
             )));
         };
         if let Some(key) = keys(&e).into_iter().find(|k| !allowed.contains(k)) {
@@ -122,6 +139,8 @@ impl Lower<'_> {
             "rejected" => Err(self.bad(format!("{what}: rejected = false is not an expectation"))),
             "uav" => self.expect_uav(e, what, scope, tolerance),
             "vertex" => self.expect_vertex(e, what, scope, tolerance),
+            "stream_output" => self.expect_stream_output(e, what, scope, tolerance),
+            "stream" => self.expect_stream_counts(e, what, scope),
             _ => self.expect_target(e, what, scope, tolerance),
         }
     }

@@ -7,12 +7,14 @@
 //! [`report_line`], [`Summary`], [`json_report`].
 
 mod compare;
+mod compare_so;
 mod error;
 mod expect;
 mod model;
 mod number;
 mod outcome;
 mod parse;
+mod pipeline;
 mod raw;
 mod report;
 mod resources;
@@ -23,8 +25,9 @@ mod value;
 pub use compare::{check, Failure};
 pub use error::CaseError;
 pub use model::{
-    Action, Area, Case, CbDesc, DrawDesc, Expect, InputDesc, InputValues, IoRef, SamplerDesc,
-    ShaderCode, SrvDesc, SrvKind, StageDesc, TargetDesc, Tolerance, UavDesc, UavDimension, UavKind,
+    Action, Area, Case, CbDesc, DrawDesc, Expect, InputDesc, InputValues, IoRef, PipelineDesc,
+    SamplerDesc, ShaderCode, SrvDesc, SrvKind, StageDesc, StreamOutputDesc, TargetDesc, Tolerance,
+    UavDesc, UavDimension, UavKind,
 };
 pub use number::{element_matches, floats_match, ulp_distance, WordKind};
 pub use outcome::{Outcome, TargetImage, VertexOutput, VertexOutputs};

@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use dxjit_runtime::format::Format;
+use dxjit_runtime::pipeline::Topology;
 use dxjit_runtime::sampler::{Address, Compare, Filter, MagFilter, MipFilter, Reduction};
 
 use super::value::Value;
@@ -25,6 +26,14 @@ pub struct Case {
     pub vs: Option<StageDesc>,
     /// `[ps]`.
     pub ps: Option<StageDesc>,
+    /// `[gs]` (with `[pipeline]`).
+    pub gs: Option<StageDesc>,
+    /// `[hs]` (with `[pipeline]`).
+    pub hs: Option<StageDesc>,
+    /// `[ds]` (with `[pipeline]`).
+    pub ds: Option<StageDesc>,
+    /// `[[stream_output]]`, in file order (slots are unique).
+    pub stream_outputs: Vec<StreamOutputDesc>,
     /// `[[uav]]`, shared by all stages, in file order (slots are unique).
     pub uavs: Vec<UavDesc>,
     /// What to run.
@@ -48,11 +57,18 @@ impl Case {
     }
 
     /// The shader stages present, as (table name, stage), in the order
-    /// cs, vs, ps.
+    /// cs, vs, hs, ds, gs, ps.
     pub fn stages(&self) -> impl Iterator<Item = (&'static str, &StageDesc)> {
-        [("cs", &self.cs), ("vs", &self.vs), ("ps", &self.ps)]
-            .into_iter()
-            .filter_map(|(n, s)| s.as_ref().map(|s| (n, s)))
+        [
+            ("cs", &self.cs),
+            ("vs", &self.vs),
+            ("hs", &self.hs),
+            ("ds", &self.ds),
+            ("gs", &self.gs),
+            ("ps", &self.ps),
+        ]
+        .into_iter()
+        .filter_map(|(n, s)| s.as_ref().map(|s| (n, s)))
     }
 }
 
@@ -356,8 +372,40 @@ pub enum Action {
         /// Number of vertices.
         count: u32,
     },
+    /// `[pipeline]`: vs → [hs → ds] → [gs] → stream output.
+    Pipeline(PipelineDesc),
     /// No action: allowed only when every expectation is `rejected`.
     None,
+}
+
+/// `[pipeline]`: what the draw reads.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PipelineDesc {
+    /// `topology`.
+    pub topology: Topology,
+    /// `vertex_count`: vertices (or indices) drawn.
+    pub vertex_count: u32,
+    /// `indices`, 32-bit.
+    pub indices: Option<Vec<u32>>,
+    /// `instance_count` (default 1).
+    pub instance_count: u32,
+}
+
+/// `[[stream_output]]`: one stream-output buffer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StreamOutputDesc {
+    /// `slot`, 0 to 3.
+    pub slot: u32,
+    /// `stream` (default 0).
+    pub stream: u32,
+    /// `stride` in bytes.
+    pub stride: u32,
+    /// `size` in bytes.
+    pub size: u32,
+    /// `fill`: the word the buffer starts as (default 0).
+    pub fill: u32,
+    /// `elements`: `SEMANTIC<index>.<mask>` each.
+    pub elements: Vec<String>,
 }
 
 /// Allowed difference for float elements of an expectation.
@@ -413,6 +461,29 @@ pub enum Expect {
         value: [Value; 4],
         /// Tolerance of float elements.
         tolerance: Tolerance,
+    },
+    /// A stream-output buffer's contents from `offset`.
+    StreamOutput {
+        /// The buffer's slot.
+        slot: u32,
+        /// Byte offset, a multiple of 4.
+        offset: u32,
+        /// Expected elements, one word each.
+        data: Vec<Value>,
+        /// Tolerance of float elements.
+        tolerance: Tolerance,
+        /// `unordered`: compare whole vertices (`stride` bytes each) as a
+        /// multiset; `None` for an ordered comparison.
+        unordered_stride: Option<u32>,
+    },
+    /// Primitive counts of a stream.
+    StreamCounts {
+        /// The stream.
+        stream: u32,
+        /// `primitives_written`.
+        written: Option<u64>,
+        /// `primitives_needed`.
+        needed: Option<u64>,
     },
     /// The bytecode must be refused with an error.
     Rejected {

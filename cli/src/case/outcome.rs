@@ -17,6 +17,12 @@ pub struct Outcome {
     /// Outputs of each vertex the vertex shader ran on, in vertex order
     /// (the four corners, top-left first, for a draw with `[vs]`).
     pub vertices: Vec<VertexOutputs>,
+    /// Final contents of every stream-output buffer, by slot.
+    pub stream_outputs: BTreeMap<u32, Vec<u8>>,
+    /// Primitives each stream wrote to its buffers (`[pipeline]` cases).
+    pub primitives_written: [u64; 4],
+    /// Primitives each stream produced (`[pipeline]` cases).
+    pub primitives_needed: [u64; 4],
 }
 
 /// A render target's memory.

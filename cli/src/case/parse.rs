@@ -13,7 +13,8 @@ use super::model::{
     SrvDesc, SrvKind, StageDesc, TargetDesc, UavDesc, UavDimension, UavKind,
 };
 use super::raw::{
-    RawCase, RawDispatch, RawDraw, RawInput, RawSampler, RawSrv, RawStage, RawUav, RawVertices,
+    RawCase, RawDispatch, RawDraw, RawInput, RawPipeline, RawSampler, RawSrv, RawStage, RawUav,
+    RawVertices,
 };
 use super::value::Num;
 use super::{expect, stage, texel};
@@ -57,6 +58,8 @@ struct Actions {
     draw: Option<RawDraw>,
     /// `[vertices]`.
     vertices: Option<RawVertices>,
+    /// `[pipeline]`.
+    pipeline: Option<RawPipeline>,
 }
 
 /// Lowering state: the file, for errors and relative shader paths.
@@ -109,19 +112,27 @@ impl Lower<'_> {
             Some(f) => return Err(self.bad(format!("format = {f} is not supported (only 1)"))),
             None => return Err(self.bad("format = 1 is missing")),
         }
-        if raw.cs.is_some() && (raw.vs.is_some() || raw.ps.is_some()) {
-            return Err(self.bad("[cs] cannot be combined with [vs]/[ps]"));
+        let later = raw.gs.is_some() || raw.hs.is_some() || raw.ds.is_some();
+        if raw.cs.is_some() && (raw.vs.is_some() || raw.ps.is_some() || later) {
+            return Err(self.bad("[cs] cannot be combined with [vs]/[ps]/[gs]/[hs]/[ds]"));
+        }
+        if (later || !raw.stream_output.is_empty()) && raw.pipeline.is_none() {
+            return Err(self.bad("[gs], [hs], [ds] and [[stream_output]] need [pipeline]"));
         }
         if raw.cs.is_none() && raw.vs.is_none() && raw.ps.is_none() {
             return Err(self.bad("no shader table ([cs], [vs] or [ps])"));
         }
-        let per_vertex = raw.vertices.is_some();
+        let per_vertex = raw.vertices.is_some() || raw.pipeline.is_some();
         let lower_stage = |s: Option<RawStage>, name: &str| {
             s.map(|s| self.stage(s, name, per_vertex)).transpose()
         };
         let cs = lower_stage(raw.cs, "cs")?;
         let vs = lower_stage(raw.vs, "vs")?;
         let ps = lower_stage(raw.ps, "ps")?;
+        let gs = lower_stage(raw.gs, "gs")?;
+        let hs = lower_stage(raw.hs, "hs")?;
+        let ds = lower_stage(raw.ds, "ds")?;
+        let stream_outputs = self.stream_outputs(raw.stream_output)?;
         let mut uavs: Vec<UavDesc> = Vec::new();
         for (k, u) in raw.uav.into_iter().enumerate() {
             let u = self.uav(u, k)?;
@@ -136,6 +147,7 @@ impl Lower<'_> {
             dispatch: raw.dispatch,
             draw: raw.draw,
             vertices: raw.vertices,
+            pipeline: raw.pipeline,
         };
         let stages = [cs.is_some(), vs.is_some(), ps.is_some()];
         let action = self.action(actions, stages, vs.as_ref(), all_rejected)?;
@@ -146,6 +158,7 @@ impl Lower<'_> {
             uavs: &uavs,
             action: &action,
             has_vs: vs.is_some(),
+            stream_outputs: &stream_outputs,
         };
         let expects = raw
             .expect
@@ -165,6 +178,10 @@ impl Lower<'_> {
             cs,
             vs,
             ps,
+            gs,
+            hs,
+            ds,
+            stream_outputs,
             uavs,
             action,
             expects,
@@ -195,14 +212,28 @@ impl Lower<'_> {
             dispatch,
             draw,
             vertices,
+            pipeline,
         } = actions;
         let [has_cs, has_vs, has_ps] = stages;
-        let count = [dispatch.is_some(), draw.is_some(), vertices.is_some()]
-            .iter()
-            .filter(|x| **x)
-            .count();
+        let count = [
+            dispatch.is_some(),
+            draw.is_some(),
+            vertices.is_some(),
+            pipeline.is_some(),
+        ]
+        .iter()
+        .filter(|x| **x)
+        .count();
         if count > 1 {
-            return Err(self.bad("more than one action ([dispatch], [draw], [vertices])"));
+            return Err(
+                self.bad("more than one action ([dispatch], [draw], [vertices], [pipeline])")
+            );
+        }
+        if let Some(p) = pipeline {
+            if !has_vs || has_ps {
+                return Err(self.bad("[pipeline] needs [vs] and no [ps]"));
+            }
+            return self.pipeline(p, vs).map(Action::Pipeline);
         }
         if let Some(d) = dispatch {
             if !has_cs {

@@ -17,11 +17,17 @@ pub(crate) struct RawCase {
     pub cs: Option<RawStage>,
     pub vs: Option<RawStage>,
     pub ps: Option<RawStage>,
+    pub gs: Option<RawStage>,
+    pub hs: Option<RawStage>,
+    pub ds: Option<RawStage>,
     #[serde(default)]
     pub uav: Vec<RawUav>,
     pub dispatch: Option<RawDispatch>,
     pub draw: Option<RawDraw>,
     pub vertices: Option<RawVertices>,
+    pub pipeline: Option<RawPipeline>,
+    #[serde(default)]
+    pub stream_output: Vec<RawStreamOutput>,
     #[serde(default)]
     pub expect: Vec<RawExpect>,
 }
@@ -169,6 +175,28 @@ pub(crate) struct RawVertices {
     pub count: u32,
 }
 
+/// `[pipeline]`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawPipeline {
+    pub topology: String,
+    pub vertex_count: u32,
+    pub indices: Option<Vec<u32>>,
+    pub instance_count: Option<u32>,
+}
+
+/// `[[stream_output]]`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawStreamOutput {
+    pub slot: u32,
+    pub stream: Option<u32>,
+    pub stride: u32,
+    pub size: u32,
+    pub fill: Option<Num>,
+    pub elements: Vec<String>,
+}
+
 /// `[[expect]]`, all forms together; the form is decided when lowering.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -188,4 +216,9 @@ pub(crate) struct RawExpect {
     pub index: Option<u32>,
     pub abs: Option<f64>,
     pub ulp: Option<f64>,
+    pub stream_output: Option<u32>,
+    pub unordered: Option<bool>,
+    pub stream: Option<u32>,
+    pub primitives_written: Option<u64>,
+    pub primitives_needed: Option<u64>,
 }

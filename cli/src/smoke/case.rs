@@ -82,6 +82,10 @@ pub fn smoke_case(
         cs: None,
         vs: None,
         ps: None,
+        gs: None,
+        hs: None,
+        ds: None,
+        stream_outputs: Vec::new(),
         uavs,
         action: Action::None,
         expects: Vec::new(),
@@ -105,6 +109,7 @@ pub fn smoke_case(
             case.vs = Some(stage);
             case.action = Action::Vertices { count: VERTICES };
         }
+        Stage::Geometry => return Err("a geometry shader runs only in a [pipeline] case".into()),
         Stage::Pixel => {
             case.ps = Some(stage);
             case.action = Action::Draw(DrawDesc {

@@ -152,8 +152,11 @@ fn a_small_shader_runs() {
 }
 
 #[test]
-fn a_geometry_shader_fails_with_the_compilers_reason() {
-    let bytes = assemble("gs_4_0\nret\n").unwrap();
+fn hull_and_geometry_shaders_fail_with_a_reason() {
+    let bytes = assemble("hs_5_0\nret\n").unwrap();
     let err = smoke_bytes(Path::new("t.asm"), bytes).unwrap_err();
-    assert!(err.contains("gs programs are not supported"), "{err}");
+    assert!(err.contains("hs programs are not supported"), "{err}");
+    let gs = "gs_4_0\ndcl_inputprimitive point\ndcl_outputtopology pointlist\ndcl_maxout 1\nret\n";
+    let err = smoke_bytes(Path::new("t.asm"), assemble(gs).unwrap()).unwrap_err();
+    assert!(err.contains("only in a [pipeline] case"), "{err}");
 }

@@ -81,7 +81,12 @@ impl Lowerer {
             | O::DclInputPsSgv
             | O::DclInputPsSiv => self.input(ins)?,
             O::DclOutput | O::DclOutputSgv | O::DclOutputSiv => self.output(ins)?,
-            O::DclGlobalFlags | O::DclIndexRange | O::DclStream => {}
+            O::DclInputPrimitive
+            | O::DclOutputTopology
+            | O::DclVerticesOut
+            | O::DclGsInstances
+            | O::DclStream => self.gs_declaration(ins)?,
+            O::DclGlobalFlags | O::DclIndexRange => {}
             _ => return Err(self.err("declaration not supported by the lowering")),
         }
         Ok(())
@@ -107,9 +112,11 @@ impl Lowerer {
         if !op.is(OperandType::Input) {
             return Ok(());
         }
-        let reg = self.index(op.indices.first())?.base;
+        let geometry = self.prog.stage == Stage::Geometry;
+        let reg = self.index(op.indices.get(usize::from(geometry)))?.base;
         let name = ins.words.first().copied().and_then(SystemValue::from_code);
         let sysval = match (ins.opcode(), name) {
+            _ if geometry => None,
             (
                 O::DclInputSgv | O::DclInputSiv | O::DclInputPsSgv | O::DclInputPsSiv,
                 Some(SystemValue::Position),
@@ -149,6 +156,9 @@ impl Lowerer {
         match op.register() {
             Some(OperandType::Output) => {
                 let reg = self.index(op.indices.first())?.base;
+                if self.prog.stage == Stage::Geometry {
+                    self.gs_output_declared(reg);
+                }
                 self.outputs.entry(reg).or_default().mask |=
                     if let Sel::Mask(m) = op.sel { m } else { 0xf };
             }
@@ -168,6 +178,9 @@ impl Lowerer {
             None => self.main = Some(body),
         }
         self.prog.main = self.main.take().unwrap_or_default();
+        if self.prog.stage == Stage::Geometry {
+            self.prog.geometry = Some(self.gs_info(container)?);
+        }
         self.prog.temps = self
             .declared_temps
             .unwrap_or(0)

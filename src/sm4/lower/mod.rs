@@ -3,6 +3,7 @@
 mod alu;
 mod decls;
 mod gather;
+mod geometry;
 mod hull;
 mod memory;
 mod operands;
@@ -29,14 +30,7 @@ pub fn lower(container: &Container) -> Result<Program, Sm4Error> {
         ProgramType::Compute => Stage::Compute,
         ProgramType::Hull => Stage::Hull,
         ProgramType::Domain => Stage::Domain,
-        other => {
-            return Err(Sm4Error::Lower {
-                index: 0,
-                offset: 0,
-                opcode: String::new(),
-                what: format!("{} programs are not supported", other.prefix()),
-            })
-        }
+        ProgramType::Geometry => Stage::Geometry,
     };
     let mut l = Lowerer::new(stage);
     for (index, ins) in shader.instructions.iter().enumerate() {
@@ -70,6 +64,7 @@ struct Lowerer {
     main: Option<Vec<Inst>>,
     tess: Option<tess::Tess>,
     hull_temps: u32,
+    gs: geometry::GsState,
 }
 
 impl Lowerer {
@@ -89,6 +84,7 @@ impl Lowerer {
             main: None,
             tess: tess::Tess::for_stage(stage),
             hull_temps: 0,
+            gs: geometry::GsState::default(),
         }
     }
 
@@ -214,6 +210,12 @@ impl Lowerer {
             O::Dtou => self.double(DoubleOp::ToU32, ins)?,
             O::Itod => self.double(DoubleOp::FromI32, ins)?,
             O::Utod => self.double(DoubleOp::FromU32, ins)?,
+            O::Emit
+            | O::Cut
+            | O::EmitThenCut
+            | O::EmitStream
+            | O::CutStream
+            | O::EmitThenCutStream => self.gs_emit(ins)?,
             _ => self.memory_or_flow(ins)?,
         }
         Ok(())

@@ -89,6 +89,7 @@ impl Lowerer {
         };
         let s = match op.register() {
             Some(T::Temp) => reg(File::Temp, self.temp_index(op)?),
+            Some(T::Input) if op.indices.len() == 2 => self.gs_input_src(op, swizzle)?,
             Some(T::Input) => {
                 let ix = self.index(op.indices.first())?;
                 match self.sysval_inputs.get(&ix.base) {
@@ -129,6 +130,7 @@ impl Lowerer {
                 reg(File::ImmConst, self.index(op.indices.first())?)
             }
             Some(T::InputPrimitiveId) => reg(File::SysVal(SysVal::PrimitiveId), Index::fixed(0)),
+            Some(T::InputGsInstanceId) => reg(File::SysVal(SysVal::GsInstanceId), Index::fixed(0)),
             Some(T::Null) => reg(File::Null, Index::fixed(0)),
             Some(T::InputThreadId) => reg(File::SysVal(SysVal::DispatchThreadId), Index::fixed(0)),
             Some(T::InputThreadGroupId) => reg(File::SysVal(SysVal::GroupId), Index::fixed(0)),

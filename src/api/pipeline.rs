@@ -1,0 +1,319 @@
+//! Running a pipeline up to stream output: vs → [gs] → stream output, no
+//! rasterisation. Hull and domain stages are accepted in the description
+//! but refused until they are wired in.
+//!
+//! Everything after the vertex stage reads a [`VertexSource`]: output
+//! registers per vertex, a topology, optional indices and the output
+//! signature. The vertex shader makes one per instance; a domain shader
+//! (once wired) makes one per draw, and [`run_from_sources`] takes it from
+//! there.
+
+use super::bindings::Bindings;
+use super::definitions;
+use super::error::RunError;
+use super::stream_output::{resolve, StreamOutput};
+use crate::ir::{OutputElement, Stage};
+use crate::shader::Shader;
+use dxjit_runtime::dispatch::{self, Bindings as RawBindings, GeometryDesc};
+use dxjit_runtime::pipeline::{
+    self as rt, assemble, stream_out, Primitives, SoCounts, Topology, MAX_STREAMS, STRIP_CUT,
+};
+use std::sync::atomic::Ordering;
+
+/// A shader and what is bound to it.
+#[derive(Clone, Copy)]
+pub struct StageBinding<'s, 'b> {
+    /// The shader.
+    pub shader: &'s Shader,
+    /// Its resources.
+    pub bindings: &'s Bindings<'b>,
+}
+
+/// The shaders of a pipeline: a vertex shader and optional later stages.
+#[derive(Clone, Copy)]
+pub struct PipelineStages<'s, 'b> {
+    /// The vertex shader.
+    pub vs: StageBinding<'s, 'b>,
+    /// A hull shader (not wired in yet: refused).
+    pub hs: Option<StageBinding<'s, 'b>>,
+    /// A domain shader (not wired in yet: refused).
+    pub ds: Option<StageBinding<'s, 'b>>,
+    /// A geometry shader.
+    pub gs: Option<StageBinding<'s, 'b>>,
+}
+
+/// A shader and the runtime's bindings for it (see [`run_pipeline_raw`]).
+#[derive(Clone, Copy)]
+pub struct RawStage<'a> {
+    /// The shader.
+    pub shader: &'a Shader,
+    /// Its views, samplers and interrupt word.
+    pub bindings: &'a RawBindings,
+}
+
+/// [`PipelineStages`] over the runtime's bindings.
+#[derive(Clone, Copy)]
+pub struct RawStages<'a> {
+    /// The vertex shader.
+    pub vs: RawStage<'a>,
+    /// A hull shader (refused).
+    pub hs: Option<RawStage<'a>>,
+    /// A domain shader (refused).
+    pub ds: Option<RawStage<'a>>,
+    /// A geometry shader.
+    pub gs: Option<RawStage<'a>>,
+}
+
+/// What a draw reads.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DrawInput {
+    /// How vertices form primitives.
+    pub topology: Topology,
+    /// Vertices drawn: positions in `indices` when given, else vertices 0, 1, ...
+    pub vertex_count: u32,
+    /// Vertex numbers by position (32-bit; `u32::MAX` cuts a strip).
+    pub indices: Option<Vec<u32>>,
+    /// Instances drawn (at least 1).
+    pub instance_count: u32,
+    /// The vertex shader's input registers of each vertex number, vertex-major.
+    pub inputs: Vec<[u32; 4]>,
+}
+
+/// The vertices one instance of a draw hands on after its vertex stages.
+#[derive(Debug, Clone, PartialEq)]
+pub struct VertexSource {
+    /// The registers, topology and indices.
+    pub vertices: rt::VertexSource,
+    /// The output signature of the stage that wrote them.
+    pub signature: Vec<OutputElement>,
+}
+
+/// What stream output produced: the buffers (in `outputs` order) and the
+/// primitive counts per stream.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PipelineOutput {
+    /// Each stream-output buffer's final contents.
+    pub buffers: Vec<Vec<u8>>,
+    /// Primitives written and needed per stream.
+    pub counts: SoCounts,
+}
+
+/// Draws `draw` through `stages` into `outputs`, on every core.
+pub fn run_pipeline(
+    stages: &PipelineStages<'_, '_>,
+    draw: &DrawInput,
+    outputs: Vec<StreamOutput>,
+) -> Result<PipelineOutput, RunError> {
+    let prepare = |s: &StageBinding<'_, '_>| {
+        let mut raw = s.bindings.raw().clone();
+        let defined = definitions::apply(s.shader.defined_constants(), &mut raw);
+        (raw, defined)
+    };
+    let vs = prepare(&stages.vs);
+    let hs = stages.hs.as_ref().map(prepare);
+    let ds = stages.ds.as_ref().map(prepare);
+    let gs = stages.gs.as_ref().map(prepare);
+    let raw = RawStages {
+        vs: RawStage {
+            shader: stages.vs.shader,
+            bindings: &vs.0,
+        },
+        hs: stages.hs.zip(hs.as_ref()).map(|(s, b)| RawStage {
+            shader: s.shader,
+            bindings: &b.0,
+        }),
+        ds: stages.ds.zip(ds.as_ref()).map(|(s, b)| RawStage {
+            shader: s.shader,
+            bindings: &b.0,
+        }),
+        gs: stages.gs.zip(gs.as_ref()).map(|(s, b)| RawStage {
+            shader: s.shader,
+            bindings: &b.0,
+        }),
+    };
+    // SAFETY: every view in the raw bindings was made by `Bindings` from a
+    // borrow it holds for the call (writable ones from exclusive borrows),
+    // or by `definitions` from memory alive until this function returns.
+    unsafe { run_pipeline_raw(&raw, draw, outputs) }
+}
+
+/// [`run_pipeline`] over the runtime's bindings. Stops with
+/// [`RunError::Interrupted`] when a stage's interrupt word is set.
+///
+/// # Safety
+/// Every view of every stage's bindings is as
+/// [`dxjit_runtime::dispatch::dispatch`] requires for the whole call.
+pub unsafe fn run_pipeline_raw(
+    stages: &RawStages<'_>,
+    draw: &DrawInput,
+    outputs: Vec<StreamOutput>,
+) -> Result<PipelineOutput, RunError> {
+    if stages.hs.is_some() || stages.ds.is_some() {
+        return Err(RunError::Invalid(
+            "hull/domain stages are not wired into the pipeline yet".into(),
+        ));
+    }
+    if matches!(draw.topology, Topology::PatchList(_)) {
+        return Err(RunError::Invalid(
+            "patch lists need hull and domain shaders".into(),
+        ));
+    }
+    // SAFETY: as this function's contract.
+    let sources = unsafe { vertex_stage(&stages.vs, draw)? };
+    // SAFETY: as this function's contract.
+    unsafe { run_from_sources(&sources, stages.gs.as_ref(), outputs) }
+}
+
+/// An error when `stage`'s interrupt word is set.
+fn check_interrupt(stage: &RawStage<'_>) -> Result<(), RunError> {
+    match stage.bindings.interrupt.load(Ordering::Relaxed) {
+        0 => Ok(()),
+        _ => Err(RunError::Interrupted),
+    }
+}
+
+/// Runs the vertex shader over every vertex the draw fetches, once per
+/// instance, and returns one source per instance.
+///
+/// # Safety
+/// As for [`run_pipeline_raw`].
+unsafe fn vertex_stage(vs: &RawStage<'_>, draw: &DrawInput) -> Result<Vec<VertexSource>, RunError> {
+    vs.shader.require(Stage::Vertex, "run_pipeline")?;
+    let kernel = vs.shader.kernel();
+    let fetched: Vec<u32> = match &draw.indices {
+        Some(i) => {
+            let used = i.get(..draw.vertex_count as usize).ok_or_else(|| {
+                RunError::Invalid(format!(
+                    "vertex_count {} but {} indices",
+                    draw.vertex_count,
+                    i.len()
+                ))
+            })?;
+            let mut v: Vec<u32> = used.iter().copied().filter(|&x| x != STRIP_CUT).collect();
+            v.sort_unstable();
+            v.dedup();
+            v
+        }
+        None => (0..draw.vertex_count).collect(),
+    };
+    let instances = draw.instance_count.max(1);
+    let ids: Vec<[u32; 2]> = (0..instances)
+        .flat_map(|i| fetched.iter().map(move |&v| [v, i]))
+        .collect();
+    // SAFETY: `kernel` is the shader's code, alive while it is borrowed;
+    // the views are as the caller promises.
+    let regs = unsafe { dispatch::run_vertex_list(&kernel, vs.bindings, &draw.inputs, &ids) };
+    check_interrupt(vs)?;
+    let no = kernel.output_regs as usize;
+    let indices = draw.indices.as_ref().map(|i| {
+        i[..draw.vertex_count as usize]
+            .iter()
+            .map(|&x| match fetched.binary_search(&x) {
+                Ok(p) => p as u32,
+                Err(_) => STRIP_CUT,
+            })
+            .collect::<Vec<u32>>()
+    });
+    let signature: Vec<OutputElement> = vs
+        .shader
+        .program()
+        .outputs
+        .iter()
+        .map(|o| OutputElement {
+            semantic: o.semantic.clone(),
+            semantic_index: o.semantic_index,
+            stream: 0,
+            reg: o.reg,
+            mask: o.mask,
+        })
+        .collect();
+    let per = fetched.len() * no;
+    Ok((0..instances as usize)
+        .map(|i| VertexSource {
+            vertices: rt::VertexSource {
+                registers: regs[i * per..(i + 1) * per].to_vec(),
+                regs_per_vertex: no,
+                topology: draw.topology,
+                indices: indices.clone(),
+            },
+            signature: signature.clone(),
+        })
+        .collect())
+}
+
+/// Takes the vertex sources of a draw's instances through the geometry
+/// shader, if any, into stream output.
+///
+/// # Safety
+/// As for [`run_pipeline_raw`].
+pub unsafe fn run_from_sources(
+    sources: &[VertexSource],
+    gs: Option<&RawStage<'_>>,
+    mut outputs: Vec<StreamOutput>,
+) -> Result<PipelineOutput, RunError> {
+    let mut prims: Option<Primitives> = None;
+    for s in sources {
+        let p = assemble(&s.vertices);
+        match &mut prims {
+            Some(all) => all.extend(p),
+            None => prims = Some(p),
+        }
+    }
+    let prims = prims.unwrap_or_default();
+    let (streams, signature) = match gs {
+        // SAFETY: as this function's contract.
+        Some(gs) => unsafe { geometry_stage(gs, sources, &prims)? },
+        None => {
+            let mut streams = vec![prims.without_adjacency()];
+            streams.resize(MAX_STREAMS, Primitives::empty(1, prims.regs_per_vertex));
+            let sig = sources
+                .first()
+                .map(|s| s.signature.clone())
+                .unwrap_or_default();
+            (streams, sig)
+        }
+    };
+    let mut targets = resolve(&mut outputs, &signature)?;
+    let counts = stream_out(&streams, &mut targets);
+    Ok(PipelineOutput {
+        buffers: targets.into_iter().map(|t| t.data).collect(),
+        counts,
+    })
+}
+
+/// Runs the geometry shader on the assembled primitives.
+///
+/// # Safety
+/// As for [`run_pipeline_raw`].
+unsafe fn geometry_stage(
+    gs: &RawStage<'_>,
+    sources: &[VertexSource],
+    prims: &Primitives,
+) -> Result<(Vec<Primitives>, Vec<OutputElement>), RunError> {
+    gs.shader.require(Stage::Geometry, "run_pipeline")?;
+    let info = gs.shader.program().geometry.clone().ok_or_else(|| {
+        RunError::Invalid("the geometry shader has no geometry declarations".into())
+    })?;
+    if let Some(s) = sources.first() {
+        if s.vertices.topology.gs_input() != Some(info.input) {
+            return Err(RunError::Invalid(format!(
+                "topology {:?} does not give the geometry shader's input primitive {:?}",
+                s.vertices.topology, info.input
+            )));
+        }
+    }
+    let desc = GeometryDesc {
+        input_vertices: info.input.vertices(),
+        input_stride: info.input_stride as usize,
+        max_vertices: info.max_vertices as usize,
+        instances: info.instances,
+        outputs: info.outputs,
+    };
+    let kernel = gs.shader.kernel();
+    // SAFETY: as in `vertex_stage`; the kernel is a geometry shader's whose
+    // input block is `input_vertices * input_stride` registers
+    // (`Program::input_block_regs`).
+    let streams = unsafe { dispatch::run_geometry(&kernel, gs.bindings, &desc, prims) };
+    check_interrupt(gs)?;
+    Ok((streams, info.signature))
+}
