@@ -75,6 +75,8 @@ fn compile_stage(
         "cs" => Stage::Compute,
         "vs" => Stage::Vertex,
         "gs" => Stage::Geometry,
+        "hs" => Stage::Hull,
+        "ds" => Stage::Domain,
         _ => Stage::Pixel,
     };
     if shader.stage() != expected {

@@ -1,12 +1,11 @@
-//! Running a pipeline up to stream output: vs → [gs] → stream output, no
-//! rasterisation. Hull and domain stages are accepted in the description
-//! but refused until they are wired in.
+//! Running a pipeline up to stream output: vs → [hs → tessellator → ds] →
+//! [gs] → stream output, no rasterisation.
 //!
 //! Everything after the vertex stage reads a [`VertexSource`]: output
 //! registers per vertex, a topology, optional indices and the output
-//! signature. The vertex shader makes one per instance; a domain shader
-//! (once wired) makes one per draw, and [`run_from_sources`] takes it from
-//! there.
+//! signature. The vertex shader makes one per instance, and so does the
+//! domain shader from that instance's patches; [`run_from_sources`] takes
+//! it from there.
 
 use super::bindings::Bindings;
 use super::definitions;
@@ -34,9 +33,9 @@ pub struct StageBinding<'s, 'b> {
 pub struct PipelineStages<'s, 'b> {
     /// The vertex shader.
     pub vs: StageBinding<'s, 'b>,
-    /// A hull shader (not wired in yet: refused).
+    /// A hull shader (with `ds`, for a patch-list draw).
     pub hs: Option<StageBinding<'s, 'b>>,
-    /// A domain shader (not wired in yet: refused).
+    /// A domain shader (with `hs`).
     pub ds: Option<StageBinding<'s, 'b>>,
     /// A geometry shader.
     pub gs: Option<StageBinding<'s, 'b>>,
@@ -148,20 +147,106 @@ pub unsafe fn run_pipeline_raw(
     draw: &DrawInput,
     outputs: Vec<StreamOutput>,
 ) -> Result<PipelineOutput, RunError> {
-    if stages.hs.is_some() || stages.ds.is_some() {
-        return Err(RunError::Invalid(
-            "hull/domain stages are not wired into the pipeline yet".into(),
-        ));
-    }
-    if matches!(draw.topology, Topology::PatchList(_)) {
-        return Err(RunError::Invalid(
-            "patch lists need hull and domain shaders".into(),
-        ));
-    }
-    // SAFETY: as this function's contract.
-    let sources = unsafe { vertex_stage(&stages.vs, draw)? };
+    let patches = matches!(draw.topology, Topology::PatchList(_));
+    let sources = match (&stages.hs, &stages.ds) {
+        (Some(hs), Some(ds)) if patches => {
+            // SAFETY: as this function's contract.
+            let control_points = unsafe { vertex_stage(&stages.vs, draw)? };
+            control_points
+                .iter()
+                // SAFETY: as this function's contract.
+                .map(|cp| unsafe { tessellation_stage(hs, ds, cp) })
+                .collect::<Result<Vec<_>, _>>()?
+        }
+        (None, None) if !patches => {
+            // SAFETY: as this function's contract.
+            unsafe { vertex_stage(&stages.vs, draw)? }
+        }
+        (None, None) => {
+            return Err(RunError::Invalid(
+                "patch lists need hull and domain shaders".into(),
+            ))
+        }
+        (Some(_), Some(_)) => {
+            return Err(RunError::Invalid(
+                "hull and domain shaders need a patch-list topology".into(),
+            ))
+        }
+        _ => {
+            return Err(RunError::Invalid(
+                "a hull shader and a domain shader come together".into(),
+            ))
+        }
+    };
     // SAFETY: as this function's contract.
     unsafe { run_from_sources(&sources, stages.gs.as_ref(), outputs) }
+}
+
+/// Runs the patches of `control_points` (the vertex shader's outputs for
+/// one instance, in patch-list order) through `hs`, the tessellator and
+/// `ds`: the domain shader's vertices, as triangle, line or point lists.
+///
+/// # Safety
+/// As for [`run_pipeline_raw`].
+unsafe fn tessellation_stage(
+    hs: &RawStage<'_>,
+    ds: &RawStage<'_>,
+    control_points: &VertexSource,
+) -> Result<VertexSource, RunError> {
+    let cp = &control_points.vertices;
+    let Topology::PatchList(n) = cp.topology else {
+        return Err(RunError::Invalid("not a patch list".into()));
+    };
+    let regs = cp.regs_per_vertex;
+    let order: Vec<u32> = match &cp.indices {
+        Some(i) => i.iter().copied().filter(|&x| x != STRIP_CUT).collect(),
+        None => (0..(cp.registers.len() / regs.max(1)) as u32).collect(),
+    };
+    let whole = order.len() - order.len() % usize::from(n.max(1));
+    let points: Vec<[u32; 4]> = order[..whole]
+        .iter()
+        .flat_map(|&v| {
+            let at = v as usize * regs;
+            (0..regs).map(move |r| cp.registers.get(at + r).copied().unwrap_or([0; 4]))
+        })
+        .collect();
+    let list = super::tessellation::PatchList {
+        control_points: &points,
+        regs_per_point: regs as u32,
+        points_per_patch: u32::from(n),
+    };
+    // SAFETY: as this function's contract.
+    let out = unsafe {
+        hs.shader
+            .run_patches_raw(hs.bindings, ds.shader, ds.bindings, &list)?
+    };
+    check_interrupt(hs)?;
+    check_interrupt(ds)?;
+    let topology = match out.topology {
+        dxjit_runtime::tessellator::Topology::PointList => Topology::PointList,
+        dxjit_runtime::tessellator::Topology::LineList => Topology::LineList,
+        dxjit_runtime::tessellator::Topology::TriangleList => Topology::TriangleList,
+    };
+    let signature = out
+        .signature
+        .iter()
+        .map(|o| OutputElement {
+            semantic: o.semantic.clone(),
+            semantic_index: o.semantic_index,
+            stream: 0,
+            reg: o.reg,
+            mask: o.mask,
+        })
+        .collect();
+    Ok(VertexSource {
+        vertices: rt::VertexSource {
+            registers: out.vertices,
+            regs_per_vertex: out.regs_per_vertex as usize,
+            topology,
+            indices: Some(out.indices),
+        },
+        signature,
+    })
 }
 
 /// An error when `stage`'s interrupt word is set.

@@ -11,7 +11,9 @@ use super::calls::CallOptions;
 use super::error::RunError;
 use crate::ir::{FactorSlot, IoReg, Stage, TessInfo};
 use crate::shader::Shader;
-use dxjit_runtime::dispatch::{self, DomainDesc, DomainPatch, HullDesc, HullPhaseRun};
+use dxjit_runtime::dispatch::{
+    self, Bindings as RawBindings, DomainDesc, DomainPatch, HullDesc, HullPhaseRun,
+};
 use dxjit_runtime::tessellator::{
     tessellate, Domain, OutputPrimitive, Partitioning, TessFactors, Tessellation, Topology,
 };
@@ -157,6 +159,29 @@ impl Shader {
         patches: &PatchList<'_>,
         options: &CallOptions,
     ) -> Result<DomainOutput, RunError> {
+        self.guarded(bindings, options, |hull_raw| {
+            domain.guarded(domain_bindings, options, |domain_raw| {
+                // SAFETY: the views in both raw bindings come from
+                // `Bindings`, which hold their borrows for the call, or
+                // from defined constants alive until `guarded` returns.
+                unsafe { self.run_patches_raw(hull_raw, domain, domain_raw, patches) }
+            })
+        })??
+    }
+
+    /// [`Shader::run_patches`] over the runtime's bindings (with D3D9
+    /// definitions, validation and deadlines left to the caller).
+    ///
+    /// # Safety
+    /// Every view of both bindings is as [`dispatch::run_hull`] and
+    /// [`dispatch::run_domain`] require for the whole call.
+    pub unsafe fn run_patches_raw(
+        &self,
+        bindings: &RawBindings,
+        domain: &Shader,
+        domain_bindings: &RawBindings,
+        patches: &PatchList<'_>,
+    ) -> Result<DomainOutput, RunError> {
         self.require(Stage::Hull, "run_patches")?;
         domain.require(Stage::Domain, "run_patches (domain)")?;
         let (Some(hull_info), Some(ds_info)) = (&self.program().tess, &domain.program().tess)
@@ -220,15 +245,14 @@ impl Shader {
                 .collect(),
         };
         let hull_kernel = self.kernel();
-        let hull_out = self.guarded(bindings, options, |raw| {
-            // SAFETY: `hull_kernel` is this shader's code, alive while `self`
-            // is borrowed, lowered from the program whose phases `desc`
-            // lists; its output registers cover the control-point and
-            // patch-constant registers the program declares (`desc` takes
-            // them from it); the views in `raw` come from `Bindings`, which
-            // holds their borrows for the call.
-            unsafe { dispatch::run_hull(&hull_kernel, raw, &desc, patches.control_points, count) }
-        })?;
+        // SAFETY: `hull_kernel` is this shader's code, alive while `self` is
+        // borrowed, lowered from the program whose phases `desc` lists; its
+        // output registers cover the control-point and patch-constant
+        // registers the program declares (`desc` takes them from it); the
+        // views are as this function's contract says.
+        let hull_out = unsafe {
+            dispatch::run_hull(&hull_kernel, bindings, &desc, patches.control_points, count)
+        };
         let pc_regs = hull_info.patch_constant_regs as usize;
         let cp_per_patch = (out_points * out_regs) as usize;
         let tessellations: Vec<Tessellation> = (0..count as usize)
@@ -258,12 +282,9 @@ impl Shader {
             tri: f.domain == Domain::Tri,
         };
         let ds_kernel = domain.kernel();
-        let outputs = domain.guarded(domain_bindings, options, |raw| {
-            // SAFETY: as for the hull: `ds_kernel` is `domain`'s code, alive
-            // while it is borrowed, and `raw`'s views are held by
-            // `domain_bindings`.
-            unsafe { dispatch::run_domain(&ds_kernel, raw, &ds_desc, &jobs) }
-        })?;
+        // SAFETY: as for the hull: `ds_kernel` is `domain`'s code, alive
+        // while it is borrowed, and the views are as the contract says.
+        let outputs = unsafe { dispatch::run_domain(&ds_kernel, domain_bindings, &ds_desc, &jobs) };
         let topology = match (f.domain, f.output) {
             (_, OutputPrimitive::Point) => Topology::PointList,
             (Domain::Isoline, _) | (_, OutputPrimitive::Line) => Topology::LineList,

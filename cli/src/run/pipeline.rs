@@ -3,7 +3,7 @@
 //! output produced put in the outcome.
 
 use super::{bind_stage, compile_stage, vertex_inputs, Bound};
-use crate::case::{Case, Outcome, PipelineDesc, StreamOutputDesc};
+use crate::case::{Case, Outcome, PipelineDesc, StageDesc, StreamOutputDesc};
 use dxjit::api::{
     run_pipeline_raw, DrawInput, PipelineOutput, RawStage, RawStages, SoDeclEntry, StreamOutput,
 };
@@ -16,10 +16,20 @@ use std::sync::Arc;
 /// A pipeline case ready to run.
 pub(super) struct PipelineReady {
     vs: (Shader, Bound),
+    hs: Option<(Shader, Bound)>,
+    ds: Option<(Shader, Bound)>,
     gs: Option<(Shader, Bound)>,
     draw: DrawInput,
     outputs: Vec<StreamOutput>,
     result: Option<Result<PipelineOutput, String>>,
+}
+
+/// A compiled stage and its bindings as the pipeline takes them.
+fn raw_stage((shader, bound): &(Shader, Bound)) -> RawStage<'_> {
+    RawStage {
+        shader,
+        bindings: &bound.bindings,
+    }
 }
 
 /// The stream-output buffers of a case, parsed into the API's form.
@@ -56,23 +66,23 @@ impl PipelineReady {
         options: &CompileOptions,
         uavs: &[View],
     ) -> Result<(PipelineReady, f64, u64), String> {
-        if case.hs.is_some() || case.ds.is_some() {
-            return Err("hull/domain stages are not wired into the pipeline yet".into());
-        }
         let vs_desc = case.vs.as_ref().ok_or("[pipeline] needs [vs]")?;
         let vs = compile_stage("vs", vs_desc, options)?;
         let mut compile_us = vs.compile_us();
         let vs_bound = bind_stage(&vs, vs_desc, uavs)?;
-        let gs = match &case.gs {
-            Some(d) => {
-                let shader = compile_stage("gs", d, options)?;
-                compile_us += shader.compile_us();
-                let mut bound = bind_stage(&shader, d, uavs)?;
-                bound.bindings.interrupt = vs_bound.bindings.interrupt.clone();
-                Some((shader, bound))
-            }
-            None => None,
+        let mut later = |name: &str, desc: Option<&StageDesc>| -> Result<_, String> {
+            let Some(d) = desc else {
+                return Ok(None);
+            };
+            let shader = compile_stage(name, d, options)?;
+            compile_us += shader.compile_us();
+            let mut bound = bind_stage(&shader, d, uavs)?;
+            bound.bindings.interrupt = vs_bound.bindings.interrupt.clone();
+            Ok(Some((shader, bound)))
         };
+        let hs = later("hs", case.hs.as_ref())?;
+        let ds = later("ds", case.ds.as_ref())?;
+        let gs = later("gs", case.gs.as_ref())?;
         let count = desc.vertex_count as usize;
         let fetched = match &desc.indices {
             Some(i) => i[..count]
@@ -100,6 +110,8 @@ impl PipelineReady {
         };
         let ready = PipelineReady {
             vs: (vs, vs_bound),
+            hs,
+            ds,
             gs,
             draw,
             outputs: stream_outputs(&case.stream_outputs)?,
@@ -115,12 +127,9 @@ impl PipelineReady {
                 shader: &self.vs.0,
                 bindings: &self.vs.1.bindings,
             },
-            hs: None,
-            ds: None,
-            gs: self.gs.as_ref().map(|(shader, bound)| RawStage {
-                shader,
-                bindings: &bound.bindings,
-            }),
+            hs: self.hs.as_ref().map(raw_stage),
+            ds: self.ds.as_ref().map(raw_stage),
+            gs: self.gs.as_ref().map(raw_stage),
         };
         // SAFETY: each `Bound` owns its views' memory (and textures) and
         // lives in `self` across the call; the UAV views point into memory
