@@ -133,6 +133,9 @@ pub struct Frame {
     pub sink: [u32; 8],
     /// Out-of-bounds loads read here: always zero.
     pub zero: [u32; 8],
+    /// UAV counters (`imm_atomic_alloc` / `imm_atomic_consume`):
+    /// `UAV_SLOTS` pointers, null where the slot has no counter.
+    pub uav_counters: *const *const std::sync::atomic::AtomicU32,
 }
 
 /// Output registers [`Frame::direct_targets`] describes.

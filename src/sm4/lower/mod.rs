@@ -1,6 +1,7 @@
 //! Lowering decoded SM4/SM5 programs into the IR, one short arm per opcode.
 
 mod alu;
+mod counter;
 mod decls;
 mod gather;
 mod hull;
@@ -214,6 +215,7 @@ impl Lowerer {
             O::Dtou => self.double(DoubleOp::ToU32, ins)?,
             O::Itod => self.double(DoubleOp::FromI32, ins)?,
             O::Utod => self.double(DoubleOp::FromU32, ins)?,
+            O::ImmAtomicAlloc | O::ImmAtomicConsume => self.uav_counter(ins)?,
             _ => self.memory_or_flow(ins)?,
         }
         Ok(())
