@@ -191,6 +191,7 @@ fn good_outcome() -> Outcome {
     };
     Outcome {
         uavs: BTreeMap::from([(1, bytes)]),
+        uav_counters: BTreeMap::new(),
         targets: Vec::new(),
         vertices: vec![VertexOutputs {
             outputs: vec![

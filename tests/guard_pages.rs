@@ -298,6 +298,7 @@ fn run_direct(k: &Kernel, b: &Bindings, groups: u32, place: Place) {
                     resume: 0,
                     group_id: [g, 0, 0],
                     sink: [0; 8],
+                    uav_counters: b.uav_counters.as_ptr(),
                     zero: [0; 8],
                     gs: std::ptr::null_mut(),
                 }

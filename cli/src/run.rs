@@ -237,8 +237,14 @@ fn srv(
     Ok(view)
 }
 
+/// The case's UAV views and counters by slot (`UAV_SLOTS` each).
+pub(crate) struct UavSlots {
+    views: Vec<View>,
+    counters: Vec<*const AtomicU32>,
+}
+
 /// Builds a stage's constant buffers, SRVs and samplers (UAVs are shared).
-fn bind_stage(shader: &Shader, desc: &StageDesc, uavs: &[View]) -> Result<Bound, String> {
+fn bind_stage(shader: &Shader, desc: &StageDesc, uavs: &UavSlots) -> Result<Bound, String> {
     let mut bindings = Bindings::default();
     let mut memory = Vec::new();
     let mut textures = Vec::new();
@@ -309,7 +315,8 @@ fn bind_stage(shader: &Shader, desc: &StageDesc, uavs: &[View]) -> Result<Bound,
         }
         bindings.samplers[slot] = sampler_state(s, shader.family() == Family::D3d9);
     }
-    bindings.uavs[..uavs.len()].copy_from_slice(uavs);
+    bindings.uavs[..uavs.views.len()].copy_from_slice(&uavs.views);
+    bindings.uav_counters[..uavs.counters.len()].copy_from_slice(&uavs.counters);
     Ok(Bound {
         bindings,
         constants: cbs,
@@ -372,6 +379,9 @@ pub struct Prepared {
     action: Ready,
     uav_memory: Vec<Memory>,
     uav_sizes: BTreeMap<u32, (usize, usize)>,
+    /// The hidden counters of the UAVs that have one, by slot; boxed so the
+    /// bound pointers stay valid when `Prepared` moves.
+    uav_counters: BTreeMap<u32, Box<AtomicU32>>,
     /// Microseconds the backend spent compiling the case's shaders.
     pub compile_us: f64,
     /// Invocations one action runs.
@@ -446,17 +456,26 @@ pub fn compile_case(case: &Case, options: &CompileOptions) -> Result<f64, String
 /// Compiles a case's shaders and builds its resources.
 pub fn prepare(case: &Case, options: &CompileOptions) -> Result<Prepared, String> {
     let mut uav_memory = Vec::new();
-    let mut uav_views = vec![View::EMPTY; dxjit_runtime::abi::UAV_SLOTS];
+    let mut uav_views = UavSlots {
+        views: vec![View::EMPTY; dxjit_runtime::abi::UAV_SLOTS],
+        counters: vec![std::ptr::null(); dxjit_runtime::abi::UAV_SLOTS],
+    };
     let mut uav_sizes = BTreeMap::new();
+    let mut uav_counters = BTreeMap::new();
     for u in &case.uavs {
         let (size, mut view) = uav_bytes(u);
         let mut m = Memory::from_words(&u.data, size, u.fill);
         view.ptr = m.ptr();
         let slot = u.slot as usize;
-        if slot >= uav_views.len() {
+        if slot >= uav_views.views.len() {
             return Err(format!("u{} is out of range", u.slot));
         }
-        uav_views[slot] = view;
+        uav_views.views[slot] = view;
+        if let Some(initial) = u.counter {
+            let counter = Box::new(AtomicU32::new(initial));
+            uav_views.counters[slot] = &*counter;
+            uav_counters.insert(u.slot, counter);
+        }
         uav_sizes.insert(u.slot, (uav_memory.len(), size));
         uav_memory.push(m);
     }
@@ -541,6 +560,7 @@ pub fn prepare(case: &Case, options: &CompileOptions) -> Result<Prepared, String
         action,
         uav_memory,
         uav_sizes,
+        uav_counters,
         compile_us,
         invocations,
         lanes,
@@ -695,6 +715,11 @@ impl Prepared {
         for (slot, (i, size)) in &self.uav_sizes {
             outcome.uavs.insert(*slot, self.uav_memory[*i].bytes(*size));
         }
+        for (slot, counter) in &self.uav_counters {
+            outcome
+                .uav_counters
+                .insert(*slot, counter.load(Ordering::SeqCst));
+        }
         match &self.action {
             Ready::Vertices {
                 shader,
@@ -791,7 +816,7 @@ fn prepare_draw(
     case: &Case,
     draw: &DrawDesc,
     options: &CompileOptions,
-    uavs: &[View],
+    uavs: &UavSlots,
 ) -> Result<DrawParts, String> {
     let desc = case.ps.as_ref().ok_or("a draw needs [ps]")?;
     let ps = compile_stage("ps", desc, options)?;

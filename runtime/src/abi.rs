@@ -137,6 +137,9 @@ pub struct Frame {
     /// (the runtime's [`crate::pipeline::GsArea`]); null for other stages,
     /// whose emits do nothing.
     pub gs: *mut crate::pipeline::GsArea,
+    /// UAV counters (`imm_atomic_alloc` / `imm_atomic_consume`):
+    /// `UAV_SLOTS` pointers, null where the slot has no counter.
+    pub uav_counters: *const *const std::sync::atomic::AtomicU32,
 }
 
 /// Output registers [`Frame::direct_targets`] describes.

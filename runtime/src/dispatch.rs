@@ -94,6 +94,10 @@ pub struct Bindings {
     pub uavs: Vec<View>,
     /// Samplers by slot.
     pub samplers: Vec<SamplerState>,
+    /// The hidden counter of each UAV slot (append/consume buffers), null
+    /// where none is bound: `imm_atomic_alloc` / `imm_atomic_consume` then
+    /// return 0 and change nothing. Counters outlive the calls, like views.
+    pub uav_counters: Vec<*const AtomicU32>,
     /// Set it nonzero (from any thread) to stop a dispatch, draw or vertex
     /// batch running with these bindings: running calls return at their
     /// next loop back edge and no further work starts. It stays set; clear
@@ -115,6 +119,7 @@ impl Default for Bindings {
             srvs: vec![View::EMPTY; SRV_SLOTS],
             uavs: vec![View::EMPTY; UAV_SLOTS],
             samplers: vec![SamplerState::default(); SAMPLER_SLOTS],
+            uav_counters: vec![std::ptr::null(); UAV_SLOTS],
             interrupt: Arc::new(AtomicU32::new(0)),
         }
     }
@@ -123,6 +128,7 @@ impl Default for Bindings {
 // SAFETY: the views are plain descriptions of memory the caller owns; shader
 // invocations on several threads may write UAVs concurrently, which Direct3D
 // allows (results of unsynchronised writes are the application's concern).
+// Counters are atomics, shared between threads by design.
 unsafe impl Send for Bindings {}
 // SAFETY: as above.
 unsafe impl Sync for Bindings {}
@@ -196,6 +202,7 @@ impl Call {
             sink: [0; 8],
             zero: [0; 8],
             gs: std::ptr::null_mut(),
+            uav_counters: b.uav_counters.as_ptr(),
         });
         Call {
             frame,

@@ -142,6 +142,22 @@ impl<'a> Bindings<'a> {
         Ok(self)
     }
 
+    /// Binds `counter` as the hidden counter of UAV `u#slot` (append and
+    /// consume buffers, `IncrementCounter` / `DecrementCounter`):
+    /// `imm_atomic_alloc` adds 1 and returns the value before,
+    /// `imm_atomic_consume` subtracts 1 (wrapping below 0) and returns the
+    /// value after. Store the initial value before the call and load the
+    /// final one after it. A UAV without a counter gives 0 and counts
+    /// nothing.
+    pub fn uav_counter(
+        &mut self,
+        slot: u32,
+        counter: &'a AtomicU32,
+    ) -> Result<&mut Self, BindError> {
+        *slot_mut(&mut self.raw.uav_counters, slot, "UAV counter")? = counter;
+        Ok(self)
+    }
+
     /// Sets sampler `s#slot`.
     pub fn sampler(&mut self, slot: u32, state: SamplerState) -> Result<&mut Self, BindError> {
         *slot_mut(&mut self.raw.samplers, slot, "sampler")? = state;

@@ -532,6 +532,16 @@ pub enum Inst {
         value: Src,
         compare: Option<Src>,
     },
+    /// `imm_atomic_alloc` / `imm_atomic_consume` on the hidden counter of
+    /// UAV `res`: one atomic step per active lane, in lane order. `dst`
+    /// receives the counter before adding 1 (alloc) or after subtracting 1
+    /// (consume, wrapping below 0); inactive lanes and an unbound counter
+    /// get 0 and leave the counter alone.
+    UavCounter {
+        dst: Dst,
+        res: Resource,
+        consume: bool,
+    },
     /// `bufinfo`: element count (typed), byte size (raw), or (count, stride) (structured).
     BufInfo {
         dst: Dst,
@@ -897,6 +907,7 @@ impl Inst {
             | Inst::QueryLod { dst, .. } => vec![dst],
             Inst::Swapc { dst, .. } => dst.iter().collect(),
             Inst::Atomic { dst, .. } => dst.iter().collect(),
+            Inst::UavCounter { dst, .. } => vec![dst],
             _ => Vec::new(),
         }
     }

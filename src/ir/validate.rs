@@ -3,7 +3,7 @@
 //! formed (operation arity from the [`AluOp`](super::AluOp) table,
 //! swizzles, write masks and component counts in range).
 
-use super::{Dst, Inst, Program, Src};
+use super::{Dst, Inst, Program, Resource, Src};
 
 /// Why a program cannot be compiled.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -157,6 +157,9 @@ fn check_inst(inst: &Inst) -> Result<(), String> {
             if !in_range(swizzle) =>
         {
             Err(format!("resource swizzle {swizzle:?} out of range"))
+        }
+        Inst::UavCounter { res, .. } if !matches!(res, Resource::Uav(_)) => {
+            Err(format!("UAV counter of {res:?}"))
         }
         Inst::Gather { channel, .. } if *channel >= 4 => {
             Err(format!("gather of component {channel}"))

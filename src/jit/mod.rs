@@ -4,6 +4,7 @@
 
 mod alu;
 mod const_block;
+mod counter;
 mod denormal;
 mod double;
 mod flow;

@@ -214,6 +214,7 @@ impl Tr<'_, '_> {
                 value,
                 compare,
             } => self.emit_atomic(*op, dst.as_ref(), *res, addr, value, compare.as_ref()),
+            Inst::UavCounter { dst, res, consume } => self.emit_uav_counter(dst, *res, *consume),
             Inst::BufInfo { dst, res, swizzle } => self.emit_bufinfo(dst, *res, *swizzle),
             Inst::ResInfo {
                 dst,

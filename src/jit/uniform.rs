@@ -103,7 +103,9 @@ impl Uniformity {
                 | Inst::Fetch { dst, .. }
                 | Inst::Gather { dst, .. }
                 | Inst::QueryLod { dst, .. } => self.vary_all(dst, true),
-                Inst::Atomic { dst: Some(dst), .. } => self.vary_all(dst, true),
+                Inst::Atomic { dst: Some(dst), .. } | Inst::UavCounter { dst, .. } => {
+                    self.vary_all(dst, true)
+                }
                 _ => {}
             }
         }

@@ -96,7 +96,7 @@ pub const RESOURCE_DIMENSION: Field = Field::new(11, 5);
 pub const SAMPLE_COUNT: Field = Field::new(16, 7);
 /// `_glc` of UAV declarations.
 pub const UAV_GLOBALLY_COHERENT: Field = Field::new(16, 1);
-/// `_opc` (rasterizer-ordered) of UAV declarations.
+/// `_opc` of UAV declarations: the UAV has a hidden (order-preserving) counter.
 pub const UAV_ORDER_PRESERVING: Field = Field::new(23, 1);
 /// The interpolation mode of `dcl_input_ps*`.
 pub const INTERPOLATION_MODE: Field = Field::new(11, 4);

@@ -81,6 +81,16 @@ fn check_one(expect: &Expect, outcome: &Outcome) -> Option<String> {
             Some(bytes) => check_uav(*slot, *offset, data, bytes, *tolerance),
             None => Some(format!("uav {slot} is missing from the outcome")),
         },
+        Expect::UavCounter { slot, value } => match outcome.uav_counters.get(slot) {
+            Some(&word) if element_matches(*value, word, WordKind::Float, Tolerance::default()) => {
+                None
+            }
+            Some(&word) => Some(format!(
+                "uav {slot} counter: expected {value}, got {}",
+                show_word(*value, word, WordKind::Float)
+            )),
+            None => Some(format!("uav {slot} counter is missing from the outcome")),
+        },
         Expect::Target {
             target,
             area,

@@ -26,6 +26,7 @@ fn keys(e: &RawExpect) -> Vec<&'static str> {
         ("rejected", e.rejected.is_some()),
         ("message_contains", e.message_contains.is_some()),
         ("uav", e.uav.is_some()),
+        ("uav_counter", e.uav_counter.is_some()),
         ("offset", e.offset.is_some()),
         ("data", e.data.is_some()),
         ("target", e.target.is_some()),
@@ -99,6 +100,8 @@ impl Lower<'_> {
         let what = what.as_str();
         let (form, allowed): (&str, &[&str]) = if e.rejected.is_some() {
             ("rejected", &["rejected", "message_contains"])
+        } else if e.uav_counter.is_some() {
+            ("uav_counter", &["uav_counter", "value"])
         } else if e.uav.is_some() {
             ("uav", &["uav", "offset", "data", "abs", "ulp"])
         } else if e.stream_output.is_some() {
@@ -123,7 +126,7 @@ impl Lower<'_> {
             )
         } else {
             return Err(self.bad(format!(
-                "{what} is not a uav, target, vertex, stream_output, stream or rejected expectation"
+                "{what} is not a uav, uav_counter, target, vertex, stream_output, stream or rejected expectation"
             )));
         };
         if let Some(key) = keys(&e).into_iter().find(|k| !allowed.contains(k)) {
@@ -138,6 +141,7 @@ impl Lower<'_> {
             }),
             "rejected" => Err(self.bad(format!("{what}: rejected = false is not an expectation"))),
             "uav" => self.expect_uav(e, what, scope, tolerance),
+            "uav_counter" => self.expect_uav_counter(e, what, scope),
             "vertex" => self.expect_vertex(e, what, scope, tolerance),
             "stream_output" => self.expect_stream_output(e, what, scope, tolerance),
             "stream" => self.expect_stream_counts(e, what, scope),
@@ -183,6 +187,34 @@ impl Lower<'_> {
             data,
             tolerance,
         })
+    }
+
+    /// The uav_counter form: `value = [N]`, one word.
+    fn expect_uav_counter(
+        &self,
+        e: RawExpect,
+        what: &str,
+        scope: &Scope<'_>,
+    ) -> Result<Expect, CaseError> {
+        let slot = e.uav_counter.unwrap_or_default();
+        let bound = scope
+            .uavs
+            .iter()
+            .any(|u| u.slot == slot && u.counter.is_some());
+        if !bound {
+            return Err(self.bad(format!(
+                "{what} names the counter of uav {slot}, which the case does not give one"
+            )));
+        }
+        let value = match self.values(
+            e.value.as_deref().unwrap_or_default(),
+            &format!("{what}.value"),
+        )?[..]
+        {
+            [v @ Value::Word(_)] => v,
+            _ => return Err(self.bad(format!("{what} needs value = [N], one integer"))),
+        };
+        Ok(Expect::UavCounter { slot, value })
     }
 
     /// The vertex form.

@@ -326,6 +326,9 @@ pub struct UavDesc {
     pub data: Vec<u32>,
     /// The word filling what `data` does not cover (default 0).
     pub fill: u32,
+    /// Structured UAVs: the hidden counter's initial value, when the view
+    /// has one (`counter = N`); `None` leaves the counter unbound.
+    pub counter: Option<u32>,
 }
 
 /// One render target of `[draw]`.
@@ -439,6 +442,13 @@ pub enum Expect {
         data: Vec<Value>,
         /// Tolerance of float elements.
         tolerance: Tolerance,
+    },
+    /// The final value of a UAV's hidden counter.
+    UavCounter {
+        /// The UAV slot (bound by the case with a `counter`).
+        slot: u32,
+        /// The expected word.
+        value: Value,
     },
     /// Pixels of a render target.
     Target {

@@ -12,6 +12,8 @@ use super::texel;
 pub struct Outcome {
     /// Final contents of every UAV, by slot.
     pub uavs: BTreeMap<u32, Vec<u8>>,
+    /// Final values of the UAV counters the case binds, by slot.
+    pub uav_counters: BTreeMap<u32, u32>,
     /// Final render targets, in `draw.targets` order.
     pub targets: Vec<TargetImage>,
     /// Outputs of each vertex the vertex shader ran on, in vertex order

@@ -788,6 +788,12 @@ impl Lower<'_> {
         if [raw.size, raw.height, raw.depth].contains(&Some(0)) {
             return Err(self.bad(format!("{what}: size, height and depth must be at least 1")));
         }
+        self.only_if(
+            raw.counter.is_some(),
+            matches!(kind, UavKind::Structured { .. }),
+            "counter",
+            what,
+        )?;
         if raw.size.is_none() && raw.data.is_empty() {
             return Err(self.bad(format!("{what} needs a size (or data)")));
         }
@@ -799,6 +805,7 @@ impl Lower<'_> {
             depth: raw.depth.unwrap_or(1),
             data: self.words(&raw.data, &format!("{what}.data"))?,
             fill: self.word(raw.fill, &format!("{what}.fill"))?,
+            counter: raw.counter,
         };
         self.fits(uav.data.len(), uav.byte_size(), what)?;
         Ok(uav)

@@ -137,6 +137,7 @@ pub(crate) struct RawUav {
     #[serde(default)]
     pub data: Vec<Num>,
     pub fill: Option<Num>,
+    pub counter: Option<u32>,
 }
 
 /// `[dispatch]`.
@@ -204,6 +205,7 @@ pub(crate) struct RawExpect {
     pub rejected: Option<bool>,
     pub message_contains: Option<String>,
     pub uav: Option<u32>,
+    pub uav_counter: Option<u32>,
     pub offset: Option<u32>,
     pub data: Option<Vec<Num>>,
     pub target: Option<u32>,

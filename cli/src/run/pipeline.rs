@@ -2,13 +2,12 @@
 //! bound, the draw and the stream-output buffers built, and what stream
 //! output produced put in the outcome.
 
-use super::{bind_stage, compile_stage, vertex_inputs, Bound};
+use super::{bind_stage, compile_stage, vertex_inputs, Bound, UavSlots};
 use crate::case::{Case, Outcome, PipelineDesc, StageDesc, StreamOutputDesc};
 use dxjit::api::{
     run_pipeline_raw, DrawInput, PipelineOutput, RawStage, RawStages, SoDeclEntry, StreamOutput,
 };
 use dxjit::shader::{CompileOptions, Shader};
-use dxjit_runtime::abi::View;
 use dxjit_runtime::pipeline::STRIP_CUT;
 use std::sync::atomic::AtomicU32;
 use std::sync::Arc;
@@ -64,7 +63,7 @@ impl PipelineReady {
         case: &Case,
         desc: &PipelineDesc,
         options: &CompileOptions,
-        uavs: &[View],
+        uavs: &UavSlots,
     ) -> Result<(PipelineReady, f64, u64), String> {
         let vs_desc = case.vs.as_ref().ok_or("[pipeline] needs [vs]")?;
         let vs = compile_stage("vs", vs_desc, options)?;

@@ -155,10 +155,14 @@ pub fn uav(decl: &ResourceDecl, ty: ElementType) -> UavDesc {
         depth: 1,
         data: Vec::new(),
         fill: 0,
+        counter: None,
     };
     match decl.kind {
         ResourceKind::Raw => {}
-        ResourceKind::Structured(stride) => desc.kind = UavKind::Structured { stride },
+        ResourceKind::Structured(stride) => {
+            desc.kind = UavKind::Structured { stride };
+            desc.counter = Some(0);
+        }
         ResourceKind::Typed(dim) => {
             let format = buffer_format(ty);
             let (dimension, width, height, depth) = match dim {

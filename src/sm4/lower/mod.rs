@@ -1,6 +1,7 @@
 //! Lowering decoded SM4/SM5 programs into the IR, one short arm per opcode.
 
 mod alu;
+mod counter;
 mod decls;
 mod gather;
 mod geometry;
@@ -216,6 +217,7 @@ impl Lowerer {
             | O::EmitStream
             | O::CutStream
             | O::EmitThenCutStream => self.gs_emit(ins)?,
+            O::ImmAtomicAlloc | O::ImmAtomicConsume => self.uav_counter(ins)?,
             _ => self.memory_or_flow(ins)?,
         }
         Ok(())
