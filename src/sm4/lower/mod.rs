@@ -5,6 +5,7 @@ mod decls;
 mod gather;
 mod hull;
 mod memory;
+mod msaa;
 mod operands;
 mod tess;
 
