@@ -37,7 +37,9 @@ impl Tr<'_, '_> {
         for j in 0..self.k {
             for l in 0..4u8 {
                 let args = [c[0], c[1], c[2], s].map(|v| self.b.ins().extractlane(v.v[j], l));
-                self.b.ins().call(f, &[view, args[0], args[1], args[2], args[3], out]);
+                self.b
+                    .ins()
+                    .call(f, &[view, args[0], args[1], args[2], args[3], out]);
                 per_lane.push(self.four_words(out));
             }
         }

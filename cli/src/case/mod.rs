@@ -10,6 +10,7 @@ mod compare;
 mod error;
 mod expect;
 mod model;
+mod multisample;
 mod number;
 mod outcome;
 mod parse;
