@@ -189,6 +189,10 @@ enum dxjit_dimension
   DXJIT_DIMENSION_TEXTURE_CUBE = 7,
   // Cube texture array.
   DXJIT_DIMENSION_TEXTURE_CUBE_ARRAY = 8,
+  // Multisampled 2D texture.
+  DXJIT_DIMENSION_TEXTURE2D_MS = 9,
+  // Multisampled 2D texture array.
+  DXJIT_DIMENSION_TEXTURE2D_MS_ARRAY = 10,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L

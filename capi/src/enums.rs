@@ -372,4 +372,8 @@ pub enum Dimension {
     TextureCube = 7,
     /// Cube texture array.
     TextureCubeArray = 8,
+    /// Multisampled 2D texture.
+    Texture2dMs = 9,
+    /// Multisampled 2D texture array.
+    Texture2dMsArray = 10,
 }

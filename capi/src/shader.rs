@@ -155,5 +155,7 @@ fn dimension(dim: ir::Dim) -> Dimension {
         ir::Dim::Texture3D => Dimension::Texture3d,
         ir::Dim::TextureCube => Dimension::TextureCube,
         ir::Dim::TextureCubeArray => Dimension::TextureCubeArray,
+        ir::Dim::Texture2DMS => Dimension::Texture2dMs,
+        ir::Dim::Texture2DMSArray => Dimension::Texture2dMsArray,
     }
 }

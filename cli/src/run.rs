@@ -191,6 +191,15 @@ fn srv(
         SrvKind::Texture3d => TextureKind::Texture3D,
         SrvKind::TextureCube => TextureKind::TextureCube,
         SrvKind::TextureCubeArray => TextureKind::TextureCubeArray,
+        SrvKind::Texture2dMs | SrvKind::Texture2dMsArray => {
+            let texture = Box::new(
+                desc.multisampled_texture()
+                    .ok_or("a multisampled srv needs a format")??,
+            );
+            let view = texture.view();
+            textures.push(texture);
+            return Ok(view);
+        }
     };
     let format = desc.format.ok_or("a typed srv needs a format")?;
     let bpt = format.bytes_per_texel();

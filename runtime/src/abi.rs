@@ -284,11 +284,15 @@ pub enum TextureKind {
     TextureCube = 6,
     /// An array of cubes; `depth_or_array` counts faces, six per cube.
     TextureCubeArray = 7,
+    /// A multisampled 2D image: one mip, 1, 2, 4, 8 or 16 samples a texel.
+    Texture2DMS = 8,
+    /// An array of multisampled 2D images; `depth_or_array` is the layer count.
+    Texture2DMSArray = 9,
 }
 
 impl TextureKind {
     /// Every dimension, in discriminant order.
-    pub const ALL: [TextureKind; 8] = [
+    pub const ALL: [TextureKind; 10] = [
         TextureKind::Buffer,
         TextureKind::Texture1D,
         TextureKind::Texture1DArray,
@@ -297,6 +301,8 @@ impl TextureKind {
         TextureKind::Texture3D,
         TextureKind::TextureCube,
         TextureKind::TextureCubeArray,
+        TextureKind::Texture2DMS,
+        TextureKind::Texture2DMSArray,
     ];
 
     /// The dimension with discriminant `code`.

@@ -66,6 +66,14 @@ macro_rules! foreach_helper {
                     args: *const $crate::sampler::GatherSample,
                     out: *mut [[f32; 4]; 4]
                 ) -> ();
+                /// `ld2dms`: one sample of one texel into four words.
+                LoadSample = msaa::dxjit_load_sample(
+                    view: *const $crate::abi::View, x: i32, y: i32, slice: i32, sample: i32, out: *mut u32
+                ) -> ();
+                /// `sample_info`: a view's samples a texel (0 when unbound).
+                SampleCount = msaa::dxjit_sample_count(view: *const $crate::abi::View) -> u32;
+                /// `sample_pos`: four floats; a null view is the rasterizer.
+                SamplePos = msaa::dxjit_sample_pos(view: *const $crate::abi::View, index: i32, out: *mut f32) -> ();
                 /// One `lod` for a 2x2 quad.
                 LodQuad = sampler::dxjit_lod_quad(
                     view: *const $crate::abi::View,

@@ -237,8 +237,12 @@ pub unsafe extern "C" fn dxjit_resinfo(view: *const View, dim: u32, mip: i32, ou
     let words = match TextureKind::from_code(dim) {
         Some(TextureKind::Texture1D) => [size[0], 0, 0, mips],
         Some(TextureKind::Texture1DArray) => [size[0], layers, 0, mips],
-        Some(TextureKind::Texture2D | TextureKind::TextureCube) => [size[0], size[1], 0, mips],
-        Some(TextureKind::Texture2DArray) => [size[0], size[1], layers, mips],
+        Some(TextureKind::Texture2D | TextureKind::TextureCube | TextureKind::Texture2DMS) => {
+            [size[0], size[1], 0, mips]
+        }
+        Some(TextureKind::Texture2DArray | TextureKind::Texture2DMSArray) => {
+            [size[0], size[1], layers, mips]
+        }
         Some(TextureKind::Texture3D) => [size[0], size[1], size[2], mips],
         Some(TextureKind::TextureCubeArray) => [size[0], size[1], layers / 6, mips],
         Some(TextureKind::Buffer) | None => [v.width, 0, 0, 0],

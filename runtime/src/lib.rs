@@ -12,6 +12,7 @@ pub mod dispatch;
 pub mod format;
 pub mod helper_list;
 pub mod helpers;
+pub mod msaa;
 pub mod pipeline;
 pub mod raw_quad;
 pub mod sampler;

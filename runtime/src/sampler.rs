@@ -321,7 +321,7 @@ pub fn sample_quad(
     let Some(texture) = texture else {
         return UNBOUND;
     };
-    if texture.kind() == TextureKind::Buffer {
+    if texture.kind() == TextureKind::Buffer || texture.kind().is_multisampled() {
         return [[0.0; 4]; 4];
     }
     let sampler = &SamplerState {
@@ -388,8 +388,8 @@ fn lane_lookup(texture: &Texture, args: &QuadSample, lane: usize) -> Lane {
     let (dims, cube, array) = match texture.kind() {
         TextureKind::Buffer | TextureKind::Texture1D => (1, false, false),
         TextureKind::Texture1DArray => (1, false, true),
-        TextureKind::Texture2D => (2, false, false),
-        TextureKind::Texture2DArray => (2, false, true),
+        TextureKind::Texture2D | TextureKind::Texture2DMS => (2, false, false),
+        TextureKind::Texture2DArray | TextureKind::Texture2DMSArray => (2, false, true),
         TextureKind::Texture3D => (3, false, false),
         TextureKind::TextureCube => (2, true, false),
         TextureKind::TextureCubeArray => (2, true, true),

@@ -8,6 +8,11 @@
 //! cube after cube. Block-compressed formats store each mip as rows of 4×4
 //! blocks (a mip of 2×2 texels still takes a whole block), and `ld` and the
 //! sampler decode the block holding the texel they read.
+//!
+//! A multisampled texture ([`TextureKind::Texture2DMS`],
+//! [`TextureKind::Texture2DMSArray`]) has one mip; each texel stores its
+//! samples consecutively (sample 0 first), so a row holds `width × samples`
+//! texel-sized elements, and the layers follow each other.
 
 pub use crate::abi::TextureKind;
 use crate::abi::View;
@@ -22,6 +27,15 @@ impl TextureKind {
                 | TextureKind::Texture2DArray
                 | TextureKind::TextureCube
                 | TextureKind::TextureCubeArray
+                | TextureKind::Texture2DMSArray
+        )
+    }
+
+    /// Whether the texture is multisampled.
+    pub fn is_multisampled(self) -> bool {
+        matches!(
+            self,
+            TextureKind::Texture2DMS | TextureKind::Texture2DMSArray
         )
     }
 
@@ -89,6 +103,21 @@ pub enum TextureError {
         /// Bytes needed.
         need: usize,
     },
+    /// A sample count D3D does not allow (1, 2, 4, 8 and 16 are).
+    #[error("a multisampled texture takes 1, 2, 4, 8 or 16 samples (D3D11), got {samples}")]
+    BadSampleCount {
+        /// Samples asked for.
+        samples: u32,
+    },
+    /// Samples on a kind that has none, or a block-compressed
+    /// multisampled texture (D3D11 allows neither).
+    #[error("a {kind:?} texture of format {format:?} cannot be multisampled")]
+    NotMultisampled {
+        /// The texture's kind.
+        kind: TextureKind,
+        /// The texel format.
+        format: Format,
+    },
     /// The texture is larger than a view's 32-bit sizes can describe.
     #[error("texture of {bytes} bytes is larger than 4 GiB")]
     TooLarge {
@@ -117,6 +146,7 @@ pub struct Texture {
     height: u32,
     depth_or_array: u32,
     mips: u32,
+    samples: u32,
     data: Vec<u8>,
     /// Byte offset of each mip within a slice.
     mip_offsets: Vec<usize>,
@@ -130,6 +160,7 @@ impl Texture {
     /// textures and buffers, `depth_or_array` of non-array 1D/2D textures and
     /// buffers, `mips` of buffers); a cube has `depth_or_array` = 6 × cubes.
     /// Data shorter than the layout is an error; bytes past it are dropped.
+    /// A multisampled kind made here has one sample a texel.
     pub fn new(
         kind: TextureKind,
         format: Format,
@@ -137,6 +168,39 @@ impl Texture {
         height: u32,
         depth_or_array: u32,
         mips: u32,
+        data: Vec<u8>,
+    ) -> Result<Texture, TextureError> {
+        Self::build(kind, format, [width, height, depth_or_array], mips, 1, data)
+    }
+
+    /// A multisampled texture (`Texture2DMS`, or `Texture2DMSArray` with
+    /// `layers` layers) of one mip with `samples` samples a texel, laid out
+    /// as the module documentation says. D3D11 allows 1, 2, 4, 8 and 16
+    /// samples and no block-compressed formats; anything else is an error.
+    pub fn new_multisampled(
+        kind: TextureKind,
+        format: Format,
+        width: u32,
+        height: u32,
+        layers: u32,
+        samples: u32,
+        data: Vec<u8>,
+    ) -> Result<Texture, TextureError> {
+        if !kind.is_multisampled() || format.block_size() != 1 {
+            return Err(TextureError::NotMultisampled { kind, format });
+        }
+        if !matches!(samples, 1 | 2 | 4 | 8 | 16) {
+            return Err(TextureError::BadSampleCount { samples });
+        }
+        Self::build(kind, format, [width, height, layers], 1, samples, data)
+    }
+
+    fn build(
+        kind: TextureKind,
+        format: Format,
+        [width, height, depth_or_array]: [u32; 3],
+        mips: u32,
+        samples: u32,
         mut data: Vec<u8>,
     ) -> Result<Texture, TextureError> {
         if width == 0 || height == 0 || depth_or_array == 0 || mips == 0 {
@@ -153,12 +217,15 @@ impl Texture {
         }
         let single = matches!(
             kind,
-            TextureKind::Buffer | TextureKind::Texture1D | TextureKind::Texture2D
+            TextureKind::Buffer
+                | TextureKind::Texture1D
+                | TextureKind::Texture2D
+                | TextureKind::Texture2DMS
         );
         if single && depth_or_array != 1 {
             return extra("depth_or_array");
         }
-        if kind == TextureKind::Buffer && mips != 1 {
+        if (kind == TextureKind::Buffer || kind.is_multisampled()) && mips != 1 {
             return extra("mips");
         }
         if matches!(
@@ -194,7 +261,7 @@ impl Texture {
         for mip in 0..mips {
             mip_offsets.push(slice_bytes);
             let [w, h, d] = [width, height, depth].map(|s| (s >> mip).max(1));
-            slice_bytes += format.image_bytes(w, h, d) as usize;
+            slice_bytes += format.image_bytes(w * samples, h, d) as usize;
         }
         let slices = if kind.is_array_like() {
             depth_or_array as usize
@@ -219,6 +286,7 @@ impl Texture {
             height,
             depth_or_array,
             mips,
+            samples,
             data,
             mip_offsets,
             slice_bytes,
@@ -238,6 +306,11 @@ impl Texture {
     /// Mip levels.
     pub fn mips(&self) -> u32 {
         self.mips
+    }
+
+    /// Samples a texel: 1 unless multisampled.
+    pub fn samples(&self) -> u32 {
+        self.samples
     }
 
     /// Array layers (cube faces for cubes), 1 for kinds without layers.
@@ -274,7 +347,7 @@ impl Texture {
 
     fn view_at(&self, ptr: *mut u8) -> View {
         let bpt = self.format.bytes_per_texel();
-        let row_pitch = self.format.image_bytes(self.width, 1, 1) as u32;
+        let row_pitch = self.format.image_bytes(self.width * self.samples, 1, 1) as u32;
         let slice_pitch = if self.kind == TextureKind::Texture3D {
             self.format.image_bytes(self.width, self.height, 1) as u32
         } else {
@@ -335,6 +408,22 @@ impl Texture {
     /// of non-array 1D and 2D textures, the mip of buffers); any other
     /// coordinate or mip out of range reads all zeros.
     pub fn fetch(&self, x: i32, y: i32, z_or_slice: i32, mip: i32) -> [u32; 4] {
+        self.read(x, y, z_or_slice, mip, 0)
+    }
+
+    /// Sample `sample` of texel (x, y) of layer `slice` (ignored unless an
+    /// array) of a multisampled texture, as [`Format::load`] gives it (`ld2dms`).
+    /// A texel, layer or sample out of range reads all zeros; a texture that
+    /// is not multisampled has one sample a texel.
+    pub fn fetch_sample(&self, x: i32, y: i32, slice: i32, sample: i32) -> [u32; 4] {
+        self.read(x, y, slice, 0, sample)
+    }
+
+    /// [`Texture::fetch`] of one sample of a texel.
+    fn read(&self, x: i32, y: i32, z_or_slice: i32, mip: i32, sample: i32) -> [u32; 4] {
+        let Some(sample) = u32::try_from(sample).ok().filter(|&s| s < self.samples) else {
+            return [0; 4];
+        };
         let mip = if self.kind == TextureKind::Buffer {
             0
         } else {
@@ -360,7 +449,9 @@ impl Texture {
         let block = self.format.block_size();
         let (bx, by) = (x / block, y / block);
         let (bw, bh) = (w.div_ceil(block) as usize, h.div_ceil(block) as usize);
-        let index = (depth as usize * bh + by as usize) * bw + bx as usize;
+        let index = ((depth as usize * bh + by as usize) * bw + bx as usize)
+            * self.samples as usize
+            + sample as usize;
         let bpt = self.format.bytes_per_texel() as usize;
         let bytes = &self.data[level + index * bpt..level + (index + 1) * bpt];
         match self.format.load_block(bytes) {

@@ -91,5 +91,7 @@ fn kind_matches(dim: Dim, kind: TextureKind) -> bool {
             | (Dim::Texture3D, TextureKind::Texture3D)
             | (Dim::TextureCube, TextureKind::TextureCube)
             | (Dim::TextureCubeArray, TextureKind::TextureCubeArray)
+            | (Dim::Texture2DMS, TextureKind::Texture2DMS)
+            | (Dim::Texture2DMSArray, TextureKind::Texture2DMSArray)
     )
 }

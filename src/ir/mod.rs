@@ -641,6 +641,35 @@ pub enum Inst {
     Emit { stream: u8 },
     /// Geometry shaders: ends the stream's current strip.
     Cut { stream: u8 },
+    /// `ld2dms`: sample `sample.x` of the texel at integer `coord` (x, y,
+    /// and the layer in z for arrays) plus `offset` of a multisampled
+    /// texture SRV, then `swizzle`; texels, layers and samples out of range
+    /// read zeros.
+    LoadSample {
+        dst: Dst,
+        res: u32,
+        coord: Src,
+        sample: Src,
+        offset: [i8; 3],
+        swizzle: [u8; 4],
+    },
+    /// `sample_info`: (sample count, 0, 0, 0) of SRV `res` or, with `None`,
+    /// of the rasterizer, as floats or (`uint`) integers, then `swizzle`.
+    SampleInfo {
+        dst: Dst,
+        res: Option<u32>,
+        uint: bool,
+        swizzle: [u8; 4],
+    },
+    /// `sample_pos`: (x, y, 0, 0), the position of sample `index.x` of SRV
+    /// `res` or (with `None`) of the rasterizer in pixels from the pixel
+    /// centre, in D3D's standard pattern; zeros for an index out of range.
+    SamplePos {
+        dst: Dst,
+        res: Option<u32>,
+        index: Src,
+        swizzle: [u8; 4],
+    },
 }
 
 /// A gather's texel offsets.
@@ -879,6 +908,8 @@ impl Inst {
                 v
             }
             Inst::QueryLod { coord, .. } => vec![coord],
+            Inst::LoadSample { coord, sample, .. } => vec![coord, sample],
+            Inst::SamplePos { index, .. } => vec![index],
             Inst::If { cond, .. }
             | Inst::BreakC { cond, .. }
             | Inst::ContinueC { cond, .. }
@@ -904,7 +935,10 @@ impl Inst {
             | Inst::Sample { dst, .. }
             | Inst::Fetch { dst, .. }
             | Inst::Gather { dst, .. }
-            | Inst::QueryLod { dst, .. } => vec![dst],
+            | Inst::QueryLod { dst, .. }
+            | Inst::LoadSample { dst, .. }
+            | Inst::SampleInfo { dst, .. }
+            | Inst::SamplePos { dst, .. } => vec![dst],
             Inst::Swapc { dst, .. } => dst.iter().collect(),
             Inst::Atomic { dst, .. } => dst.iter().collect(),
             Inst::UavCounter { dst, .. } => vec![dst],

@@ -154,6 +154,9 @@ fn check_inst(inst: &Inst) -> Result<(), String> {
         | Inst::Fetch { swizzle, .. }
         | Inst::Gather { swizzle, .. }
         | Inst::QueryLod { swizzle, .. }
+        | Inst::LoadSample { swizzle, .. }
+        | Inst::SampleInfo { swizzle, .. }
+        | Inst::SamplePos { swizzle, .. }
             if !in_range(swizzle) =>
         {
             Err(format!("resource swizzle {swizzle:?} out of range"))

@@ -18,6 +18,7 @@ mod lanes;
 mod loader;
 mod memory;
 mod module;
+mod msaa;
 mod operand;
 mod peephole;
 mod scalar;

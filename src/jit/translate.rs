@@ -275,6 +275,26 @@ impl Tr<'_, '_> {
                 coord,
                 swizzle,
             } => self.emit_query_lod(dst, *res, *sampler, coord, *swizzle),
+            Inst::LoadSample {
+                dst,
+                res,
+                coord,
+                sample,
+                offset,
+                swizzle,
+            } => self.emit_load_sample(dst, *res, coord, sample, *offset, *swizzle),
+            Inst::SampleInfo {
+                dst,
+                res,
+                uint,
+                swizzle,
+            } => self.emit_sample_info(dst, *res, *uint, *swizzle),
+            Inst::SamplePos {
+                dst,
+                res,
+                index,
+                swizzle,
+            } => self.emit_sample_pos(dst, *res, index, *swizzle),
             Inst::Sync { group, .. } => {
                 if *group && self.prog.stage == crate::ir::Stage::Compute {
                     self.emit_barrier(pos)

@@ -19,7 +19,7 @@ use std::mem::{offset_of, size_of};
 fn coord_count(dim: Option<Dim>) -> usize {
     match dim {
         None | Some(Dim::Buffer) | Some(Dim::Texture1D) => 1,
-        Some(Dim::Texture1DArray) | Some(Dim::Texture2D) => 2,
+        Some(Dim::Texture1DArray) | Some(Dim::Texture2D) | Some(Dim::Texture2DMS) => 2,
         Some(_) => 3,
     }
 }
@@ -27,7 +27,7 @@ fn coord_count(dim: Option<Dim>) -> usize {
 impl Tr<'_, '_> {
     /// The address coordinates of `coord` for `res` (x, y, z), with the
     /// ones its dimension lacks zeroed: they may hold anything.
-    fn coords(&mut self, res: Resource, coord: &Src) -> Result<Vec<Lanes>, JitError> {
+    pub(super) fn coords(&mut self, res: Resource, coord: &Src) -> Result<Vec<Lanes>, JitError> {
         let dim = match self.kind_of(res) {
             Some(ResourceKind::Typed(d)) => Some(d),
             _ => None,
@@ -63,7 +63,7 @@ impl Tr<'_, '_> {
 
     /// Writes the four per-lane words the helper left in the args area,
     /// picked through `swizzle`, to `dst`.
-    fn collect4(
+    pub(super) fn collect4(
         &mut self,
         per_lane: &[[Value; 4]],
         dst: &Dst,
@@ -297,7 +297,7 @@ impl Tr<'_, '_> {
 
     /// Writes the words picked through `swizzle` to `dst`, the same in
     /// every lane: into a scalar temp as is, else splatted.
-    fn write_uniform_words(
+    pub(super) fn write_uniform_words(
         &mut self,
         dst: &Dst,
         words: [Value; 4],

@@ -102,7 +102,13 @@ impl Uniformity {
                 | Inst::Sample { dst, .. }
                 | Inst::Fetch { dst, .. }
                 | Inst::Gather { dst, .. }
-                | Inst::QueryLod { dst, .. } => self.vary_all(dst, true),
+                | Inst::QueryLod { dst, .. }
+                | Inst::LoadSample { dst, .. } => self.vary_all(dst, true),
+                Inst::SampleInfo { dst, .. } => self.vary_all(dst, divergent),
+                Inst::SamplePos { dst, index, .. } => {
+                    let uniform = self.src(index, 0);
+                    self.vary_all(dst, divergent || !uniform);
+                }
                 Inst::Atomic { dst: Some(dst), .. } | Inst::UavCounter { dst, .. } => {
                     self.vary_all(dst, true)
                 }

@@ -209,6 +209,8 @@ fn view_kind(kind: ResourceKind) -> ViewKind {
             Dim::Texture3D => R::Texture3D,
             Dim::TextureCube => R::TextureCube,
             Dim::TextureCubeArray => R::TextureCubeArray,
+            Dim::Texture2DMS => R::Texture2DMs,
+            Dim::Texture2DMSArray => R::Texture2DMsArray,
         }),
     }
 }

@@ -11,6 +11,7 @@ mod compare_so;
 mod error;
 mod expect;
 mod model;
+mod multisample;
 mod number;
 mod outcome;
 mod parse;

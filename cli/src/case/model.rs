@@ -137,6 +137,10 @@ pub enum SrvKind {
     TextureCube,
     /// `texturecubearray` (six faces per cube).
     TextureCubeArray,
+    /// `texture2dms`: one mip, `samples` samples a texel.
+    Texture2dMs,
+    /// `texture2dmsarray`.
+    Texture2dMsArray,
 }
 
 impl SrvKind {
@@ -169,6 +173,8 @@ pub struct SrvDesc {
     pub array_size: u32,
     /// `mips` (default 1).
     pub mips: u32,
+    /// `samples` (or `sample_count`) of a multisampled texture (default 1).
+    pub samples: u32,
     /// Initial contents: memory words from byte 0.
     pub data: Vec<u32>,
     /// The word filling what `data` does not cover (default 0).

@@ -434,8 +434,11 @@ impl Lower<'_> {
             "texture3d" => SrvKind::Texture3d,
             "texturecube" => SrvKind::TextureCube,
             "texturecubearray" => SrvKind::TextureCubeArray,
+            "texture2dms" => SrvKind::Texture2dMs,
+            "texture2dmsarray" => SrvKind::Texture2dMsArray,
             other => return Err(self.bad(format!("{what}: unknown type {other:?}"))),
         };
+        let multisampled = matches!(kind, SrvKind::Texture2dMs | SrvKind::Texture2dMsArray);
         let texture = kind.is_typed() && kind != SrvKind::Buffer;
         let two_d = matches!(
             kind,
@@ -444,6 +447,8 @@ impl Lower<'_> {
                 | SrvKind::Texture3d
                 | SrvKind::TextureCube
                 | SrvKind::TextureCubeArray
+                | SrvKind::Texture2dMs
+                | SrvKind::Texture2dMsArray
         );
         self.only_if(
             raw.stride.is_some(),
@@ -465,12 +470,16 @@ impl Lower<'_> {
             raw.array_size.is_some(),
             matches!(
                 kind,
-                SrvKind::Texture1dArray | SrvKind::Texture2dArray | SrvKind::TextureCubeArray
+                SrvKind::Texture1dArray
+                    | SrvKind::Texture2dArray
+                    | SrvKind::TextureCubeArray
+                    | SrvKind::Texture2dMsArray
             ),
             "array_size",
             what,
         )?;
-        self.only_if(raw.mips.is_some(), texture, "mips", what)?;
+        self.only_if(raw.mips.is_some(), texture && !multisampled, "mips", what)?;
+        self.only_if(raw.samples.is_some(), multisampled, "samples", what)?;
         let format = match (&raw.format, kind.is_typed()) {
             (Some(name), _) => Some(self.format(name, what)?),
             (None, true) => {
@@ -490,7 +499,13 @@ impl Lower<'_> {
             if raw.width.is_none() {
                 return Err(self.bad(format!("{what}: a {} texture needs a width", f.name())));
             }
-            if matches!(kind, SrvKind::Buffer | SrvKind::Texture1d) {
+            if matches!(
+                kind,
+                SrvKind::Buffer
+                    | SrvKind::Texture1d
+                    | SrvKind::Texture2dMs
+                    | SrvKind::Texture2dMsArray
+            ) {
                 return Err(self.bad(format!(
                     "{what}: {} is for 2D, 3D and cube textures",
                     f.name()
@@ -507,6 +522,7 @@ impl Lower<'_> {
             depth: raw.depth.unwrap_or(1),
             array_size: raw.array_size.unwrap_or(1),
             mips,
+            samples: raw.samples.unwrap_or(1),
             data: self.words(&raw.data, &format!("{what}.data"))?,
             fill: self.word(raw.fill, &format!("{what}.fill"))?,
         };

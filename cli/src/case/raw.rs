@@ -80,6 +80,8 @@ pub(crate) struct RawSrv {
     pub depth: Option<u32>,
     pub array_size: Option<u32>,
     pub mips: Option<u32>,
+    #[serde(alias = "sample_count")]
+    pub samples: Option<u32>,
     #[serde(default)]
     pub data: Vec<Num>,
     pub fill: Option<Num>,

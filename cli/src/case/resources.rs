@@ -25,7 +25,9 @@ impl SrvDesc {
     /// cube, 6 per cube of a cube array, otherwise 1.
     pub fn layers(&self) -> u32 {
         match self.kind {
-            SrvKind::Texture1dArray | SrvKind::Texture2dArray => self.array_size,
+            SrvKind::Texture1dArray | SrvKind::Texture2dArray | SrvKind::Texture2dMsArray => {
+                self.array_size
+            }
             SrvKind::TextureCube => 6,
             SrvKind::TextureCubeArray => 6 * self.array_size,
             _ => 1,
@@ -42,8 +44,10 @@ impl SrvDesc {
                 self.data.len() as u64 * 4,
                 u64::from(texel::texel_size(format)),
             );
-            let per_column =
-                u64::from(self.height) * u64::from(self.depth) * u64::from(self.layers());
+            let per_column = u64::from(self.height)
+                * u64::from(self.depth)
+                * u64::from(self.layers())
+                * u64::from(self.samples);
             u32::try_from(div_up(texels, per_column)).unwrap_or(u32::MAX)
         })
     }
@@ -70,7 +74,8 @@ impl SrvDesc {
                         let (w, h, d) = self.mip_extent(m);
                         texel::image_size(format, w, h, d)
                     })
-                    .sum();
+                    .sum::<u64>()
+                    * u64::from(self.samples);
                 per_slice * u64::from(self.layers())
             }
         }

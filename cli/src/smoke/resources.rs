@@ -20,6 +20,8 @@ pub const TEXTURE_SIZE: u32 = 16;
 pub const TEXTURE_LAYERS: u32 = 4;
 /// Mips of a full chain from [`TEXTURE_SIZE`] down to 1×1.
 pub const TEXTURE_MIPS: u32 = TEXTURE_SIZE.ilog2() + 1;
+/// Samples a texel of a declared multisampled texture.
+pub const MS_SAMPLES: u32 = 4;
 
 /// Words of a typed resource of `format`, patterned as its type allows.
 fn texel_words(format: Format, n: usize, seed: usize) -> Vec<u32> {
@@ -93,6 +95,7 @@ pub fn srv(decl: &ResourceDecl, ty: ElementType, d3d9: bool) -> Result<SrvDesc, 
         depth: 1,
         array_size: 1,
         mips: 1,
+        samples: 1,
         data: Vec::new(),
         fill: 0,
     };
@@ -115,6 +118,8 @@ pub fn srv(decl: &ResourceDecl, ty: ElementType, d3d9: bool) -> Result<SrvDesc, 
             Dim::Texture3D => SrvKind::Texture3d,
             Dim::TextureCube => SrvKind::TextureCube,
             Dim::TextureCubeArray => SrvKind::TextureCubeArray,
+            Dim::Texture2DMS => SrvKind::Texture2dMs,
+            Dim::Texture2DMSArray => SrvKind::Texture2dMsArray,
         };
         let format = if dim == Dim::Buffer {
             buffer_format(ty)
@@ -126,13 +131,17 @@ pub fn srv(decl: &ResourceDecl, ty: ElementType, d3d9: bool) -> Result<SrvDesc, 
             desc.width = Some(BUFFER_BYTES / format.bytes_per_texel());
         } else {
             desc.width = Some(TEXTURE_SIZE);
-            desc.mips = TEXTURE_MIPS;
+            if dim.is_multisampled() {
+                desc.samples = MS_SAMPLES;
+            } else {
+                desc.mips = TEXTURE_MIPS;
+            }
             if dim != Dim::Texture1D {
                 desc.height = TEXTURE_SIZE;
             }
             match dim {
                 Dim::Texture3D => desc.depth = TEXTURE_LAYERS,
-                Dim::Texture2DArray => desc.array_size = TEXTURE_LAYERS,
+                Dim::Texture2DArray | Dim::Texture2DMSArray => desc.array_size = TEXTURE_LAYERS,
                 _ => {}
             }
         }

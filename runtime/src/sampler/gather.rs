@@ -53,7 +53,9 @@ pub fn gather_quad(
     sampler: &SamplerState,
     args: &GatherSample,
 ) -> [[f32; 4]; 4] {
-    let Some(texture) = texture.filter(|t| t.kind() != TextureKind::Buffer) else {
+    let Some(texture) =
+        texture.filter(|t| t.kind() != TextureKind::Buffer && !t.kind().is_multisampled())
+    else {
         return [[0.0; 4]; 4];
     };
     let sampler = &SamplerState {
@@ -106,7 +108,9 @@ pub fn lod_quad(
     sampler: &SamplerState,
     args: &QuadSample,
 ) -> [[f32; 4]; 4] {
-    let Some(texture) = texture.filter(|t| t.kind() != TextureKind::Buffer) else {
+    let Some(texture) =
+        texture.filter(|t| t.kind() != TextureKind::Buffer && !t.kind().is_multisampled())
+    else {
         return [[0.0; 4]; 4];
     };
     let quad = QuadSample {

@@ -103,6 +103,8 @@ impl Lowerer {
             Some(R::Texture1DArray) => Dim::Texture1DArray,
             Some(R::Texture2DArray) => Dim::Texture2DArray,
             Some(R::TextureCubeArray) => Dim::TextureCubeArray,
+            Some(R::Texture2DMs) => Dim::Texture2DMS,
+            Some(R::Texture2DMsArray) => Dim::Texture2DMSArray,
             _ => return Err(self.err(format!("resource dimension {code} is not supported"))),
         })
     }

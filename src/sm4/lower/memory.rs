@@ -204,7 +204,8 @@ impl Lowerer {
             O::SampleCLz => return self.sample(ins, None, true),
             O::SampleL | O::SampleB => return self.sample(ins, Some(4), false),
             O::SampleD => return self.sample(ins, Some(4), false),
-            O::Ld | O::Ld2dms => return self.fetch(ins),
+            O::Ld => return self.fetch(ins),
+            O::Ld2dms | O::SampleInfo | O::SamplePos => return self.msaa(ins),
             O::Gather4 | O::Gather4C | O::Gather4Po | O::Gather4PoC => return self.gather(ins),
             O::Lod => return self.query_lod(ins),
             O::If => {

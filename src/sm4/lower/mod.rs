@@ -7,6 +7,7 @@ mod gather;
 mod geometry;
 mod hull;
 mod memory;
+mod msaa;
 mod operands;
 mod tess;
 

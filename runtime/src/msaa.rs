@@ -1,0 +1,163 @@
+//! Multisampled resources as shaders see them: `ld2dms`, `sample_info` and
+//! `sample_pos`, and D3D's standard sample patterns.
+//!
+//! dxjit rasterizes with one sample a pixel, so the rasterizer's sample
+//! count is always [`RASTERIZER_SAMPLES`].
+
+use crate::abi::View;
+use crate::texture::Texture;
+
+/// The rasterizer's sample count in dxjit's draw path.
+pub const RASTERIZER_SAMPLES: u32 = 1;
+
+/// D3D11's standard sample pattern for 1 sample, in 1/16 pixel from the
+/// pixel centre (D3D11.3 functional specification, "Standard Sample
+/// Patterns"; Vulkan's standard locations are the same points).
+const PATTERN_1: [[i8; 2]; 1] = [[0, 0]];
+/// The standard pattern for 2 samples.
+const PATTERN_2: [[i8; 2]; 2] = [[4, 4], [-4, -4]];
+/// The standard pattern for 4 samples.
+const PATTERN_4: [[i8; 2]; 4] = [[-2, -6], [6, -2], [-6, 2], [2, 6]];
+/// The standard pattern for 8 samples.
+const PATTERN_8: [[i8; 2]; 8] = [
+    [1, -3],
+    [-1, 3],
+    [5, 1],
+    [-3, -5],
+    [-5, 5],
+    [-7, -1],
+    [3, 7],
+    [7, -7],
+];
+/// The standard pattern for 16 samples.
+const PATTERN_16: [[i8; 2]; 16] = [
+    [1, 1],
+    [-1, -3],
+    [-3, 2],
+    [4, -1],
+    [-5, -2],
+    [2, 5],
+    [5, 3],
+    [3, -5],
+    [-2, 6],
+    [0, -7],
+    [-4, -6],
+    [-6, 4],
+    [-8, 0],
+    [7, -4],
+    [6, 7],
+    [-7, -8],
+];
+
+/// The standard pattern of a resource with `samples` samples a pixel; empty
+/// for counts D3D has no pattern for.
+pub fn standard_pattern(samples: u32) -> &'static [[i8; 2]] {
+    match samples {
+        1 => &PATTERN_1,
+        2 => &PATTERN_2,
+        4 => &PATTERN_4,
+        8 => &PATTERN_8,
+        16 => &PATTERN_16,
+        _ => &[],
+    }
+}
+
+/// The position of sample `index` of a `samples`-sample pixel, in pixels
+/// from its centre, as `sample_pos` returns it: (x, y, 0, 0), or all zeros
+/// when the index is out of range.
+pub fn sample_position(samples: u32, index: i32) -> [f32; 4] {
+    let pattern = standard_pattern(samples);
+    match usize::try_from(index).ok().and_then(|i| pattern.get(i)) {
+        Some(&[x, y]) => [f32::from(x) / 16.0, f32::from(y) / 16.0, 0.0, 0.0],
+        None => [0.0; 4],
+    }
+}
+
+/// The texture behind `view`, if it is one.
+///
+/// # Safety
+/// `view` is null or points to a valid view record whose non-null `texture`
+/// was set by `Texture::view` on a texture that outlives the call.
+unsafe fn texture_of<'a>(view: *const View) -> Option<&'a Texture> {
+    if view.is_null() {
+        return None;
+    }
+    // SAFETY: the caller passes a valid view record.
+    let v = unsafe { &*view };
+    // SAFETY: a non-null `texture` is set only by `Texture::view` and the texture outlives the call.
+    (!v.texture.is_null()).then(|| unsafe { &*(v.texture as *const Texture) })
+}
+
+/// The sample count `sample_info` reports for `view`: a texture's samples
+/// a texel (1 for textures that are not multisampled), 0 with nothing bound.
+///
+/// # Safety
+/// `view` points to a valid view record.
+pub unsafe extern "C" fn dxjit_sample_count(view: *const View) -> u32 {
+    // SAFETY: forwarded from the caller.
+    unsafe { texture_of(view) }.map_or(0, Texture::samples)
+}
+
+/// `sample_pos` of sample `index` of `view`'s texture, or of the rasterizer
+/// when `view` is null, written to `out` as four floats.
+///
+/// # Safety
+/// `view` is null or points to a valid view record; `out` has room for four words.
+pub unsafe extern "C" fn dxjit_sample_pos(view: *const View, index: i32, out: *mut f32) {
+    let samples = if view.is_null() {
+        RASTERIZER_SAMPLES
+    } else {
+        // SAFETY: forwarded from the caller.
+        unsafe { dxjit_sample_count(view) }
+    };
+    let words = sample_position(samples, index);
+    // SAFETY: `out` has room for four words.
+    unsafe { std::ptr::copy_nonoverlapping(words.as_ptr(), out, 4) };
+}
+
+/// `ld2dms`: sample `sample` of texel (x, y) of layer `slice` of `view`'s
+/// texture, as four words; out-of-range texels, layers and samples (and
+/// views that are not textures) read zeros.
+///
+/// # Safety
+/// `view` points to a valid view record; `out` has room for four words.
+pub unsafe extern "C" fn dxjit_load_sample(
+    view: *const View,
+    x: i32,
+    y: i32,
+    slice: i32,
+    sample: i32,
+    out: *mut u32,
+) {
+    // SAFETY: forwarded from the caller.
+    let words = unsafe { texture_of(view) }.map_or([0; 4], |t| t.fetch_sample(x, y, slice, sample));
+    // SAFETY: `out` has room for four words.
+    unsafe { std::ptr::copy_nonoverlapping(words.as_ptr(), out, 4) };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{sample_position, standard_pattern};
+
+    #[test]
+    fn patterns_have_their_counts_and_stay_inside_the_pixel() {
+        for n in [1, 2, 4, 8, 16] {
+            let p = standard_pattern(n);
+            assert_eq!(p.len(), n as usize);
+            assert!(p.iter().flatten().all(|c| (-8..=7).contains(c)));
+        }
+        assert!(standard_pattern(3).is_empty());
+    }
+
+    #[test]
+    fn positions_match_the_spec_table() {
+        // 4x sample 1 is (6, -2)/16; 8x sample 7 is (7, -7)/16; 16x sample
+        // 15 is (-7, -8)/16 (D3D11.3 "Standard Sample Patterns").
+        assert_eq!(sample_position(4, 1), [0.375, -0.125, 0.0, 0.0]);
+        assert_eq!(sample_position(8, 7), [0.4375, -0.4375, 0.0, 0.0]);
+        assert_eq!(sample_position(16, 15), [-0.4375, -0.5, 0.0, 0.0]);
+        assert_eq!(sample_position(1, 0), [0.0; 4]);
+        assert_eq!(sample_position(4, 4), [0.0; 4]);
+        assert_eq!(sample_position(4, -1), [0.0; 4]);
+    }
+}
