@@ -140,7 +140,7 @@ const NOT_LOWERED: &[(&str, &str)] = &[
     ("slimshader-ps5_interface_arrays.asm", "not supported"),
     (
         "slimshader-fxdis_test_PS.asm",
-        "resource dimension 4 is not supported",
+        "operand type 35 is not supported as a source",
     ),
 ];
 

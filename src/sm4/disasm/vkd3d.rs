@@ -10,7 +10,7 @@ use crate::sm4::encoding::{CustomDataClass, IndexRepresentation, MinPrecision};
 use crate::sm4::fields::{
     self, CONSTANT_BUFFER_DYNAMIC, CUSTOM_DATA_CLASS, DECLARATION_VALUE, GLOBAL_FLAGS,
     INTERFACE_DYNAMIC, INTERPOLATION_MODE, PRECISE_MASK, RESOURCE_DIMENSION, SAMPLER_MODE,
-    SAMPLE_COUNT, SYNC_FLAGS, UAV_GLOBALLY_COHERENT,
+    SAMPLE_COUNT, SYNC_FLAGS, UAV_GLOBALLY_COHERENT, UAV_ORDER_PRESERVING,
 };
 use crate::sm4::names::{
     self, InterpolationMode, ResourceDimension, ReturnType, SamplerMode, SystemValue,
@@ -164,6 +164,9 @@ pub fn instruction(ins: &Instruction) -> String {
             }
             if UAV_GLOBALLY_COHERENT.is_set(ins.token) {
                 name.push_str("_glc");
+            }
+            if UAV_ORDER_PRESERVING.is_set(ins.token) {
+                name.push_str("_opc");
             }
             plain(ins, &ops(0)).replacen(ins.info.name, &name, 1)
         }
