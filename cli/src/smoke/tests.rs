@@ -153,9 +153,18 @@ fn a_small_shader_runs() {
 
 #[test]
 fn hull_and_geometry_shaders_fail_with_a_reason() {
-    let bytes = assemble("hs_5_0\nret\n").unwrap();
-    let err = smoke_bytes(Path::new("t.asm"), bytes).unwrap_err();
-    assert!(err.contains("hs programs are not supported"), "{err}");
+    let hs = "hs_5_0\nhs_decls\ndcl_input_control_point_count 1\n\
+              dcl_output_control_point_count 1\ndcl_tessellator_domain domain_isoline\n\
+              dcl_tessellator_partitioning partitioning_integer\n\
+              dcl_tessellator_output_primitive output_line\nhs_fork_phase\n\
+              dcl_output_siv o0.x, finalLineDetailTessFactor\n\
+              dcl_output_siv o1.x, finalLineDensityTessFactor\n\
+              mov o0.x, l(1.0)\nmov o1.x, l(1.0)\nret\n";
+    let err = smoke_bytes(Path::new("t.asm"), assemble(hs).unwrap()).unwrap_err();
+    assert!(
+        err.contains("hs programs are not supported by smoke"),
+        "{err}"
+    );
     let gs = "gs_4_0\ndcl_inputprimitive point\ndcl_outputtopology pointlist\ndcl_maxout 1\nret\n";
     let err = smoke_bytes(Path::new("t.asm"), assemble(gs).unwrap()).unwrap_err();
     assert!(err.contains("only in a [pipeline] case"), "{err}");
