@@ -227,17 +227,7 @@ unsafe fn tessellation_stage(
         dxjit_runtime::tessellator::Topology::LineList => Topology::LineList,
         dxjit_runtime::tessellator::Topology::TriangleList => Topology::TriangleList,
     };
-    let signature = out
-        .signature
-        .iter()
-        .map(|o| OutputElement {
-            semantic: o.semantic.clone(),
-            semantic_index: o.semantic_index,
-            stream: 0,
-            reg: o.reg,
-            mask: o.mask,
-        })
-        .collect();
+    let signature = stream0_signature(&out.signature);
     Ok(VertexSource {
         vertices: rt::VertexSource {
             registers: out.vertices,
@@ -247,6 +237,21 @@ unsafe fn tessellation_stage(
         },
         signature,
     })
+}
+
+/// A stage's output registers as stream-output elements, all on stream 0
+/// (only geometry shaders have other streams).
+fn stream0_signature(outputs: &[crate::ir::IoReg]) -> Vec<OutputElement> {
+    outputs
+        .iter()
+        .map(|o| OutputElement {
+            semantic: o.semantic.clone(),
+            semantic_index: o.semantic_index,
+            stream: 0,
+            reg: o.reg,
+            mask: o.mask,
+        })
+        .collect()
 }
 
 /// An error when `stage`'s interrupt word is set.
@@ -299,19 +304,7 @@ unsafe fn vertex_stage(vs: &RawStage<'_>, draw: &DrawInput) -> Result<Vec<Vertex
             })
             .collect::<Vec<u32>>()
     });
-    let signature: Vec<OutputElement> = vs
-        .shader
-        .program()
-        .outputs
-        .iter()
-        .map(|o| OutputElement {
-            semantic: o.semantic.clone(),
-            semantic_index: o.semantic_index,
-            stream: 0,
-            reg: o.reg,
-            mask: o.mask,
-        })
-        .collect();
+    let signature = stream0_signature(&vs.shader.program().outputs);
     let per = fetched.len() * no;
     Ok((0..instances as usize)
         .map(|i| VertexSource {
