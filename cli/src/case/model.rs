@@ -381,7 +381,7 @@ pub enum Action {
         /// Number of vertices.
         count: u32,
     },
-    /// `[pipeline]`: vs → [hs → ds] → [gs] → stream output.
+    /// `[pipeline]`: vs, then optionally hs and ds, then optionally gs, then stream output.
     Pipeline(PipelineDesc),
     /// No action: allowed only when every expectation is `rejected`.
     None,
