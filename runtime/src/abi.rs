@@ -140,6 +140,58 @@ pub struct Frame {
     /// UAV counters (`imm_atomic_alloc` / `imm_atomic_consume`):
     /// `UAV_SLOTS` pointers, null where the slot has no counter.
     pub uav_counters: *const *const std::sync::atomic::AtomicU32,
+    /// Pixel shaders in a draw: the row of quads this call runs, or null
+    /// (one call runs the lanes its blocks describe, as for every stage).
+    pub draw_row: *const DrawRow,
+}
+
+/// A row of a draw's quads that one call of a pixel shader runs, call-sized
+/// step after step, from the frame's `pixel_origin` (the row's first
+/// quad) until `pixel_origin[0]` reaches `end_x`. Before each step the
+/// compiled code writes, itself:
+/// - the lane mask (`Frame::lane_mask`): lanes inside `columns` and
+///   `row_mask`;
+/// - the x of the position system value (the pixel's column as f32 plus
+///   `center`, exact for columns below 2^24, beyond any render target);
+/// - the varying inputs: component `varying[i]` of each lane from entry
+///   `table[(quad column × varying_count + i) × 4 ..][..4]`, the
+///   (top, top, rise, rise) of the quad's left and right columns, as
+///   `top + rise × places[row]` in f64 rounded to f32;
+/// - zeros over the step's output block.
+///
+/// After each step (and its direct-target stores) it moves
+/// `pixel_origin[0]` one call's width right and the output block and lane
+/// mask pointers on by `output_stride` and `mask_stride` bytes. The input
+/// and system-value blocks are written in place, so the caller fills only
+/// what does not vary along the row: flat inputs, and the position's y, z
+/// and w and the front-face flag.
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct DrawRow {
+    /// The column at which the row ends (one call's width past its last call).
+    pub end_x: u32,
+    /// The column of the row's first quad: quad column 0 of `table`.
+    pub first_x: u32,
+    /// Columns covered: `columns[0] .. columns[1]`.
+    pub columns: [u32; 2],
+    /// Per lane of a quad: all ones where the lane's row (`lane / 2`) is
+    /// covered.
+    pub row_mask: [u32; 4],
+    /// Where a pixel is sampled within it (0.5 for D3D10+, 0 for D3D9).
+    pub center: f32,
+    /// Entries of `varying`.
+    pub varying_count: u32,
+    /// The places of the quad's two rows across the rectangle (0 at its
+    /// top edge, 1 at its bottom edge).
+    pub places: [f64; 2],
+    /// The input-block components that vary (register × 4 + component).
+    pub varying: *const u32,
+    /// Per quad column and varying component, four f64s as above.
+    pub table: *const f64,
+    /// Bytes from one step's output block to the next (0 reuses one block).
+    pub output_stride: u32,
+    /// Bytes from one step's lane mask to the next.
+    pub mask_stride: u32,
 }
 
 /// Output registers [`Frame::direct_targets`] describes.

@@ -203,6 +203,7 @@ impl Call {
             zero: [0; 8],
             gs: std::ptr::null_mut(),
             uav_counters: b.uav_counters.as_ptr(),
+            draw_row: std::ptr::null(),
         });
         Call {
             frame,

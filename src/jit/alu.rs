@@ -9,7 +9,7 @@ use super::state::Tr;
 use super::JitError;
 use crate::ir::{AluOp, SrcTy};
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
-use cranelift_codegen::ir::{types, InstBuilder, Value};
+use cranelift_codegen::ir::{types, InstBuilder, InstructionData, Opcode, Value};
 use cranelift_frontend::FunctionBuilder;
 
 /// How operation `op` reads source `i`, from the IR's table.
@@ -38,15 +38,58 @@ fn min_max(b: &mut FunctionBuilder, x: Value, y: Value, keep: FloatCC) -> Value 
 }
 
 /// The legacy D3D9 multiply: a zero operand gives +0 whatever the other is.
+/// An operand known to be finite and nonzero in every lane (a literal)
+/// needs no zero test: the other operand's alone decides.
 fn mul_legacy(b: &mut FunctionBuilder, x: Value, y: Value) -> Value {
     let zero = b.ins().f32const(0.0);
     let zero = b.ins().splat(FVEC, zero);
     let p = b.ins().fmul(x, y);
-    let xz = b.ins().fcmp(FloatCC::Equal, x, zero);
-    let yz = b.ins().fcmp(FloatCC::Equal, y, zero);
-    let z = b.ins().bor(xz, yz);
+    let tested: Vec<Value> = [x, y]
+        .into_iter()
+        .filter(|v| !finite_nonzero_literal(b, *v))
+        .collect();
+    let tests: Vec<Value> = tested
+        .into_iter()
+        .map(|v| b.ins().fcmp(FloatCC::Equal, v, zero))
+        .collect();
+    let z = match tests[..] {
+        [] => return p,
+        [one] => one,
+        [xz, yz] => b.ins().bor(xz, yz),
+        _ => unreachable!("two operands"),
+    };
     let z = b.ins().bitcast(FVEC, le(), z);
     b.ins().bitselect(z, zero, p)
+}
+
+/// Whether `v` is a constant vector (seen through bitcasts) whose every
+/// 32-bit lane is a finite, nonzero float.
+fn finite_nonzero_literal(b: &FunctionBuilder, v: Value) -> bool {
+    let dfg = &b.func.dfg;
+    let mut v = v;
+    loop {
+        let Some(inst) = dfg.value_def(v).inst() else {
+            return false;
+        };
+        match dfg.insts[inst] {
+            InstructionData::LoadNoOffset {
+                opcode: Opcode::Bitcast,
+                arg,
+                ..
+            } => v = arg,
+            InstructionData::UnaryConst {
+                opcode: Opcode::Vconst,
+                constant_handle,
+            } => {
+                let bytes = dfg.constants.get(constant_handle).as_slice();
+                return bytes.chunks(4).all(|w| {
+                    let f = f32::from_le_bytes([w[0], w[1], w[2], w[3]]);
+                    f.is_finite() && f != 0.0
+                });
+            }
+            _ => return false,
+        }
+    }
 }
 
 impl Tr<'_, '_> {

@@ -156,12 +156,6 @@ impl LaneBuilder<'_, '_> {
         self.constant(FVEC, std::array::from_fn(|i| bytes[i % 4]))
     }
 
-    /// `x` in both lanes of an `f64x2` constant.
-    pub fn f64s(&mut self, x: f64) -> Value {
-        let bytes = x.to_le_bytes();
-        self.constant(types::F64X2, std::array::from_fn(|i| bytes[i % 8]))
-    }
-
     /// A value with a scalar `i32` SSA value in every lane.
     pub fn splat_value(&mut self, scalar: Value) -> Lanes {
         let v = self.b.ins().splat(VEC, scalar);

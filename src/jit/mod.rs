@@ -7,6 +7,7 @@ mod const_block;
 mod counter;
 mod denormal;
 mod double;
+mod draw_row;
 mod flow;
 mod gather;
 mod geometry;
@@ -489,6 +490,15 @@ pub fn compile(prog: &Program, opts: JitOptions) -> Result<Compiled, JitError> {
         let v = tr.declare();
         tr.temps.push(v);
     }
+    let first = match prog.stage {
+        Stage::Pixel => {
+            let head = tr.begin_draw_rows(start);
+            tr.b.switch_to_block(start);
+            tr.zero_temps_for_rows();
+            head
+        }
+        _ => start,
+    };
     let lane_mask = tr.frame_ptr(offset_of!(Frame, lane_mask));
     let alive = tr.load_lanes(lane_mask, 0);
     let ones = tr.lb().splat(u32::MAX);
@@ -512,6 +522,9 @@ pub fn compile(prog: &Program, opts: JitOptions) -> Result<Compiled, JitError> {
         _ => 0,
     };
     tr.store_direct_targets(direct_outputs, alive);
+    if prog.stage == Stage::Pixel {
+        tr.end_draw_row(first);
+    }
     let done = tr.b.ins().iconst(types::I32, i64::from(STATUS_DONE));
     tr.b.ins().return_(&[done]);
     tr.b.switch_to_block(dispatch);
@@ -521,11 +534,11 @@ pub fn compile(prog: &Program, opts: JitOptions) -> Result<Compiled, JitError> {
         frame,
         offset_of!(Frame, resume) as i32,
     );
-    let mut targets = vec![tr.b.func.dfg.block_call(start, &[])];
+    let mut targets = vec![tr.b.func.dfg.block_call(first, &[])];
     for r in tr.resumes.clone() {
         targets.push(tr.b.func.dfg.block_call(r, &[]));
     }
-    let default = tr.b.func.dfg.block_call(start, &[]);
+    let default = tr.b.func.dfg.block_call(first, &[]);
     let jt =
         tr.b.create_jump_table(cranelift_codegen::ir::JumpTableData::new(default, &targets));
     tr.b.ins().br_table(resume, jt);

@@ -3,7 +3,7 @@
 //! At the end of a pixel shader, for each colour output register the
 //! runtime describes in `Frame::direct_targets`, the four components are
 //! converted as D3D converts float to unorm (NaN to 0, clamped to [0, 1],
-//! `x · 255 + 0.5` in double precision, where it is exact, then floored),
+//! `x · 255 + 0.5` floored, exactly),
 //! packed into rgba8 or bgra8 texels and stored at the lanes' pixels: two
 //! 8-byte rows per quad when the whole quad is covered and inside the
 //! target, pixel by pixel otherwise. The runtime stores the other targets
@@ -173,7 +173,13 @@ impl Tr<'_, '_> {
 
     /// Float bits to 8-bit unorm integers, per lane: NaN and values not
     /// above 0 give 0, values from 1 give 255, others `floor(x · 255 + 0.5)`
-    /// computed in double precision (exact for every float).
+    /// exactly. One fused multiply-add rounds `x · 255 + 0.5` once, which
+    /// can lift a value just below a whole number `n` onto it; a second one
+    /// computes `x · 255 + 0.5 − n` with its sign exact, and a negative
+    /// sign takes one off. (An exhaustive run over every float in [0, 1]
+    /// found no difference from the exact result; `encode8_fused_is_exact`
+    /// below repeats it near every rounding boundary, and the case
+    /// `tests/cases/sm4/pixel/rgba8_target_rounding_edges.toml` runs it.)
     fn encode_unorm8(&mut self, bits: Value) -> Value {
         let x = self.b.ins().bitcast(FVEC, super::lanes::le(), bits);
         let zero = self.lb().f32s(0.0);
@@ -184,36 +190,47 @@ impl Tr<'_, '_> {
         let full = self.b.ins().fcmp(FloatCC::GreaterThanOrEqual, kept, one);
         let full = self.b.ins().bitcast(FVEC, super::lanes::le(), full);
         let clamped = self.b.ins().bitselect(full, one, kept);
-        let scale = self.lb().f64s(255.0);
-        let half = self.lb().f64s(0.5);
-        let high = self
-            .b
-            .ins()
-            .bitcast(types::I64X2, super::lanes::le(), clamped);
-        let high = self.b.ins().bitcast(types::I8X16, super::lanes::le(), high);
-        let high_first: Vec<u8> = (8..16).chain(8..16).collect();
-        let mask = self.b.func.dfg.immediates.push(high_first.into());
-        let high = self.b.ins().shuffle(high, high, mask);
-        let high = self.b.ins().bitcast(FVEC, super::lanes::le(), high);
-        let halves = [clamped, high].map(|h| {
-            let wide = self.b.ins().fvpromote_low(h);
-            let scaled = self.b.ins().fmul(wide, scale);
-            let shifted = self.b.ins().fadd(scaled, half);
-            let whole = self.b.ins().floor(shifted);
-            self.b.ins().fvdemote(whole)
-        });
-        let low = self
-            .b
-            .ins()
-            .bitcast(types::I8X16, super::lanes::le(), halves[0]);
-        let high = self
-            .b
-            .ins()
-            .bitcast(types::I8X16, super::lanes::le(), halves[1]);
-        let joined: Vec<u8> = (0..8).chain(16..24).collect();
-        let mask = self.b.func.dfg.immediates.push(joined.into());
-        let both = self.b.ins().shuffle(low, high, mask);
-        let both = self.b.ins().bitcast(FVEC, super::lanes::le(), both);
-        self.b.ins().x86_cvtt2dq(VEC, both)
+        let scale = self.lb().f32s(255.0);
+        let half = self.lb().f32s(0.5);
+        let rounded = self.b.ins().fma(clamped, scale, half);
+        let whole = self.b.ins().floor(rounded);
+        let rest = self.b.ins().fsub(half, whole);
+        let excess = self.b.ins().fma(clamped, scale, rest);
+        let below = self.b.ins().fcmp(FloatCC::LessThan, excess, zero);
+        let n = self.b.ins().x86_cvtt2dq(VEC, whole);
+        self.b.ins().iadd(n, below)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// [`super::Tr::encode_unorm8`]'s arithmetic on one clamped value.
+    fn fused(x: f32) -> u32 {
+        let whole = x.mul_add(255.0, 0.5).floor();
+        let excess = x.mul_add(255.0, 0.5 - whole);
+        whole as u32 - u32::from(excess < 0.0)
+    }
+
+    /// The exact conversion: `x · 255 + 0.5` is exact in f64.
+    fn exact(x: f32) -> u32 {
+        (f64::from(x) * 255.0 + 0.5).floor() as u32
+    }
+
+    /// Only values near a boundary `(n + 0.5) / 255` can round across it, so
+    /// every float within 4096 units in the last place of each boundary is
+    /// checked, and a stride through the rest of [0, 1].
+    #[test]
+    fn encode8_fused_is_exact() {
+        for n in 0..255 {
+            let boundary = ((f64::from(n) + 0.5) / 255.0) as f32;
+            let bits = boundary.to_bits();
+            for x in (bits - 4096..=bits + 4096).map(f32::from_bits) {
+                assert_eq!(fused(x), exact(x), "{x:e}");
+            }
+        }
+        for bits in (0..=1.0f32.to_bits()).step_by(9973) {
+            let x = f32::from_bits(bits);
+            assert_eq!(fused(x), exact(x), "{x:e}");
+        }
     }
 }

@@ -1,20 +1,16 @@
-//! Pixel shaders over a rectangle in 2x2 quads.
+//! Pixel shaders over a rectangle in 2x2 quads, one call per row of quads.
 //!
-//! Each worker takes a row of quads at a time and runs it in batches of
-//! calls: it prepares every call's inputs, system values and lane mask,
-//! runs the batch's calls back to back with denormals flushed (switching
-//! the float mode once per batch rather than once per call), then writes
-//! the pixels still covered to the targets. Its own arithmetic (input
-//! interpolation, target conversions) thus runs in the default float mode.
+//! The runtime prepares, once per draw, the inputs' values along the
+//! rectangle's columns (in f64, in the default float mode); compiled code
+//! interpolates each quad from them as it steps along a row, with
+//! denormals flushed, and stores the 8-bit unorm targets itself. The
+//! runtime stores the other targets after the row.
 
 use super::interpolate::{Axis, Inputs};
 use super::{with_flushed_denormals, Bindings, Block, Call, Kernel};
-use crate::abi::{DirectTarget, SysValSlot, DIRECT_TARGETS, SYSVAL_COUNT};
+use crate::abi::{DirectTarget, DrawRow, SysValSlot, DIRECT_TARGETS, SYSVAL_COUNT};
 use crate::format::Format;
 use rayon::prelude::*;
-
-/// Calls per batch.
-const BATCH: usize = 16;
 
 /// A pixel-shader input: its register and values at the rectangle's corners
 /// (top-left, top-right, bottom-left, bottom-right).
@@ -61,46 +57,50 @@ unsafe impl Send for RenderTarget {}
 // SAFETY: as above.
 unsafe impl Sync for RenderTarget {}
 
-/// A worker's memory for one batch of calls: per call, its input, output
-/// and system-value blocks and lane mask (`words` words each).
-struct Batch {
+/// A worker's memory for one row of quads: the input and system-value
+/// blocks the compiled row loop rewrites in place at each step, and each
+/// step's output block and lane mask (one output block for all steps when
+/// compiled code stores every target itself).
+struct RowMemory {
     inputs: Block,
-    outputs: Block,
     sysvals: Block,
+    outputs: Block,
     masks: Block,
 }
 
-/// Words per call of a [`Batch`]'s blocks.
-#[derive(Debug, Clone, Copy)]
-struct Words {
-    inputs: usize,
-    outputs: usize,
-    sysvals: usize,
-    lanes: usize,
-}
-
-impl Batch {
-    /// A batch sized by `words`, with the system values that never change
-    /// (z and w of the position, the front-face flag) in place.
-    fn new(words: Words) -> Batch {
-        let mut sysvals = Block::new(4 * BATCH * words.sysvals);
-        let w = words.lanes;
+impl RowMemory {
+    /// Memory for `steps` steps of `lanes` lanes, `outputs` output words a
+    /// step (kept apart per step when `keep_outputs`), with what never
+    /// changes in place: flat inputs, the position's w and the front-face
+    /// flag.
+    fn new(k: &Kernel, inputs: &Inputs, steps: usize, keep_outputs: bool) -> RowMemory {
+        let w = k.lanes as usize;
+        let mut input_block = Block::new(4 * k.input_regs as usize * 4 * w);
+        inputs.fill_flat(input_block.words(), w);
+        let mut sysvals = Block::new(4 * SYSVAL_COUNT * 4 * w);
         let pos = SysValSlot::Position as usize * 4;
-        for call in sysvals.words()[..BATCH * words.sysvals].chunks_mut(words.sysvals) {
-            call[(pos + 3) * w..(pos + 4) * w].fill(1.0f32.to_bits());
-            let front = SysValSlot::FrontFace as usize * 4 * w;
-            call[front..front + w].fill(u32::MAX);
-        }
-        Batch {
-            inputs: Block::new(4 * BATCH * words.inputs),
-            outputs: Block::new(4 * BATCH * words.outputs),
+        let words = sysvals.words();
+        words[(pos + 3) * w..(pos + 4) * w].fill(1.0f32.to_bits());
+        let front = SysValSlot::FrontFace as usize * 4 * w;
+        words[front..front + w].fill(u32::MAX);
+        let output_words = k.output_regs as usize * 4 * w;
+        let output_blocks = if keep_outputs { steps } else { 1 };
+        RowMemory {
+            inputs: input_block,
             sysvals,
-            masks: Block::new(4 * BATCH * w),
+            outputs: Block::new(4 * output_words * output_blocks),
+            masks: Block::new(4 * w * steps),
         }
     }
 }
 
 /// Runs a pixel shader over a rectangle in 2x2 quads and writes its targets.
+///
+/// Each worker takes a row of quads at a time and makes one call for it:
+/// the compiled code steps along the row itself ([`DrawRow`]), writing each
+/// step's lane mask, position and varying inputs, so the runtime prepares
+/// only what is the same along the row. It then stores the targets the
+/// compiled code does not store itself.
 ///
 /// # Safety
 /// `k` describes live code compiled for these bindings' ABI (a kernel from a
@@ -124,14 +124,6 @@ pub unsafe fn draw(k: &Kernel, b: &Bindings, d: &Draw) {
     let quad_cols = (x1 - qx0).div_ceil(2) as usize;
     let quad_rows = (y1 - qy0).div_ceil(2);
     let calls_per_row = quad_cols.div_ceil(quads_per_call);
-    let ni = k.input_regs as usize;
-    let no = k.output_regs as usize;
-    let words = Words {
-        inputs: ni * 4 * w,
-        outputs: no * 4 * w,
-        sysvals: SYSVAL_COUNT * 4 * w,
-        lanes: w,
-    };
     let columns = Axis::new(
         qx0,
         2 * calls_per_row * quads_per_call,
@@ -139,95 +131,99 @@ pub unsafe fn draw(k: &Kernel, b: &Bindings, d: &Draw) {
         x1,
         d.pixel_center,
     );
-    let inputs = Inputs::new(&d.inputs, ni, &columns);
+    let inputs = Inputs::new(&d.inputs, k.input_regs as usize, &columns);
+    let varying = inputs.varying_slots();
+    let table = inputs.quad_table();
     let rows = Axis::new(qy0, 2 * quad_rows as usize, y0, y1, d.pixel_center);
     let pos = SysValSlot::Position as usize * 4;
     let (direct, by_runtime) = direct_targets(k, &d.targets);
-    let column_inside: Vec<bool> = (0..columns.len())
-        .map(|dx| (x0..x1).contains(&(qx0 + dx as u32)))
-        .collect();
+    let keep_outputs = !by_runtime.is_empty();
+    let output_bytes = 4 * k.output_regs as usize * 4 * w;
     (0..quad_rows).into_par_iter().for_each_init(
         || {
-            let mut batch = Batch::new(words);
-            for c in 0..BATCH {
-                inputs.fill_flat(&mut batch.inputs.words()[c * words.inputs..], w);
-            }
+            let memory = RowMemory::new(k, &inputs, calls_per_row, keep_outputs);
             let mut call = Call::new(k, b);
             call.frame.direct_targets = direct.as_ptr();
-            (call, batch)
+            (call, memory)
         },
-        |(call, batch), row| {
+        |(call, memory), row| {
             if b.interrupted() {
                 return;
             }
             let dy = [2 * row as usize, 2 * row as usize + 1];
             let ys = dy.map(|d| qy0 + d as u32);
             let place = dy.map(|d| rows.at(d));
-            let row_inside = ys.map(|y| (y0..y1).contains(&y));
-            for first in (0..calls_per_row).step_by(BATCH) {
-                let calls = BATCH.min(calls_per_row - first);
-                for c in 0..calls {
-                    let input = &mut batch.inputs.words()[c * words.inputs..][..words.inputs];
-                    let sysval = &mut batch.sysvals.words()[c * words.sysvals..][..words.sysvals];
-                    let mask = &mut batch.masks.words()[c * w..][..w];
-                    for quad in 0..quads_per_call {
-                        let q = (first + c) * quads_per_call + quad;
-                        let lane = 4 * quad;
-                        inputs.fill_quad(input, w, lane, 2 * q, [place[0].0, place[1].0]);
-                        for l in 0..4 {
-                            let dx = 2 * q + (l & 1);
-                            let inside = q < quad_cols && column_inside[dx] && row_inside[l >> 1];
-                            sysval[pos * w + lane + l] = columns.at(dx).1;
-                            sysval[(pos + 1) * w + lane + l] = place[l >> 1].1;
-                            mask[lane + l] = if inside { u32::MAX } else { 0 };
-                        }
-                    }
-                }
-                batch.outputs.zero();
-                with_flushed_denormals(|| {
-                    for c in 0..calls {
-                        let frame = &mut call.frame;
-                        frame.inputs = batch.inputs.words()[c * words.inputs..].as_ptr();
-                        frame.outputs = batch.outputs.words()[c * words.outputs..].as_mut_ptr();
-                        frame.sysvals = batch.sysvals.words()[c * words.sysvals..].as_ptr();
-                        frame.lane_mask = batch.masks.words()[c * w..].as_mut_ptr();
-                        frame.pixel_origin =
-                            [qx0 + (2 * (first + c) * quads_per_call) as u32, ys[0]];
-                        frame.resume = 0;
-                        call.run(k.func);
-                    }
-                });
-                if by_runtime.is_empty() {
-                    continue;
-                }
-                let outputs = batch.outputs.words();
-                let masks = batch.masks.words();
-                for (i, &covered) in masks[..calls * w].iter().enumerate() {
-                    if covered == 0 {
-                        continue;
-                    }
-                    let (c, l) = (i / w, i % w);
-                    let q = (first + c) * quads_per_call + l / 4;
-                    let (x, y) = (qx0 + (2 * q + (l & 1)) as u32, ys[(l >> 1) & 1]);
-                    let o = &outputs[c * words.outputs..][..words.outputs];
-                    for t in &by_runtime {
-                        let r = t.output_reg as usize;
-                        if x >= t.width || y >= t.height || r >= no {
-                            continue;
-                        }
-                        let at = r * 4 * w + l;
-                        let value = [o[at], o[at + w], o[at + 2 * w], o[at + 3 * w]];
-                        let bpp = t.format.bytes_per_texel() as usize;
-                        let off = y as usize * t.row_pitch as usize + x as usize * bpp;
-                        // SAFETY: (x, y) lies inside the target, and each pixel
-                        // belongs to exactly one quad row, so threads write disjoint bytes.
-                        let bytes = unsafe { std::slice::from_raw_parts_mut(t.ptr.add(off), bpp) };
-                        t.format.store(value, bytes);
-                    }
-                }
+            let covered = ys.map(|y| if (y0..y1).contains(&y) { u32::MAX } else { 0 });
+            let sysvals = memory.sysvals.words();
+            for l in 0..w {
+                sysvals[(pos + 1) * w + l] = place[(l >> 1) & 1].1;
+            }
+            let draw_row = DrawRow {
+                end_x: qx0 + (2 * calls_per_row * quads_per_call) as u32,
+                first_x: qx0,
+                columns: [x0, x1],
+                row_mask: [covered[0], covered[0], covered[1], covered[1]],
+                center: d.pixel_center,
+                varying_count: varying.len() as u32,
+                places: [place[0].0, place[1].0],
+                varying: varying.as_ptr(),
+                table: table.as_ptr(),
+                output_stride: if keep_outputs { output_bytes as u32 } else { 0 },
+                mask_stride: 4 * w as u32,
+            };
+            let frame = &mut call.frame;
+            frame.inputs = memory.inputs.words().as_ptr();
+            frame.outputs = memory.outputs.words().as_mut_ptr();
+            frame.sysvals = memory.sysvals.words().as_ptr();
+            frame.lane_mask = memory.masks.words().as_mut_ptr();
+            frame.pixel_origin = [qx0, ys[0]];
+            frame.resume = 0;
+            frame.draw_row = &draw_row;
+            with_flushed_denormals(|| call.run(k.func));
+            call.frame.draw_row = std::ptr::null();
+            if keep_outputs {
+                store_by_runtime(&by_runtime, memory, w, k.output_regs as usize, qx0, ys);
             }
         },
     );
+}
+
+/// Stores the targets compiled code does not store itself from a row's
+/// output blocks, at the pixels each step's lane mask leaves covered.
+fn store_by_runtime(
+    targets: &[RenderTarget],
+    memory: &mut RowMemory,
+    w: usize,
+    output_regs: usize,
+    qx0: u32,
+    ys: [u32; 2],
+) {
+    let output_words = output_regs * 4 * w;
+    let RowMemory { masks, outputs, .. } = memory;
+    let (masks, outputs) = (masks.words(), outputs.words());
+    for (i, &covered) in masks.iter().enumerate() {
+        if covered == 0 {
+            continue;
+        }
+        let (c, l) = (i / w, i % w);
+        let q = c * (w / 4) + l / 4;
+        let (x, y) = (qx0 + (2 * q + (l & 1)) as u32, ys[(l >> 1) & 1]);
+        let o = &outputs[c * output_words..][..output_words];
+        for t in targets {
+            let r = t.output_reg as usize;
+            if x >= t.width || y >= t.height || r >= output_regs {
+                continue;
+            }
+            let at = r * 4 * w + l;
+            let value = [o[at], o[at + w], o[at + 2 * w], o[at + 3 * w]];
+            let bpp = t.format.bytes_per_texel() as usize;
+            let off = y as usize * t.row_pitch as usize + x as usize * bpp;
+            // SAFETY: (x, y) lies inside the target, and each pixel
+            // belongs to exactly one quad row, so threads write disjoint bytes.
+            let bytes = unsafe { std::slice::from_raw_parts_mut(t.ptr.add(off), bpp) };
+            t.format.store(value, bytes);
+        }
+    }
 }
 
 /// The targets compiled code writes itself, one entry per output register,

@@ -138,30 +138,32 @@ impl Inputs {
         }
     }
 
-    /// Writes the varying components of a quad into lanes `lane..lane + 4`
-    /// of a call's input block of `lanes` lanes: the quad's pixels are at
-    /// columns `column` and `column + 1` and places `v[0]` (top row) and
-    /// `v[1]` (bottom row) down the rectangle, in the order top-left,
-    /// top-right, bottom-left, bottom-right.
-    #[inline]
-    pub(super) fn fill_quad(
-        &self,
-        block: &mut [u32],
-        lanes: usize,
-        lane: usize,
-        column: usize,
-        v: [f64; 2],
-    ) {
+    /// The input-block components that vary (register × 4 + component),
+    /// in the order of [`Inputs::quad_table`]'s entries.
+    pub(super) fn varying_slots(&self) -> Vec<u32> {
+        self.varying.iter().map(|&slot| slot as u32).collect()
+    }
+
+    /// The compiled row loop's table ([`crate::abi::DrawRow::table`]): per
+    /// quad column (columns `2q` and `2q + 1`) and varying component, the
+    /// left and right columns' tops, then their rises. A pixel's word is
+    /// `top + rise * v` rounded to f32, `v` its row's place down the
+    /// rectangle.
+    pub(super) fn quad_table(&self) -> Vec<f64> {
         let n = self.varying.len();
-        let left = &self.columns[column * n..(column + 1) * n];
-        let right = &self.columns[(column + 1) * n..(column + 2) * n];
-        for ((&slot, &(lt, lr)), &(rt, rr)) in self.varying.iter().zip(left).zip(right) {
-            let quad = &mut block[slot * lanes + lane..slot * lanes + lane + 4];
-            quad[0] = ((lt + lr * v[0]) as f32).to_bits();
-            quad[1] = ((rt + rr * v[0]) as f32).to_bits();
-            quad[2] = ((lt + lr * v[1]) as f32).to_bits();
-            quad[3] = ((rt + rr * v[1]) as f32).to_bits();
+        if n == 0 {
+            return Vec::new();
         }
+        let columns: Vec<&[(f64, f64)]> = self.columns.chunks(n).collect();
+        columns
+            .chunks(2)
+            .flat_map(|pair| {
+                let (left, right) = (pair[0], pair.get(1).copied().unwrap_or(pair[0]));
+                left.iter()
+                    .zip(right)
+                    .flat_map(|(&(lt, lr), &(rt, rr))| [lt, rt, lr, rr])
+            })
+            .collect()
     }
 }
 
@@ -170,13 +172,20 @@ mod tests {
     use super::{Axis, Inputs};
     use crate::dispatch::PixelInput;
 
-    /// The words of the pixel at column `x`, place `v`: lane 0 of a
-    /// four-lane block filled for the quad whose top-left pixel it is.
+    /// The words of the pixel at column `x`, place `v`, as the compiled
+    /// row loop computes them: flat components from a four-lane block,
+    /// varying ones from the quad table.
     fn block(inputs: &Inputs, x: usize, v: f64) -> Vec<u32> {
         let mut block = vec![0; 32];
         inputs.fill_flat(&mut block, 4);
-        inputs.fill_quad(&mut block, 4, 0, x, [v, 0.25]);
-        block.chunks(4).map(|lanes| lanes[0]).collect()
+        let mut words: Vec<u32> = block.chunks(4).map(|lanes| lanes[0]).collect();
+        let (slots, table) = (inputs.varying_slots(), inputs.quad_table());
+        for (i, slot) in slots.iter().enumerate() {
+            let entry = &table[((x / 2) * slots.len() + i) * 4..][..4];
+            let (top, rise) = (entry[x % 2], entry[2 + x % 2]);
+            words[*slot as usize] = ((top + rise * v) as f32).to_bits();
+        }
+        words
     }
 
     #[test]

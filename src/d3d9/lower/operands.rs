@@ -31,7 +31,20 @@ impl Lowerer<'_> {
         })
     }
 
+    /// Constant register `row` of `slot` (0 float, 1 integer, 2 boolean).
+    /// A direct read of a register a `def`, `defi` or `defb` gave is that
+    /// literal: D3D9 lets no API call change it, so compiled code need not
+    /// load it (the bound buffer's copy still carries it for relative reads).
     fn constant(&mut self, slot: u32, row: u32, rel: Option<Box<Src>>) -> Src {
+        if rel.is_none() {
+            let defined = self.prog.const_overrides.iter().rev();
+            if let Some((_, _, words)) = defined
+                .into_iter()
+                .find(|(s, r, _)| (*s, *r) == (slot, row))
+            {
+                return Src::imm(*words);
+            }
+        }
         let s = slot as usize;
         if rel.is_some() {
             if slot == 0 {

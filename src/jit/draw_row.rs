@@ -1,0 +1,282 @@
+//! Pixel shaders that run a whole row of a draw's quads in one call.
+//!
+//! When the runtime hands a pixel shader a [`DrawRow`], the compiled
+//! function loops over the row itself: before each call-sized step it
+//! writes the step's lane mask, the x of the position, the varying inputs
+//! (interpolated in f64 from the row's table, as the runtime did per
+//! quad) and zeros over the step's output block; after the body and the
+//! direct-target stores it moves the frame on by one step. A call without
+//! a row runs its lanes once, as for every other stage.
+
+use super::lanes::{le, FVEC, VEC};
+use super::state::Tr;
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::{types, Block, InstBuilder, MemFlagsData, Value};
+use dxjit_runtime::abi::{DrawRow, Frame, SysValSlot, STATUS_DONE};
+use std::mem::offset_of;
+
+/// Bytes of one table entry: a quad column's (top, top, rise, rise).
+const ENTRY_BYTES: i64 = 32;
+
+impl Tr<'_, '_> {
+    /// Emits the row loop's head and returns it: the function's first
+    /// block for pixel shaders. Without a row it goes straight to `body`;
+    /// with one it returns when the row is done, or prepares the next step
+    /// and enters `body`.
+    pub fn begin_draw_rows(&mut self, body: Block) -> Block {
+        let head = self.b.create_block();
+        let check = self.b.create_block();
+        let step = self.b.create_block();
+        let finished = self.b.create_block();
+        self.b.switch_to_block(head);
+        let row = self.frame_ptr(offset_of!(Frame, draw_row));
+        self.b.ins().brif(row, check, &[], body, &[]);
+
+        self.b.switch_to_block(check);
+        let x = self.load_u32(self.frame, offset_of!(Frame, pixel_origin));
+        let end = self.load_u32(row, offset_of!(DrawRow, end_x));
+        let more = self.b.ins().icmp(IntCC::UnsignedLessThan, x, end);
+        self.b.ins().brif(more, step, &[], finished, &[]);
+
+        self.b.switch_to_block(finished);
+        let done = self.b.ins().iconst(types::I32, i64::from(STATUS_DONE));
+        self.b.ins().return_(&[done]);
+
+        self.b.switch_to_block(step);
+        let columns = self.lane_columns(x);
+        self.write_row_mask(row, &columns);
+        self.write_position_x(row, &columns);
+        self.zero_outputs();
+        self.write_varying(row, x);
+        self.b.ins().jump(body, &[]);
+        head
+    }
+
+    /// Ends a step: with a row, moves the frame one step on and goes back
+    /// to `head`; otherwise continues in a new current block (where the
+    /// caller returns).
+    pub fn end_draw_row(&mut self, head: Block) {
+        let next = self.b.create_block();
+        let out = self.b.create_block();
+        let row = self.frame_ptr(offset_of!(Frame, draw_row));
+        self.b.ins().brif(row, next, &[], out, &[]);
+
+        self.b.switch_to_block(next);
+        let x = self.load_u32(self.frame, offset_of!(Frame, pixel_origin));
+        let width = i64::from(self.lanes() / 2);
+        let x = self.b.ins().iadd_imm_s(x, width);
+        self.store_at(x, self.frame, offset_of!(Frame, pixel_origin));
+        for (field, stride) in [
+            (
+                offset_of!(Frame, outputs),
+                offset_of!(DrawRow, output_stride),
+            ),
+            (
+                offset_of!(Frame, lane_mask),
+                offset_of!(DrawRow, mask_stride),
+            ),
+        ] {
+            let ptr = self.frame_ptr(field);
+            let bytes = self.load_u32(row, stride);
+            let bytes = self.b.ins().uextend(types::I64, bytes);
+            let moved = self.b.ins().iadd(ptr, bytes);
+            self.store_at(moved, self.frame, field);
+        }
+        self.b.ins().jump(head, &[]);
+        self.b.switch_to_block(out);
+    }
+
+    /// Gives every temporary a defined zero where the body starts, so that
+    /// a register read before it is written does not carry one step's value
+    /// into the next around the row loop (D3D leaves such reads undefined;
+    /// zero is what a single call gives).
+    pub fn zero_temps_for_rows(&mut self) {
+        let zero = self.lb().splat(0);
+        for var in self.temps.clone() {
+            self.lb().def_var(var, zero);
+        }
+        let scalar_zero = self.b.ins().iconst(types::I32, 0);
+        for reg in 0..self.prog.temps {
+            for c in 0..4u8 {
+                if let Some(var) = self.scalars.var(reg, c) {
+                    self.b.def_var(var, scalar_zero);
+                }
+            }
+        }
+    }
+
+    /// The pixel column of each lane of the step starting at column `x`:
+    /// quad `j` of the call covers columns `x + 2j` and `x + 2j + 1`.
+    fn lane_columns(&mut self, x: Value) -> Vec<Value> {
+        let base = self.b.ins().splat(VEC, x);
+        (0..self.k as u32)
+            .map(|j| {
+                let offsets = self.lb().splat_words([2 * j, 2 * j + 1, 2 * j, 2 * j + 1]);
+                self.b.ins().iadd(base, offsets)
+            })
+            .collect()
+    }
+
+    /// Stores the step's lane mask: lanes inside the row's columns whose
+    /// row is covered.
+    fn write_row_mask(&mut self, row: Value, columns: &[Value]) {
+        let first = self.load_u32(row, offset_of!(DrawRow, columns));
+        let first = self.b.ins().splat(VEC, first);
+        let last = self.load_u32(row, offset_of!(DrawRow, columns) + 4);
+        let last = self.b.ins().splat(VEC, last);
+        let rows = self.b.ins().load(
+            VEC,
+            MemFlagsData::trusted(),
+            row,
+            offset_of!(DrawRow, row_mask) as i32,
+        );
+        let mask = self.frame_ptr(offset_of!(Frame, lane_mask));
+        for (j, &x) in columns.iter().enumerate() {
+            let after = self
+                .b
+                .ins()
+                .icmp(IntCC::UnsignedGreaterThanOrEqual, x, first);
+            let before = self.b.ins().icmp(IntCC::UnsignedLessThan, x, last);
+            let inside = self.b.ins().band(after, before);
+            let inside = self.b.ins().band(inside, rows);
+            self.b
+                .ins()
+                .store(MemFlagsData::trusted(), inside, mask, 16 * j as i32);
+        }
+    }
+
+    /// Stores the x of the position system value: each lane's column as
+    /// f32 plus the row's sample `center`.
+    fn write_position_x(&mut self, row: Value, columns: &[Value]) {
+        let center = self.b.ins().load(
+            types::F32,
+            MemFlagsData::trusted(),
+            row,
+            offset_of!(DrawRow, center) as i32,
+        );
+        let center = self.b.ins().splat(FVEC, center);
+        let sysvals = self.frame_ptr(offset_of!(Frame, sysvals));
+        let at = (SysValSlot::Position as u32 * 4 * self.lanes() * 4) as i32;
+        for (j, &x) in columns.iter().enumerate() {
+            let x = self.b.ins().fcvt_from_sint(FVEC, x);
+            let x = self.b.ins().fadd(x, center);
+            self.b
+                .ins()
+                .store(MemFlagsData::trusted(), x, sysvals, at + 16 * j as i32);
+        }
+    }
+
+    /// Zeros the step's output block (outputs the body leaves unwritten
+    /// read as 0, as in a single call).
+    fn zero_outputs(&mut self) {
+        if self.output_regs == 0 {
+            return;
+        }
+        let outputs = self.frame_ptr(offset_of!(Frame, outputs));
+        let zero = self.lb().splat(0).v[0];
+        let vectors = self.output_regs as usize * 4 * self.k;
+        for i in 0..vectors {
+            self.b
+                .ins()
+                .store(MemFlagsData::trusted(), zero, outputs, 16 * i as i32);
+        }
+    }
+
+    /// Writes each varying input component of the step starting at column
+    /// `x`: a loop over the row's `varying` list.
+    fn write_varying(&mut self, row: Value, x: Value) {
+        let count = self.load_u32(row, offset_of!(DrawRow, varying_count));
+        let head = self.b.create_block();
+        let body = self.b.create_block();
+        let done = self.b.create_block();
+        self.b.append_block_param(head, types::I32);
+        let zero = self.b.ins().iconst(types::I32, 0);
+        self.b.ins().jump(head, &[zero.into()]);
+
+        self.b.switch_to_block(head);
+        let i = self.b.block_params(head)[0];
+        let more = self.b.ins().icmp(IntCC::UnsignedLessThan, i, count);
+        self.b.ins().brif(more, body, &[], done, &[]);
+
+        self.b.switch_to_block(body);
+        let first = self.load_u32(row, offset_of!(DrawRow, first_x));
+        let quad = self.b.ins().isub(x, first);
+        let quad = self.b.ins().ushr_imm_u(quad, 1);
+        let places = [0, 1].map(|p| {
+            let v = self.b.ins().load(
+                types::F64,
+                MemFlagsData::trusted(),
+                row,
+                (offset_of!(DrawRow, places) + 8 * p) as i32,
+            );
+            self.b.ins().splat(types::F64X2, v)
+        });
+        let varying = self.load_ptr(row, offset_of!(DrawRow, varying));
+        let i64_i = self.b.ins().uextend(types::I64, i);
+        let slot_at = self.b.ins().ishl_imm_u(i64_i, 2);
+        let slot_at = self.b.ins().iadd(varying, slot_at);
+        let slot = self.load_u32(slot_at, 0);
+        let slot = self.b.ins().uextend(types::I64, slot);
+        let block = i64::from(self.lanes() * 4);
+        let block_bytes = self.b.ins().imul_imm_s(slot, block);
+        let inputs = self.frame_ptr(offset_of!(Frame, inputs));
+        let dst = self.b.ins().iadd(inputs, block_bytes);
+        let table = self.load_ptr(row, offset_of!(DrawRow, table));
+        let count64 = self.b.ins().uextend(types::I64, count);
+        let quad = self.b.ins().uextend(types::I64, quad);
+        for j in 0..self.k {
+            let column = self.b.ins().iadd_imm_s(quad, j as i64);
+            let entry = self.b.ins().imul(column, count64);
+            let entry = self.b.ins().iadd(entry, i64_i);
+            let entry = self.b.ins().imul_imm_s(entry, ENTRY_BYTES);
+            let entry = self.b.ins().iadd(table, entry);
+            let quad_values = self.interpolate_quad(entry, places);
+            self.b
+                .ins()
+                .store(MemFlagsData::trusted(), quad_values, dst, 16 * j as i32);
+        }
+        let next = self.b.ins().iadd_imm_s(i, 1);
+        self.b.ins().jump(head, &[next.into()]);
+
+        self.b.switch_to_block(done);
+    }
+
+    /// One quad's four values of a varying component from its table entry
+    /// (top-left, top-right, bottom-left, bottom-right): `top + rise × place`
+    /// in f64, each rounded to f32 once.
+    fn interpolate_quad(&mut self, entry: Value, places: [Value; 2]) -> Value {
+        let flags = MemFlagsData::trusted().with_readonly();
+        let top = self.b.ins().load(types::F64X2, flags, entry, 0);
+        let rise = self.b.ins().load(types::F64X2, flags, entry, 16);
+        let rows = places.map(|place| {
+            let scaled = self.b.ins().fmul(rise, place);
+            let value = self.b.ins().fadd(top, scaled);
+            let narrow = self.b.ins().fvdemote(value);
+            self.b.ins().bitcast(types::I64X2, le(), narrow)
+        });
+        let upper = self.b.ins().extractlane(rows[1], 0);
+        let both = self.b.ins().insertlane(rows[0], upper, 1);
+        self.b.ins().bitcast(VEC, le(), both)
+    }
+
+    /// The u32 at `base + offset`.
+    fn load_u32(&mut self, base: Value, offset: usize) -> Value {
+        self.b
+            .ins()
+            .load(types::I32, MemFlagsData::trusted(), base, offset as i32)
+    }
+
+    /// The pointer at `base + offset`.
+    fn load_ptr(&mut self, base: Value, offset: usize) -> Value {
+        self.b
+            .ins()
+            .load(types::I64, MemFlagsData::trusted(), base, offset as i32)
+    }
+
+    /// Stores `value` at `base + offset`.
+    fn store_at(&mut self, value: Value, base: Value, offset: usize) {
+        self.b
+            .ins()
+            .store(MemFlagsData::trusted(), value, base, offset as i32);
+    }
+}
