@@ -13,7 +13,7 @@ use super::lanes::{LaneVar, Lanes, FVEC, MAX_K, VEC};
 use super::state::Tr;
 use super::JitError;
 use crate::ir::{Dim, Inst, Program, ResourceKind};
-use cranelift_codegen::ir::condcodes::FloatCC;
+use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::{types, InstBuilder, MemFlagsData, Value};
 use dxjit_runtime::abi::Frame;
 use dxjit_runtime::sampler::{InlineSampler, INLINE_COORD_LIMIT, INLINE_PAIRS};
@@ -221,13 +221,11 @@ impl Tr<'_, '_> {
             weights.push([rest, frac]);
         }
         let rows = taps[1].map(|y| self.b.ins().imul(y, d.pitch));
-        let columns = taps[0].map(|x| self.b.ins().ishl_imm_u(x, 2));
+        let texels = self.fetch_taps(d.texels, taps[0], rows);
         let mut sums: [Option<Value>; 4] = [None; 4];
-        for (xi, column) in columns.iter().enumerate() {
-            for (yi, row) in rows.iter().enumerate() {
+        for (xi, column) in texels.iter().enumerate() {
+            for (yi, &texel) in column.iter().enumerate() {
                 let weight = self.b.ins().fmul(weights[0][xi], weights[1][yi]);
-                let at = self.b.ins().iadd(*row, *column);
-                let texel = self.gather_texels(d.texels, at);
                 for (c, sum) in sums.iter_mut().enumerate() {
                     if !needed[c] {
                         continue;
@@ -242,6 +240,94 @@ impl Tr<'_, '_> {
             }
         }
         sums.map(|s| s.map(|s| self.b.ins().bitcast(VEC, super::lanes::le(), s)))
+    }
+
+    /// The four taps' texels, `[column][row]`, of the lanes' columns
+    /// `xs` (addressed, first and second) and row offsets `rows`. When
+    /// every lane's second column follows its first, each row's pair is
+    /// one 8-byte load per lane (it cannot pass the row's end: the second
+    /// column is in the texture); otherwise each texel is loaded alone.
+    fn fetch_taps(&mut self, texels: Value, xs: [Value; 2], rows: [Value; 2]) -> [[Value; 2]; 2] {
+        let pairs = self.b.create_block();
+        let singles = self.b.create_block();
+        let join = self.b.create_block();
+        for _ in 0..4 {
+            self.b.append_block_param(join, VEC);
+        }
+        let one = self.lb().splat(1).v[0];
+        let next = self.b.ins().iadd(xs[0], one);
+        let adjacent = self.b.ins().icmp(IntCC::Equal, xs[1], next);
+        let adjacent = self.b.ins().vall_true(adjacent);
+        self.b.ins().brif(adjacent, pairs, &[], singles, &[]);
+
+        self.b.switch_to_block(pairs);
+        let first = self.b.ins().ishl_imm_u(xs[0], 2);
+        let mut found = Vec::new();
+        for row in rows {
+            let at = self.b.ins().iadd(row, first);
+            let [left, right] = self.gather_pairs(texels, at);
+            found.push(left);
+            found.push(right);
+        }
+        // [left row 0, right row 0, left row 1, right row 1] -> [column][row].
+        let args = [found[0], found[2], found[1], found[3]].map(|v| v.into());
+        self.b.ins().jump(join, &args);
+
+        self.b.switch_to_block(singles);
+        let columns = xs.map(|x| self.b.ins().ishl_imm_u(x, 2));
+        let mut found = Vec::new();
+        for column in columns {
+            for row in rows {
+                let at = self.b.ins().iadd(row, column);
+                found.push(self.gather_texels(texels, at).into());
+            }
+        }
+        self.b.ins().jump(join, &found);
+
+        self.b.switch_to_block(join);
+        let params = self.b.block_params(join);
+        [[params[0], params[1]], [params[2], params[3]]]
+    }
+
+    /// The texel at byte offset `at` (one per lane) from `texels`, and the
+    /// one after it: one 8-byte load per lane, split into the first texels
+    /// and the second ones.
+    fn gather_pairs(&mut self, texels: Value, at: Value) -> [Value; 2] {
+        let words: Vec<Value> = (0..4u8)
+            .map(|l| {
+                let offset = self.b.ins().extractlane(at, l);
+                let offset = self.b.ins().uextend(types::I64, offset);
+                let address = self.b.ins().iadd(texels, offset);
+                self.b.ins().load(
+                    types::I64,
+                    MemFlagsData::trusted().with_readonly(),
+                    address,
+                    0,
+                )
+            })
+            .collect();
+        let halves = [0, 2].map(|l| {
+            let v = self.b.ins().scalar_to_vector(types::I64X2, words[l]);
+            let v = self.b.ins().insertlane(v, words[l + 1], 1);
+            self.b.ins().bitcast(VEC, super::lanes::le(), v)
+        });
+        [[0u8, 2, 4, 6], [1, 3, 5, 7]].map(|lanes| {
+            let bytes: Vec<u8> = lanes
+                .iter()
+                .flat_map(|&l| (0..4).map(move |i| 4 * l + i))
+                .collect();
+            let mask = self.b.func.dfg.immediates.push(bytes.into());
+            let a = self
+                .b
+                .ins()
+                .bitcast(types::I8X16, super::lanes::le(), halves[0]);
+            let b = self
+                .b
+                .ins()
+                .bitcast(types::I8X16, super::lanes::le(), halves[1]);
+            let picked = self.b.ins().shuffle(a, b, mask);
+            self.b.ins().bitcast(VEC, super::lanes::le(), picked)
+        })
     }
 
     /// The 32-bit texels at byte offsets `at` (one per lane) from `texels`.
@@ -286,12 +372,11 @@ impl Tr<'_, '_> {
         self.b.ins().splat(FVEC, x)
     }
 
-    /// The 32-bit word at `base + offset`, in every lane.
+    /// The 32-bit word at `base + offset`, in every lane. It is loaded as
+    /// a float, which the backend splats straight from memory
+    /// (`vbroadcastss`); bits are kept as they are.
     pub(super) fn load_i32_splat(&mut self, base: Value, offset: usize) -> Value {
-        let x = self
-            .b
-            .ins()
-            .load(types::I32, MemFlagsData::trusted(), base, offset as i32);
-        self.b.ins().splat(VEC, x)
+        let splat = self.load_f32_splat(base, offset);
+        self.b.ins().bitcast(VEC, super::lanes::le(), splat)
     }
 }
