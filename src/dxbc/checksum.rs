@@ -40,8 +40,18 @@ pub fn checksum(bytes: &[u8]) -> [u32; 4] {
 /// Per-round shift amounts.
 const SHIFTS: [u32; 16] = [7, 12, 17, 22, 5, 9, 14, 20, 4, 11, 16, 23, 6, 10, 15, 21];
 
+/// MD5's round constants, `floor(|sin(i + 1)| · 2^32)` (RFC 1321),
+/// computed once.
+fn round_constants() -> &'static [u32; 64] {
+    static K: std::sync::OnceLock<[u32; 64]> = std::sync::OnceLock::new();
+    K.get_or_init(|| {
+        std::array::from_fn(|i| ((i as f64 + 1.0).sin().abs() * 4_294_967_296.0) as u32)
+    })
+}
+
 /// MD5's compression of one 64-byte block into `state` (RFC 1321).
 fn compress(state: &mut [u32; 4], block: &[u8]) {
+    let constants = round_constants();
     let mut m = [0u32; 16];
     for (w, b) in m.iter_mut().zip(block.chunks_exact(4)) {
         *w = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
@@ -54,10 +64,9 @@ fn compress(state: &mut [u32; 4], block: &[u8]) {
             2 => (b ^ c ^ d, (3 * i + 5) % 16),
             _ => (c ^ (b | !d), (7 * i) % 16),
         };
-        let k = ((i as f64 + 1.0).sin().abs() * 4_294_967_296.0) as u32;
         let rotated = a
             .wrapping_add(f)
-            .wrapping_add(k)
+            .wrapping_add(constants[i])
             .wrapping_add(m[g])
             .rotate_left(SHIFTS[(i / 16) * 4 + i % 4]);
         a = d;

@@ -10,11 +10,8 @@
 //! indexed temp read makes every temp live; a malformed nesting makes every
 //! referenced temp live.
 
+pub use super::components::Components;
 use super::{File, Inst, Program, Src};
-use std::collections::BTreeSet;
-
-/// Temp components, as (register, component).
-pub type Components = BTreeSet<(u32, u8)>;
 
 /// The live temp components at every point of a program's main function.
 #[derive(Debug, Clone)]
@@ -37,10 +34,15 @@ impl Liveness {
                 close: (0..main.len()).collect(),
             };
         };
+        let mut open: Vec<usize> = (0..main.len()).collect();
+        for (o, &c) in close.iter().enumerate() {
+            open[c] = open[c].min(o);
+        }
         let mut a = Analysis {
             prog,
             main,
             close,
+            open,
             before: vec![Components::new(); main.len() + 1],
             calls: subroutine_reads(prog),
         };
@@ -82,6 +84,9 @@ struct Analysis<'p> {
     main: &'p [Inst],
     /// For each construct opener, the index of its closer.
     close: Vec<usize>,
+    /// For each construct closer, the index of its opener (other indices
+    /// map to themselves).
+    open: Vec<usize>,
     /// The live set before each instruction (and at the end).
     before: Vec<Components>,
     /// What a call may read.
@@ -97,7 +102,7 @@ impl Analysis<'_> {
         while i > start {
             i -= 1;
             let open = match self.main[i] {
-                Inst::EndIf | Inst::EndLoop | Inst::EndSwitch => self.opener(start, i),
+                Inst::EndIf | Inst::EndLoop | Inst::EndSwitch => self.opener(i),
                 _ => i,
             };
             live = if open == i {
@@ -111,12 +116,9 @@ impl Analysis<'_> {
         live
     }
 
-    /// The opener in `start..close` whose closer is `close`.
-    fn opener(&self, start: usize, close: usize) -> usize {
-        (start..close)
-            .rev()
-            .find(|o| self.close[*o] == close)
-            .unwrap_or(close)
+    /// The opener whose closer is `close`.
+    fn opener(&self, close: usize) -> usize {
+        self.open[close]
     }
 
     /// Live-in of the construct `main[open..=close]`.
@@ -137,11 +139,11 @@ impl Analysis<'_> {
                         self.before[e] = out.clone();
                         let a = self.seq(open + 1, e, out.clone(), exits);
                         let b = self.seq(e + 1, close, out, exits);
-                        a.union(&b).copied().collect()
+                        a.union(&b)
                     }
                     None => {
                         let a = self.seq(open + 1, close, out.clone(), exits);
-                        a.union(&out).copied().collect()
+                        a.union(&out)
                     }
                 };
                 read(&cond, &mut live, self.prog);
@@ -156,10 +158,10 @@ impl Analysis<'_> {
                     };
                     let body = self.seq(open + 1, close, header.clone(), &inner);
                     self.before[close] = header.clone();
-                    if body == header {
+                    if body.same(&header) {
                         return header;
                     }
-                    header = header.union(&body).copied().collect();
+                    header.union_with(&body);
                 }
             }
             Inst::Switch { sel } => {
@@ -182,7 +184,7 @@ impl Analysis<'_> {
                 for &l in labels.iter().rev() {
                     next = self.seq(l + 1, end, next, &inner);
                     self.before[l] = next.clone();
-                    live.extend(next.iter().copied());
+                    live.union_with(&next);
                     end = l;
                 }
                 read(&sel, &mut live, self.prog);
@@ -215,9 +217,9 @@ impl Analysis<'_> {
             Inst::Ret => Components::new(),
             Inst::Break => target(&exits.brk),
             Inst::Continue => target(&exits.cont),
-            Inst::BreakC { .. } => target(&exits.brk).union(&out).copied().collect(),
-            Inst::ContinueC { .. } => target(&exits.cont).union(&out).copied().collect(),
-            Inst::Call { .. } | Inst::CallC { .. } => out.union(&self.calls).copied().collect(),
+            Inst::BreakC { .. } => target(&exits.brk).union(&out),
+            Inst::ContinueC { .. } => target(&exits.cont).union(&out),
+            Inst::Call { .. } | Inst::CallC { .. } => out.union(&self.calls),
             _ => {
                 let mut live = out;
                 for d in inst.destinations() {
@@ -306,7 +308,7 @@ fn read(src: &Src, live: &mut Components, prog: &Program) {
         return;
     }
     if src.index.rel.is_some() {
-        live.extend(every_temp(prog));
+        live.union_with(&every_temp(prog));
         return;
     }
     for c in src.swizzle {
@@ -329,7 +331,7 @@ mod tests {
             .iter()
             .position(|i| matches!(i, Inst::Sync { .. }))
             .expect("a barrier");
-        Liveness::of(&prog).after(pos).iter().copied().collect()
+        Liveness::of(&prog).after(pos).iter().collect()
     }
 
     #[test]

@@ -7,6 +7,7 @@
 //! Family quirks (D3D9 source modifiers, co-issue, `aL`, predication, `def`)
 //! are resolved by the front ends, so the backend sees only what is here.
 
+mod components;
 mod geometry;
 mod info;
 mod liveness;

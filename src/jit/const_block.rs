@@ -14,6 +14,7 @@
 //! register-only instruction.
 
 use cranelift_codegen::cursor::{Cursor, FuncCursor};
+use cranelift_codegen::entity::EntityRef;
 use cranelift_codegen::ir::{
     types, Function, GlobalValue, Inst, InstBuilder, InstructionData, MemFlagsData, Opcode,
 };
@@ -24,25 +25,17 @@ fn flags() -> MemFlagsData {
     MemFlagsData::trusted().with_readonly()
 }
 
-/// How many times each value is an argument (branch arguments included).
-fn use_counts(func: &Function) -> HashMap<cranelift_codegen::ir::Value, u32> {
-    let mut uses = HashMap::new();
+/// The used `vconst`s of `func` worth a load, with their bytes: one pass
+/// notes every value used as an argument (branch arguments included) and
+/// every non-trivial 16-byte `vconst`.
+fn used_constants(func: &Function) -> Vec<(Inst, [u8; 16])> {
+    let mut used = vec![false; func.dfg.num_values()];
+    let mut constants = Vec::new();
     for block in func.layout.blocks() {
         for inst in func.layout.block_insts(block) {
             for v in func.dfg.inst_values(inst) {
-                *uses.entry(v).or_insert(0) += 1;
+                used[v.index()] = true;
             }
-        }
-    }
-    uses
-}
-
-/// The used `vconst`s of `func` worth a load, with their bytes.
-fn used_constants(func: &Function) -> Vec<(Inst, [u8; 16])> {
-    let uses = use_counts(func);
-    let mut found = Vec::new();
-    for block in func.layout.blocks() {
-        for inst in func.layout.block_insts(block) {
             let InstructionData::UnaryConst {
                 opcode: Opcode::Vconst,
                 constant_handle,
@@ -50,19 +43,19 @@ fn used_constants(func: &Function) -> Vec<(Inst, [u8; 16])> {
             else {
                 continue;
             };
-            let result = func.dfg.first_result(inst);
             let Ok(bytes) =
                 <[u8; 16]>::try_from(func.dfg.constants.get(constant_handle).as_slice())
             else {
                 continue;
             };
             let trivial = bytes.iter().all(|&x| x == 0) || bytes.iter().all(|&x| x == 0xff);
-            if !trivial && uses.get(&result).copied().unwrap_or(0) > 0 {
-                found.push((inst, bytes));
+            if !trivial {
+                constants.push((inst, bytes));
             }
         }
     }
-    found
+    constants.retain(|(inst, _)| used[func.dfg.first_result(*inst).index()]);
+    constants
 }
 
 /// Replaces every used, non-trivial vector constant of `func` with a load

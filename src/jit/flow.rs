@@ -520,7 +520,7 @@ impl Tr<'_, '_> {
         } else {
             kept.whole.extend([m.cond, m.brk, m.cont, m.sw]);
         }
-        for &(reg, comp) in self.liveness.after(pos) {
+        for (reg, comp) in self.liveness.after(pos).iter() {
             if let Some(var) = self.scalars.var(reg, comp) {
                 kept.scalars.push(var);
             } else if let Some(v) = self.temps.get(reg as usize * 4 + comp as usize) {

@@ -354,7 +354,10 @@ impl Tr<'_, '_> {
         let byte = if c == 3 {
             self.b.ins().ushr_imm_s(texel, 24)
         } else {
-            let shifted = self.b.ins().ushr_imm_s(texel, 8 * c as i64);
+            let shifted = match c {
+                0 => texel,
+                _ => self.b.ins().ushr_imm_s(texel, 8 * c as i64),
+            };
             let mask = self.lb().splat(0xff).v[0];
             self.b.ins().band(shifted, mask)
         };
