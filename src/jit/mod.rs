@@ -430,6 +430,7 @@ pub fn compile(prog: &Program, opts: JitOptions) -> Result<Compiled, JitError> {
     b.append_block_params_for_function_params(entry);
     b.switch_to_block(entry);
     let frame = b.block_params(entry)[0];
+    let cb_views = operand::load_cb_views(&mut b, frame, prog);
     let dispatch = b.create_block();
     b.ins().jump(dispatch, &[]);
     let start = b.create_block();
@@ -476,6 +477,7 @@ pub fn compile(prog: &Program, opts: JitOptions) -> Result<Compiled, JitError> {
         load_strides,
         open_at: Vec::new(),
         inline_pairs: inline_sample::inline_pairs(prog),
+        cb_views,
     };
     tr.masks = Masks {
         cond: tr.declare(),

@@ -5,7 +5,9 @@ use super::state::Tr;
 use super::JitError;
 use crate::ir::{Dst, File, Src, SysVal};
 use cranelift_codegen::ir::{types, InstBuilder, MemFlagsData, Value};
+use cranelift_frontend::FunctionBuilder;
 use dxjit_runtime::abi::{Frame, SysValSlot, View};
+use std::collections::HashMap;
 use std::mem::{offset_of, size_of};
 
 /// How an operation reads its sources, which decides what `neg`/`abs` mean.
@@ -239,23 +241,15 @@ impl Tr<'_, '_> {
     /// The pointer, the size (as `i64`) and the zero-slot address of
     /// constant buffer `slot`.
     fn cb_view(&mut self, slot: u32) -> (Value, Value, Value) {
-        let cbs = self.frame_ptr(offset_of!(Frame, cbs));
-        let view_off = slot as i32 * size_of::<View>() as i32;
-        let ptr = self.b.ins().load(
-            types::I64,
-            MemFlagsData::trusted(),
-            cbs,
-            view_off + offset_of!(View, ptr) as i32,
-        );
-        let size = self.b.ins().load(
-            types::I32,
-            MemFlagsData::trusted(),
-            cbs,
-            view_off + offset_of!(View, size) as i32,
-        );
-        let size = self.b.ins().uextend(types::I64, size);
-        let zero = self.frame_addr(offset_of!(Frame, zero));
-        (ptr, size, zero)
+        if let Some(view) = self.cb_views.get(&slot) {
+            return *view;
+        }
+        self.load_cb_view(slot)
+    }
+
+    /// Constant buffer `slot`'s view, loaded here.
+    fn load_cb_view(&mut self, slot: u32) -> (Value, Value, Value) {
+        load_cb_view(&mut self.b, self.frame, slot)
     }
 
     /// Word `c` of row `row` of constant buffer `slot` (`slot` below
@@ -470,4 +464,47 @@ impl Tr<'_, '_> {
         }
         Ok(())
     }
+}
+
+/// The view of every constant buffer `prog` declares, loaded where `b` is
+/// (the function's entry block, which dominates every read and runs once
+/// per call), for [`Tr::cb_view`] to reuse.
+pub fn load_cb_views(
+    b: &mut FunctionBuilder,
+    frame: Value,
+    prog: &crate::ir::Program,
+) -> HashMap<u32, (Value, Value, Value)> {
+    prog.cbs
+        .iter()
+        .map(|d| d.slot)
+        .filter(|slot| (*slot as usize) < dxjit_runtime::abi::CB_SLOTS)
+        .map(|slot| (slot, load_cb_view(b, frame, slot)))
+        .collect()
+}
+
+/// Constant buffer `slot`'s pointer, size (as `i64`) and the address of the
+/// frame's zero row.
+fn load_cb_view(b: &mut FunctionBuilder, frame: Value, slot: u32) -> (Value, Value, Value) {
+    let cbs = b.ins().load(
+        types::I64,
+        MemFlagsData::trusted(),
+        frame,
+        offset_of!(Frame, cbs) as i32,
+    );
+    let view_off = slot as i32 * size_of::<View>() as i32;
+    let ptr = b.ins().load(
+        types::I64,
+        MemFlagsData::trusted(),
+        cbs,
+        view_off + offset_of!(View, ptr) as i32,
+    );
+    let size = b.ins().load(
+        types::I32,
+        MemFlagsData::trusted(),
+        cbs,
+        view_off + offset_of!(View, size) as i32,
+    );
+    let size = b.ins().uextend(types::I64, size);
+    let zero = b.ins().iadd_imm_s(frame, offset_of!(Frame, zero) as i64);
+    (ptr, size, zero)
 }

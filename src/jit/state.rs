@@ -139,6 +139,9 @@ pub struct Tr<'p, 'f> {
     /// The (SRV, sampler) pairs compiled code may filter itself, in the
     /// order of the frame's `inline_samplers`.
     pub inline_pairs: Vec<(u32, u32)>,
+    /// Each declared constant buffer's pointer, size and the zero row's
+    /// address, loaded once where the body starts.
+    pub cb_views: HashMap<u32, (Value, Value, Value)>,
 }
 
 /// Instructions a program may expand to after inlining calls.
