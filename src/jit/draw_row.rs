@@ -183,25 +183,16 @@ impl Tr<'_, '_> {
     }
 
     /// Writes each varying input component of the step starting at column
-    /// `x`: a loop over the row's `varying` list.
+    /// `x`: a loop over the row's `varying` list, walking it and the quad
+    /// column's table entries with two pointers (everything else is set
+    /// up before the loop).
     fn write_varying(&mut self, row: Value, x: Value) {
         let count = self.load_u32(row, offset_of!(DrawRow, varying_count));
-        let head = self.b.create_block();
-        let body = self.b.create_block();
-        let done = self.b.create_block();
-        self.b.append_block_param(head, types::I32);
-        let zero = self.b.ins().iconst(types::I32, 0);
-        self.b.ins().jump(head, &[zero.into()]);
-
-        self.b.switch_to_block(head);
-        let i = self.b.block_params(head)[0];
-        let more = self.b.ins().icmp(IntCC::UnsignedLessThan, i, count);
-        self.b.ins().brif(more, body, &[], done, &[]);
-
-        self.b.switch_to_block(body);
         let first = self.load_u32(row, offset_of!(DrawRow, first_x));
         let quad = self.b.ins().isub(x, first);
         let quad = self.b.ins().ushr_imm_u(quad, 1);
+        let quad = self.b.ins().uextend(types::I64, quad);
+        let count64 = self.b.ins().uextend(types::I64, count);
         let places = [0, 1].map(|p| {
             let v = self.b.ins().load(
                 types::F64,
@@ -211,32 +202,53 @@ impl Tr<'_, '_> {
             );
             self.b.ins().splat(types::F64X2, v)
         });
-        let varying = self.load_ptr(row, offset_of!(DrawRow, varying));
-        let i64_i = self.b.ins().uextend(types::I64, i);
-        let slot_at = self.b.ins().ishl_imm_u(i64_i, 2);
-        let slot_at = self.b.ins().iadd(varying, slot_at);
+        let inputs = self.frame_ptr(offset_of!(Frame, inputs));
+        let slots = self.load_ptr(row, offset_of!(DrawRow, varying));
+        let table = self.load_ptr(row, offset_of!(DrawRow, table));
+        // Quad column `quad + j`'s entries start `(quad + j) · count` entries in.
+        let entries = self.b.ins().imul(quad, count64);
+        let entries = self.b.ins().imul_imm_s(entries, ENTRY_BYTES);
+        let entries = self.b.ins().iadd(table, entries);
+        let column_bytes = self.b.ins().imul_imm_s(count64, ENTRY_BYTES);
+        let slots_end = self.b.ins().ishl_imm_u(count64, 2);
+        let slots_end = self.b.ins().iadd(slots, slots_end);
+
+        let head = self.b.create_block();
+        let body = self.b.create_block();
+        let done = self.b.create_block();
+        self.b.append_block_param(head, types::I64);
+        self.b.append_block_param(head, types::I64);
+        self.b.ins().jump(head, &[slots.into(), entries.into()]);
+
+        self.b.switch_to_block(head);
+        let (slot_at, entry) = (self.b.block_params(head)[0], self.b.block_params(head)[1]);
+        let more = self
+            .b
+            .ins()
+            .icmp(IntCC::UnsignedLessThan, slot_at, slots_end);
+        self.b.ins().brif(more, body, &[], done, &[]);
+
+        self.b.switch_to_block(body);
         let slot = self.load_u32(slot_at, 0);
         let slot = self.b.ins().uextend(types::I64, slot);
         let block = i64::from(self.lanes() * 4);
         let block_bytes = self.b.ins().imul_imm_s(slot, block);
-        let inputs = self.frame_ptr(offset_of!(Frame, inputs));
         let dst = self.b.ins().iadd(inputs, block_bytes);
-        let table = self.load_ptr(row, offset_of!(DrawRow, table));
-        let count64 = self.b.ins().uextend(types::I64, count);
-        let quad = self.b.ins().uextend(types::I64, quad);
+        let mut column = entry;
         for j in 0..self.k {
-            let column = self.b.ins().iadd_imm_s(quad, j as i64);
-            let entry = self.b.ins().imul(column, count64);
-            let entry = self.b.ins().iadd(entry, i64_i);
-            let entry = self.b.ins().imul_imm_s(entry, ENTRY_BYTES);
-            let entry = self.b.ins().iadd(table, entry);
-            let quad_values = self.interpolate_quad(entry, places);
+            if j > 0 {
+                column = self.b.ins().iadd(column, column_bytes);
+            }
+            let quad_values = self.interpolate_quad(column, places);
             self.b
                 .ins()
                 .store(MemFlagsData::trusted(), quad_values, dst, 16 * j as i32);
         }
-        let next = self.b.ins().iadd_imm_s(i, 1);
-        self.b.ins().jump(head, &[next.into()]);
+        let next_slot = self.b.ins().iadd_imm_s(slot_at, 4);
+        let next_entry = self.b.ins().iadd_imm_s(entry, ENTRY_BYTES);
+        self.b
+            .ins()
+            .jump(head, &[next_slot.into(), next_entry.into()]);
 
         self.b.switch_to_block(done);
     }
@@ -252,10 +264,12 @@ impl Tr<'_, '_> {
             let scaled = self.b.ins().fmul(rise, place);
             let value = self.b.ins().fadd(top, scaled);
             let narrow = self.b.ins().fvdemote(value);
-            self.b.ins().bitcast(types::I64X2, le(), narrow)
+            self.b.ins().bitcast(types::I8X16, le(), narrow)
         });
-        let upper = self.b.ins().extractlane(rows[1], 0);
-        let both = self.b.ins().insertlane(rows[0], upper, 1);
+        // The low halves of both rows: bytes 0..8 of each.
+        let lows: Vec<u8> = (0..8).chain(16..24).collect();
+        let lows = self.b.func.dfg.immediates.push(lows.into());
+        let both = self.b.ins().shuffle(rows[0], rows[1], lows);
         self.b.ins().bitcast(VEC, le(), both)
     }
 
