@@ -194,12 +194,14 @@ impl Tr<'_, '_> {
 
     /// store_raw / store_structured: an out-of-bounds component writes
     /// nothing while the in-bounds components land.
+    /// `stride` is the likely byte step of a raw offset from lane to lane.
     pub fn emit_store(
         &mut self,
         res: Resource,
         addr: Addr,
         value: &Src,
         count: u8,
+        stride: Option<i64>,
     ) -> Result<(), JitError> {
         let m = self.mem(res)?;
         let sink = self.frame_addr(offset_of!(Frame, sink));
@@ -210,6 +212,9 @@ impl Tr<'_, '_> {
         }
         if let (Addr::Raw(off), [x, y, z, w]) = (addr, vals.as_slice()) {
             let quad = [*x, *y, *z, *w];
+            if stride == Some(16) {
+                return self.store_rows_strided(&m, off, &quad, sink, &exec);
+            }
             return self.store_raw_quad(&m, off, &quad, sink, &exec);
         }
         self.store_words(&m, addr, &vals, sink, &exec)

@@ -441,7 +441,7 @@ pub fn compile(prog: &Program, opts: JitOptions) -> Result<Compiled, JitError> {
         lb.declare()
     };
     let uniform = uniform::Uniformity::of(prog);
-    let load_strides = stride::load_strides(prog, &uniform);
+    let raw_strides = stride::raw_strides(prog, &uniform);
     let scalars = scalar::ScalarTemps::new(prog, &uniform, &mut b);
     let mut tr = Tr {
         b,
@@ -474,7 +474,7 @@ pub fn compile(prog: &Program, opts: JitOptions) -> Result<Compiled, JitError> {
         uniform,
         scalars,
         liveness: crate::ir::Liveness::of(prog),
-        load_strides,
+        raw_strides,
         open_at: Vec::new(),
         inline_pairs: inline_sample::inline_pairs(prog),
         cb_views,

@@ -135,7 +135,7 @@ pub struct Tr<'p, 'f> {
     /// Where in the main function each open construct of `flow` begins.
     pub open_at: Vec<usize>,
     /// The likely lane-to-lane stride of each raw load's offset in `main`.
-    pub load_strides: HashMap<usize, i64>,
+    pub raw_strides: HashMap<usize, i64>,
     /// The (SRV, sampler) pairs compiled code may filter itself, in the
     /// order of the frame's `inline_samplers`.
     pub inline_pairs: Vec<(u32, u32)>,

@@ -1,6 +1,7 @@
-//! Stride hints: for each raw load in the main function, the byte stride
-//! its offset most likely has from one lane to the next (`offset = u + s *
-//! lane`, as in `ld_raw r0.x, vThreadIDInGroupFlattened.x * 16, g0`).
+//! Stride hints: for each raw load and store in the main function, the
+//! byte stride its offset most likely has from one lane to the next
+//! (`offset = u + s * lane`, as in `ld_raw r0.x,
+//! vThreadIDInGroupFlattened.x * 16, g0`).
 //!
 //! The hint is a guess from a forward walk that ignores control flow:
 //! thread indices step by 1 per lane, uniform values by 0, and `mov`,
@@ -12,15 +13,21 @@ use super::uniform::Uniformity;
 use crate::ir::{AluOp, File, Inst, Program, Src, SysVal};
 use std::collections::HashMap;
 
-/// The stride hint of each `ld_raw` in `main`, by instruction index.
-pub fn load_strides(prog: &Program, uniform: &Uniformity) -> HashMap<usize, i64> {
+/// The stride hint of each `ld_raw` and `store_raw` in `main`, by
+/// instruction index.
+pub fn raw_strides(prog: &Program, uniform: &Uniformity) -> HashMap<usize, i64> {
     let mut temps: HashMap<(u32, u8), i64> = HashMap::new();
     let mut out = HashMap::new();
     for (i, inst) in prog.main.iter().enumerate() {
         match inst {
-            Inst::LoadRaw { offset, .. } => {
+            Inst::LoadRaw { offset, .. } | Inst::StoreRaw { offset, .. } => {
                 if let Some(s) = stride(offset, 0, &temps, uniform) {
                     out.insert(i, s);
+                }
+                for d in inst.destinations() {
+                    for c in 0..4u8 {
+                        temps.remove(&(d.index.base, c));
+                    }
                 }
             }
             Inst::Alu { op, dst, src } if dst.file == File::Temp && dst.index.rel.is_none() => {

@@ -2,7 +2,9 @@
 //! or 16 bytes, as thread-indexed arrays give): after checking the guess
 //! (see `stride`) against the actual offsets and the buffer's size, one
 //! scalar load, one vector load per four lanes, or four row loads and a
-//! transpose replace the per-lane gathers. Otherwise the per-lane path runs.
+//! transpose replace the per-lane gathers. Four-component raw stores whose
+//! offsets step by 16 bytes are stored as rows the same way. Otherwise the
+//! per-lane path runs.
 
 use super::lanes::{Lanes, MAX_K, VEC};
 use super::memory::{Addr, Mem};
@@ -27,38 +29,12 @@ impl Tr<'_, '_> {
         words: &[u8],
         zero: Value,
     ) -> Result<Vec<Lanes>, JitError> {
-        let lanes = i64::from(self.lanes());
-        let low_bits = self.lb().splat(!3);
-        let first = self.b.ins().extractlane(off.v[0], 0);
-        let first = self.b.ins().band_imm_s(first, !3);
-        let first_v = self.b.ins().splat(types::I32X4, first);
-        let mut all = None;
-        for j in 0..self.k {
-            let steps: Vec<u32> = (0..4)
-                .map(|l| (stride * (4 * j as i64 + l)) as u32)
-                .collect();
-            let steps = self
-                .lb()
-                .splat_words([steps[0], steps[1], steps[2], steps[3]]);
-            let b = &mut self.b;
-            let expect = b.ins().iadd(first_v, steps);
-            let o = b.ins().band(off.v[j], low_bits.v[j]);
-            let eq = b.ins().icmp(IntCC::Equal, o, expect);
-            all = Some(match all {
-                Some(a) => b.ins().band(a, eq),
-                None => eq,
-            });
-        }
-        let b = &mut self.b;
-        let matches = b.ins().vall_true(all.expect("k >= 1"));
-        let first = b.ins().uextend(types::I64, first);
         // The last byte read: the last lane's highest word, or its whole
         // 16-byte row when rows are loaded.
         let last_word = i64::from(words.iter().copied().max().unwrap_or(0));
         let reach = if stride == 16 { 16 } else { 4 * last_word + 4 };
-        let end = b.ins().iadd_imm_s(first, stride * (lanes - 1) + reach);
-        let fits = b.ins().icmp(IntCC::UnsignedLessThanOrEqual, end, m.size);
-        let fast_ok = b.ins().band(matches, fits);
+        let (fast_ok, first) = self.strided_in_bounds(m, off, stride, reach);
+        let b = &mut self.b;
         let fast = b.create_block();
         let slow = b.create_block();
         let join = b.create_block();
@@ -85,6 +61,87 @@ impl Tr<'_, '_> {
         self.b.ins().jump(join, &[]);
         self.b.switch_to_block(join);
         Ok(vars.iter().map(|v| self.lb().use_var(*v)).collect())
+    }
+
+    /// Whether every lane's offset (its low two bits cleared) is lane 0's
+    /// plus `stride` per lane and the last lane's `reach` bytes end inside
+    /// the buffer, as an `i8` flag, and lane 0's offset as an `i64`.
+    fn strided_in_bounds(
+        &mut self,
+        m: &Mem,
+        off: &Lanes,
+        stride: i64,
+        reach: i64,
+    ) -> (Value, Value) {
+        let lanes = i64::from(self.lanes());
+        let low_bits = self.lb().splat(!3);
+        let first = self.b.ins().extractlane(off.v[0], 0);
+        let first = self.b.ins().band_imm_s(first, !3);
+        let first_v = self.b.ins().splat(types::I32X4, first);
+        let mut all = None;
+        for j in 0..self.k {
+            let steps: Vec<u32> = (0..4)
+                .map(|l| (stride * (4 * j as i64 + l)) as u32)
+                .collect();
+            let steps = self
+                .lb()
+                .splat_words([steps[0], steps[1], steps[2], steps[3]]);
+            let b = &mut self.b;
+            let expect = b.ins().iadd(first_v, steps);
+            let o = b.ins().band(off.v[j], low_bits.v[j]);
+            let eq = b.ins().icmp(IntCC::Equal, o, expect);
+            all = Some(match all {
+                Some(a) => b.ins().band(a, eq),
+                None => eq,
+            });
+        }
+        let b = &mut self.b;
+        let matches = b.ins().vall_true(all.expect("k >= 1"));
+        let first = b.ins().uextend(types::I64, first);
+        let end = b.ins().iadd_imm_s(first, stride * (lanes - 1) + reach);
+        let fits = b.ins().icmp(IntCC::UnsignedLessThanOrEqual, end, m.size);
+        (b.ins().band(matches, fits), first)
+    }
+
+    /// Stores four components at each lane's offset when the offsets step
+    /// by 16 bytes from lane to lane, every lane runs and every row is in
+    /// bounds: the components transposed into rows and stored one after
+    /// another from lane 0's offset. Otherwise the per-lane path runs.
+    pub fn store_rows_strided(
+        &mut self,
+        m: &Mem,
+        off: &Lanes,
+        vals: &[Lanes; 4],
+        sink: Value,
+        exec: &Lanes,
+    ) -> Result<(), JitError> {
+        let (in_bounds, first) = self.strided_in_bounds(m, off, 16, 16);
+        let mut active = exec.v[0];
+        for j in 1..self.k {
+            active = self.b.ins().band(active, exec.v[j]);
+        }
+        let active = self.b.ins().vall_true(active);
+        let fast_ok = self.b.ins().band(in_bounds, active);
+        let fast = self.b.create_block();
+        let slow = self.b.create_block();
+        let join = self.b.create_block();
+        self.b.ins().brif(fast_ok, fast, &[], slow, &[]);
+        self.b.switch_to_block(fast);
+        let base = self.b.ins().iadd(m.ptr, first);
+        for j in 0..self.k {
+            let rows = self.transpose(vals.map(|v| v.v[j]));
+            for (l, row) in rows.into_iter().enumerate() {
+                let at = 16 * (4 * j + l) as i32;
+                self.b.ins().store(flags(), row, base, at);
+            }
+        }
+        self.b.ins().jump(join, &[]);
+        self.b.switch_to_block(slow);
+        self.b.set_cold_block(slow);
+        self.store_raw_quad(m, off, vals, sink, exec)?;
+        self.b.ins().jump(join, &[]);
+        self.b.switch_to_block(join);
+        Ok(())
     }
 
     /// The words at `base + stride * lane + 4 * w`, all known in bounds.

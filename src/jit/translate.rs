@@ -164,7 +164,7 @@ impl Tr<'_, '_> {
                 swizzle,
             } => {
                 let off = self.read(offset, 0, Ty::I)?;
-                let stride = pos.and_then(|p| self.load_strides.get(&p).copied());
+                let stride = pos.and_then(|p| self.raw_strides.get(&p).copied());
                 self.emit_load(dst, *res, Addr::Raw(&off), *swizzle, stride)
             }
             Inst::StoreRaw {
@@ -174,7 +174,8 @@ impl Tr<'_, '_> {
                 count,
             } => {
                 let off = self.read(offset, 0, Ty::I)?;
-                self.emit_store(*res, Addr::Raw(&off), value, *count)
+                let stride = pos.and_then(|p| self.raw_strides.get(&p).copied());
+                self.emit_store(*res, Addr::Raw(&off), value, *count, stride)
             }
             Inst::LoadStructured {
                 dst,
@@ -196,7 +197,7 @@ impl Tr<'_, '_> {
             } => {
                 let i = self.read(index, 0, Ty::I)?;
                 let o = self.read(offset, 0, Ty::I)?;
-                self.emit_store(*res, Addr::Structured(&i, &o), value, *count)
+                self.emit_store(*res, Addr::Structured(&i, &o), value, *count, None)
             }
             Inst::LoadTyped {
                 dst,

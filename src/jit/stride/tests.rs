@@ -1,6 +1,6 @@
 //! Stride hints on small programs, with strides worked out by hand.
 
-use super::load_strides;
+use super::raw_strides;
 use crate::ir::{AluOp, Dst, File, Inst, Program, Resource, Src, Stage, SysVal, XYZW};
 use crate::jit::uniform::Uniformity;
 
@@ -25,7 +25,7 @@ fn strides(main: Vec<Inst>) -> std::collections::HashMap<usize, i64> {
     let mut p = Program::new(Stage::Compute);
     p.temps = 4;
     p.main = main;
-    load_strides(&p, &Uniformity::of(&p))
+    raw_strides(&p, &Uniformity::of(&p))
 }
 
 #[test]
