@@ -63,3 +63,23 @@ fn thread_y_steps_zero_and_inputs_give_no_hint() {
     assert_eq!(s.get(&1), Some(&0));
     assert_eq!(s.get(&3), None);
 }
+
+#[test]
+fn stores_get_hints_and_a_load_forgets_its_destination() {
+    let tid = Src::reg(File::SysVal(SysVal::DispatchThreadId), 0).scalar(0);
+    let store = |offset: u32| Inst::StoreRaw {
+        res: Resource::Tgsm(0),
+        offset: Src::temp(offset).scalar(0),
+        value: Src::temp(2),
+        count: 4,
+    };
+    let s = strides(vec![
+        alu(AluOp::IShl, 3, vec![tid, Src::splat(4)]),
+        store(3),
+        // The load overwrites r3 with loaded data: no stride is known after.
+        load(0),
+        store(3),
+    ]);
+    assert_eq!(s.get(&1), Some(&16));
+    assert_eq!(s.get(&3), None);
+}
