@@ -13,6 +13,10 @@
 // The largest rectangle coordinate (D3D11's largest render target).
 #define DXJIT_MAX_COORDINATE 16384
 
+// `dxjit_stream_output_buffer.offset` meaning D3D11's -1: append after
+// the buffer's `filled_size`.
+#define DXJIT_SO_APPEND UINT32_MAX
+
 // What a call did. The numbers are stable: new codes are only added.
 enum dxjit_status
 #if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
@@ -416,7 +420,7 @@ typedef uint32_t dxjit_buffer_kind;
 
 // How a draw's vertices form primitives: `D3D11_PRIMITIVE_TOPOLOGY`'s
 // numbers. Patch lists of 1 to 32 control points are 33 to 64
-// (`DXJIT_TOPOLOGY_PATCH_LIST_1 + n - 1`).
+// (`DXJIT_TOPOLOGY_PATCH_LIST1 + n - 1`).
 enum dxjit_topology
 #if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
   : uint32_t
@@ -674,8 +678,8 @@ typedef struct dxjit_so_element {
 } dxjit_so_element;
 
 // A stream-output buffer: where it is bound, the stream that feeds it,
-// what each vertex holds, and its memory. Vertices are written from byte
-// 0, `stride` bytes apart; bytes no element covers keep their values.
+// what each vertex holds, and its memory. Vertices are written from
+// `offset`, `stride` bytes apart; bytes no element covers keep their values.
 typedef struct dxjit_stream_output_buffer {
   // `sizeof(dxjit_stream_output_buffer)`.
   size_t struct_size;
@@ -695,6 +699,13 @@ typedef struct dxjit_stream_output_buffer {
   // Bytes at `data`. A primitive that does not fit is not written, and
   // neither is anything after it on its stream.
   size_t size;
+  // Where the draw's first vertex goes (`SOSetTargets`' offset): a byte
+  // offset, or `DXJIT_SO_APPEND` to continue at `filled_size`.
+  uint32_t offset;
+  // The buffer's filled size from earlier draws (the byte after the last
+  // vertex they wrote; `dxjit_pipeline_result.filled_sizes` reports it),
+  // read only when `offset` is `DXJIT_SO_APPEND`.
+  uint32_t filled_size;
 } dxjit_stream_output_buffer;
 
 // A draw through a pipeline: its shaders and their bindings, input
@@ -751,6 +762,11 @@ typedef struct dxjit_pipeline_result {
   uint64_t primitives_written[4];
   // Primitives each stream produced, written or not.
   uint64_t primitives_needed[4];
+  // By slot: the filled size of the buffer bound there after the draw
+  // (the byte after the last vertex written, or its starting offset
+  // when nothing was); 0 for slots without a buffer. A later draw that
+  // continues the buffer passes it with `DXJIT_SO_APPEND`.
+  uint32_t filled_sizes[4];
 } dxjit_pipeline_result;
 
 // One 2x2 quad: pixels (x, y), (x+1, y), (x, y+1), (x+1, y+1), in that

@@ -79,6 +79,11 @@ pub struct PipelineResult {
     pub primitives_written: [u64; 4],
     /// Primitives each stream produced, written or not.
     pub primitives_needed: [u64; 4],
+    /// By slot: the filled size of the buffer bound there after the draw
+    /// (the byte after the last vertex written, or its starting offset
+    /// when nothing was); 0 for slots without a buffer. A later draw that
+    /// continues the buffer passes it with `DXJIT_SO_APPEND`.
+    pub filled_sizes: [u32; 4],
 }
 
 // SAFETY: `#[repr(C)]`, starts with `struct_size`; integers only.
@@ -257,10 +262,15 @@ pub unsafe extern "C" fn dxjit_run_pipeline(
         // stream output keeps each buffer's length.
         unsafe { write_buffers(buffers, &out.buffers) };
         if !result.is_null() {
+            let mut filled_sizes = [0; 4];
+            for (b, &f) in buffers.iter().zip(&out.filled_sizes) {
+                filled_sizes[b.slot as usize & 3] = f;
+            }
             let counts = PipelineResult {
                 struct_size: std::mem::size_of::<PipelineResult>(),
                 primitives_written: out.counts.written,
                 primitives_needed: out.counts.needed,
+                filled_sizes,
             };
             // SAFETY: non-null, a writable `dxjit_pipeline_result` (contract).
             unsafe { write_versioned(result, counts, "result") }?;

@@ -2,7 +2,7 @@
 
 use crate::checks::{invalid, versioned_slice, Versioned};
 use crate::status::{Failure, Outcome, Status};
-use dxjit::api::{SoDeclEntry, StreamOutput};
+use dxjit::api::{SoDeclEntry, SoOffset, StreamOutput};
 use std::ffi::{c_char, c_void, CStr};
 
 /// One entry of a stream-output declaration: components of an output of
@@ -31,9 +31,13 @@ unsafe impl Versioned for SoElement {
     const NAME: &'static str = "dxjit_so_element";
 }
 
+/// `dxjit_stream_output_buffer.offset` meaning D3D11's -1: append after
+/// the buffer's `filled_size`.
+pub const SO_APPEND: u32 = u32::MAX;
+
 /// A stream-output buffer: where it is bound, the stream that feeds it,
-/// what each vertex holds, and its memory. Vertices are written from byte
-/// 0, `stride` bytes apart; bytes no element covers keep their values.
+/// what each vertex holds, and its memory. Vertices are written from
+/// `offset`, `stride` bytes apart; bytes no element covers keep their values.
 #[repr(C)]
 #[derive(Debug, Clone, Copy)]
 pub struct StreamOutputBuffer {
@@ -55,6 +59,13 @@ pub struct StreamOutputBuffer {
     /// Bytes at `data`. A primitive that does not fit is not written, and
     /// neither is anything after it on its stream.
     pub size: usize,
+    /// Where the draw's first vertex goes (`SOSetTargets`' offset): a byte
+    /// offset, or `DXJIT_SO_APPEND` to continue at `filled_size`.
+    pub offset: u32,
+    /// The buffer's filled size from earlier draws (the byte after the last
+    /// vertex they wrote; `dxjit_pipeline_result.filled_sizes` reports it),
+    /// read only when `offset` is `DXJIT_SO_APPEND`.
+    pub filled_size: u32,
 }
 
 // SAFETY: `#[repr(C)]`, starts with `struct_size`; integers and raw pointers.
@@ -137,12 +148,14 @@ pub(crate) unsafe fn read_buffers(buffers: &[StreamOutputBuffer]) -> Outcome<Vec
             // SAFETY: non-null, `size` readable bytes (contract), byte-aligned.
             unsafe { std::slice::from_raw_parts(b.data.cast::<u8>(), b.size) }.to_vec()
         };
+        let offset = match b.offset {
+            SO_APPEND => SoOffset::Append,
+            n => SoOffset::At(n),
+        };
         outputs.push(StreamOutput {
-            slot: b.slot,
-            stream: b.stream,
-            stride: b.stride,
-            elements,
-            data,
+            offset,
+            filled_size: b.filled_size,
+            ..StreamOutput::new(b.slot, b.stream, b.stride, elements, data)
         });
     }
     spans.sort_unstable();

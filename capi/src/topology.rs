@@ -7,7 +7,7 @@ use dxjit_runtime::pipeline::Topology as RuntimeTopology;
 
 /// How a draw's vertices form primitives: `D3D11_PRIMITIVE_TOPOLOGY`'s
 /// numbers. Patch lists of 1 to 32 control points are 33 to 64
-/// (`DXJIT_TOPOLOGY_PATCH_LIST_1 + n - 1`).
+/// (`DXJIT_TOPOLOGY_PATCH_LIST1 + n - 1`).
 #[repr(u32)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Topology {

@@ -552,7 +552,23 @@ static void run_pipeline(void) {
         check(result.primitives_written[0] == 2 && result.primitives_needed[0] == 2 &&
                   result.primitives_needed[1] == 0,
               "pipeline: stream 0 wrote and needed 2 points");
+        check(result.filled_sizes[0] == 24, "pipeline: slot 0 is filled to byte 24 (two 12-byte vertices)");
     }
+
+    /* The same draw again, appending (SOSetTargets' offset -1) after the
+       24 bytes written: room for one more 12-byte vertex, so the first
+       point (102, 202, 0) lands at bytes 24..36 and the second is only
+       counted. */
+    buffer.offset = DXJIT_SO_APPEND;
+    buffer.filled_size = result.filled_sizes[0];
+    status = dxjit_run_pipeline(&d, &result, &message);
+    if (called(status, message, "dxjit_run_pipeline, appending")) {
+        check(value(so[3]) == 104 && value(so[6]) == 102 && value(so[7]) == 202 && so[8] == 0 &&
+                  result.primitives_written[0] == 1 && result.primitives_needed[0] == 2 &&
+                  result.filled_sizes[0] == 36,
+              "pipeline: an appending draw continues at the filled size until the buffer is full");
+    }
+    buffer.offset = 0;
 
     /* Room for one vertex only: the first point is written, the second
        is counted as needed but not written (D3D11's overflow rule). */

@@ -45,13 +45,9 @@ fn stream_outputs(descs: &[StreamOutputDesc]) -> Result<Vec<StreamOutput>, Strin
                 .flatten()
                 .take(d.size as usize)
                 .collect();
-            Ok(StreamOutput {
-                slot: d.slot,
-                stream: d.stream,
-                stride: d.stride,
-                elements,
-                data,
-            })
+            Ok(StreamOutput::new(
+                d.slot, d.stream, d.stride, elements, data,
+            ))
         })
         .collect()
 }
