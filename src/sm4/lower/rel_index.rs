@@ -67,7 +67,11 @@ impl Lowerer {
             alu(AluOp::ULt, 0b1000, vec![tc(1), Src::splat(reg.count)]),
             alu(AluOp::And, 0b0100, vec![tc(2), tc(3)]),
             alu(AluOp::IMad, 0b0001, vec![tc(1), Src::splat(per_reg), tc(0)]),
-            alu(AluOp::Movc, 0b0001, vec![tc(2), tc(0), Src::splat(OUT_OF_RANGE)]),
+            alu(
+                AluOp::Movc,
+                0b0001,
+                vec![tc(2), tc(0), Src::splat(OUT_OF_RANGE)],
+            ),
         ]);
         tc(0)
     }
