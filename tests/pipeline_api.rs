@@ -3,7 +3,8 @@
 //! declarations it cannot run.
 
 use dxjit::api::{
-    run_pipeline, DrawInput, PipelineStages, RunError, SoDeclEntry, StageBinding, StreamOutput,
+    run_pipeline, DrawInput, PipelineStages, RunError, SoDeclEntry, SoOffset, StageBinding,
+    StreamOutput,
 };
 use dxjit::{Bindings, CompileOptions, Shader};
 use dxjit_runtime::pipeline::Topology;
@@ -42,13 +43,13 @@ fn floats(bytes: &[u8]) -> Vec<f32> {
 }
 
 fn output(stride: u32, size: usize, element: &str) -> StreamOutput {
-    StreamOutput {
-        slot: 0,
-        stream: 0,
+    StreamOutput::new(
+        0,
+        0,
         stride,
-        elements: vec![SoDeclEntry::parse(element).unwrap()],
-        data: vec![0; size],
-    }
+        vec![SoDeclEntry::parse(element).unwrap()],
+        vec![0; size],
+    )
 }
 
 fn line_strip(xs: &[f32]) -> DrawInput {
@@ -117,4 +118,53 @@ fn a_lone_hull_stage_and_bad_declarations_are_errors() {
     stages.gs = Some(vs_only);
     let err = run_pipeline(&stages, &draw, vec![output(16, 64, "TEXCOORD0")]).unwrap_err();
     assert!(matches!(err, RunError::WrongStage { .. }), "{err}");
+}
+
+#[test]
+fn later_draws_append_and_offsets_rebind() {
+    // Vertex-shader-only line lists: each line's two x values reach the
+    // 4-byte vertices of a 24-byte buffer (six vertices).
+    let vs = shader(VS);
+    let b = Bindings::new();
+    let stages = PipelineStages {
+        vs: StageBinding {
+            shader: &vs,
+            bindings: &b,
+        },
+        hs: None,
+        ds: None,
+        gs: None,
+    };
+    let lines = |xs: &[f32]| DrawInput {
+        topology: Topology::LineList,
+        ..line_strip(xs)
+    };
+    // First draw, bound at byte 4: the line (1, 2) fills bytes 4..12.
+    let mut first = output(4, 24, "TEXCOORD0.x");
+    first.offset = SoOffset::At(4);
+    let outputs = vec![first];
+    let out = run_pipeline(&stages, &lines(&[1.0, 2.0]), outputs.clone()).unwrap();
+    assert_eq!(floats(&out.buffers[0]), [0.0, 1.0, 2.0, 0.0, 0.0, 0.0]);
+    assert_eq!(out.filled_sizes, [12]);
+    // Still bound (offset -1): the line (3, 4) goes after it, to 20.
+    let resumed = out.resume(&outputs);
+    assert_eq!(
+        (resumed[0].offset, resumed[0].filled_size),
+        (SoOffset::Append, 12)
+    );
+    let out = run_pipeline(&stages, &lines(&[3.0, 4.0]), resumed.clone()).unwrap();
+    assert_eq!(floats(&out.buffers[0]), [0.0, 1.0, 2.0, 3.0, 4.0, 0.0]);
+    assert_eq!(out.filled_sizes, [20]);
+    // A third line needs bytes 20..28 of 24: not written, still needed;
+    // the filled size stays 20.
+    let again = out.resume(&resumed);
+    let out = run_pipeline(&stages, &lines(&[5.0, 6.0]), again.clone()).unwrap();
+    assert_eq!((out.counts.written[0], out.counts.needed[0]), (0, 1));
+    assert_eq!(out.filled_sizes, [20]);
+    // Rebound at byte 0 (SOSetTargets with offset 0): overwrites from 0.
+    let mut rebound = out.resume(&again);
+    rebound[0].offset = SoOffset::At(0);
+    let out = run_pipeline(&stages, &lines(&[7.0, 8.0]), rebound).unwrap();
+    assert_eq!(floats(&out.buffers[0]), [7.0, 8.0, 2.0, 3.0, 4.0, 0.0]);
+    assert_eq!(out.filled_sizes, [8]);
 }

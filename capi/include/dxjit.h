@@ -13,6 +13,10 @@
 // The largest rectangle coordinate (D3D11's largest render target).
 #define DXJIT_MAX_COORDINATE 16384
 
+// `dxjit_stream_output_buffer.offset` meaning D3D11's -1: append after
+// the buffer's `filled_size`.
+#define DXJIT_SO_APPEND UINT32_MAX
+
 // What a call did. The numbers are stable: new codes are only added.
 enum dxjit_status
 #if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
@@ -87,11 +91,11 @@ enum dxjit_stage
   DXJIT_STAGE_PIXEL = 1,
   // Compute shader.
   DXJIT_STAGE_COMPUTE = 2,
-  // Hull shader (run through the Rust API's tessellation only).
+  // Hull shader (run by `dxjit_run_pipeline`).
   DXJIT_STAGE_HULL = 3,
-  // Domain shader (run through the Rust API's tessellation only).
+  // Domain shader (run by `dxjit_run_pipeline`).
   DXJIT_STAGE_DOMAIN = 4,
-  // Geometry shader (it runs only in a pipeline, which the C API lacks).
+  // Geometry shader (run by `dxjit_run_pipeline`).
   DXJIT_STAGE_GEOMETRY = 5,
 };
 #ifndef __cplusplus
@@ -414,6 +418,45 @@ typedef uint32_t dxjit_buffer_kind;
 #endif // __STDC_VERSION__ >= 202311L
 #endif // __cplusplus
 
+// How a draw's vertices form primitives: `D3D11_PRIMITIVE_TOPOLOGY`'s
+// numbers. Patch lists of 1 to 32 control points are 33 to 64
+// (`DXJIT_TOPOLOGY_PATCH_LIST1 + n - 1`).
+enum dxjit_topology
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+  // Every vertex is a point.
+  DXJIT_TOPOLOGY_POINT_LIST = 1,
+  // Every two vertices are a line.
+  DXJIT_TOPOLOGY_LINE_LIST = 2,
+  // Each vertex after the first ends a line from the one before.
+  DXJIT_TOPOLOGY_LINE_STRIP = 3,
+  // Every three vertices are a triangle.
+  DXJIT_TOPOLOGY_TRIANGLE_LIST = 4,
+  // Each vertex after the second ends a triangle with the two before.
+  DXJIT_TOPOLOGY_TRIANGLE_STRIP = 5,
+  // Lines with their neighbours, four vertices each.
+  DXJIT_TOPOLOGY_LINE_LIST_ADJ = 10,
+  // A line strip with neighbours at both ends.
+  DXJIT_TOPOLOGY_LINE_STRIP_ADJ = 11,
+  // Triangles with their neighbours, six vertices each.
+  DXJIT_TOPOLOGY_TRIANGLE_LIST_ADJ = 12,
+  // A triangle strip with neighbours interleaved.
+  DXJIT_TOPOLOGY_TRIANGLE_STRIP_ADJ = 13,
+  // Patches of one control point.
+  DXJIT_TOPOLOGY_PATCH_LIST1 = 33,
+  // Patches of 32 control points (the most).
+  DXJIT_TOPOLOGY_PATCH_LIST32 = 64,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum dxjit_topology dxjit_topology;
+#else
+typedef uint32_t dxjit_topology;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
 // An interrupt flag shared with the calls whose bindings name it. Setting
 // it (from any thread) stops them at their next loop back edge with
 // `DXJIT_STATUS_INTERRUPTED`; it stays set until cleared.
@@ -614,6 +657,117 @@ typedef struct dxjit_draw_desc {
 // only during the call) and the `user` pointer given with the callback.
 // It may be called from any thread, several at a time.
 typedef void (*dxjit_log_callback)(enum dxjit_log_level level, const char *message, void *user);
+
+// One entry of a stream-output declaration: components of an output of
+// the last stage before stream output, written packed after the entry
+// before it (`D3D11_SO_DECLARATION_ENTRY`, its stream and slot given by
+// the buffer).
+typedef struct dxjit_so_element {
+  // `sizeof(dxjit_so_element)`.
+  size_t struct_size;
+  // The output's semantic name (any case), or null for a gap of
+  // `component_count` words that the draw leaves as they are.
+  const char *semantic;
+  // The output's semantic index.
+  uint32_t semantic_index;
+  // The first component written (0 = x).
+  uint32_t start_component;
+  // Components written, 1 to 4, with `start_component + component_count
+  // <= 4`; for a gap, words skipped (1 to 64; `start_component` unused).
+  uint32_t component_count;
+} dxjit_so_element;
+
+// A stream-output buffer: where it is bound, the stream that feeds it,
+// what each vertex holds, and its memory. Vertices are written from
+// `offset`, `stride` bytes apart; bytes no element covers keep their values.
+typedef struct dxjit_stream_output_buffer {
+  // `sizeof(dxjit_stream_output_buffer)`.
+  size_t struct_size;
+  // The slot, 0 to 3, each at most once.
+  uint32_t slot;
+  // The geometry-shader stream feeding it, 0 to 3 (0 without a geometry shader).
+  uint32_t stream;
+  // Bytes from one vertex to the next: a multiple of 4, at most 2048,
+  // and at least the elements' bytes.
+  uint32_t stride;
+  // The declaration, in order; may be null when `element_count` is 0.
+  const struct dxjit_so_element *elements;
+  // Entries in `elements`.
+  size_t element_count;
+  // The buffer; may be null only when `size` is 0. Buffers must not overlap.
+  void *data;
+  // Bytes at `data`. A primitive that does not fit is not written, and
+  // neither is anything after it on its stream.
+  size_t size;
+  // Where the draw's first vertex goes (`SOSetTargets`' offset): a byte
+  // offset, or `DXJIT_SO_APPEND` to continue at `filled_size`.
+  uint32_t offset;
+  // The buffer's filled size from earlier draws (the byte after the last
+  // vertex they wrote; `dxjit_pipeline_result.filled_sizes` reports it),
+  // read only when `offset` is `DXJIT_SO_APPEND`.
+  uint32_t filled_size;
+} dxjit_stream_output_buffer;
+
+// A draw through a pipeline: its shaders and their bindings, input
+// assembly, and the stream-output buffers. The last stage before stream
+// output (vertex, domain or geometry shader) feeds them; stages link by
+// output and input register number, as D3D11 links matching signatures.
+typedef struct dxjit_pipeline_desc {
+  // `sizeof(dxjit_pipeline_desc)`.
+  size_t struct_size;
+  // The vertex shader.
+  const struct dxjit_shader *vs;
+  // The vertex shader's bindings, or null. Its `interrupt` and
+  // `timeout_ms` stop the whole draw.
+  const struct dxjit_bindings *vs_bindings;
+  // A hull shader, or null; set with `ds`, for a patch-list topology.
+  const struct dxjit_shader *hs;
+  // The hull shader's bindings, or null; `interrupt` null, `timeout_ms` 0.
+  const struct dxjit_bindings *hs_bindings;
+  // A domain shader, or null; set with `hs`.
+  const struct dxjit_shader *ds;
+  // The domain shader's bindings, or null; `interrupt` null, `timeout_ms` 0.
+  const struct dxjit_bindings *ds_bindings;
+  // A geometry shader, or null.
+  const struct dxjit_shader *gs;
+  // The geometry shader's bindings, or null; `interrupt` null, `timeout_ms` 0.
+  const struct dxjit_bindings *gs_bindings;
+  // A `dxjit_topology`.
+  uint32_t topology;
+  // Vertices drawn; with `indices`, how many indices are read.
+  uint32_t vertex_count;
+  // Null, or `vertex_count` 32-bit vertex numbers; 0xffffffff cuts a strip.
+  const uint32_t *indices;
+  // Instances drawn; 0 counts as 1.
+  uint32_t instance_count;
+  // The vertex shader's inputs: vertex number `v`'s register `r` starts
+  // at word `(v * input_registers + r) * 4`, for every vertex number the
+  // draw reads. `SV_VertexID` is the vertex number, `SV_InstanceID` the
+  // instance. May be null when there are no input registers.
+  const uint32_t *inputs;
+  // Words at `inputs`.
+  size_t input_words;
+  // The stream-output buffers; may be null when `stream_output_count` is 0.
+  const struct dxjit_stream_output_buffer *stream_outputs;
+  // Entries in `stream_outputs`.
+  size_t stream_output_count;
+} dxjit_pipeline_desc;
+
+// What a pipeline draw counted on each of the four streams (as
+// `D3D11_QUERY_SO_STATISTICS_STREAM#` reports it).
+typedef struct dxjit_pipeline_result {
+  // `sizeof(dxjit_pipeline_result)`.
+  size_t struct_size;
+  // Primitives written to the buffers of each stream.
+  uint64_t primitives_written[4];
+  // Primitives each stream produced, written or not.
+  uint64_t primitives_needed[4];
+  // By slot: the filled size of the buffer bound there after the draw
+  // (the byte after the last vertex written, or its starting offset
+  // when nothing was); 0 for slots without a buffer. A later draw that
+  // continues the buffer passes it with `DXJIT_SO_APPEND`.
+  uint32_t filled_sizes[4];
+} dxjit_pipeline_result;
 
 // One 2x2 quad: pixels (x, y), (x+1, y), (x, y+1), (x+1, y+1), in that
 // order everywhere (bit i of `coverage`, inputs and outputs).
@@ -873,6 +1027,23 @@ void dxjit_interrupt_free(struct dxjit_interrupt *interrupt);
 dxjit_status dxjit_set_log_callback(dxjit_log_callback callback,
                                     enum dxjit_log_level max_level,
                                     void *user);
+
+// Draws through a pipeline into stream-output buffers, on every core:
+// the vertex shader, then the hull shader, tessellator and domain shader
+// (both or neither, with a patch-list topology), then the geometry shader
+// if any, then stream output. Strips reach the buffers as lists in
+// D3D11's order; primitives past a buffer's end are counted, not written.
+// `result` may be null.
+//
+// # Safety
+// `desc` is null or a readable `dxjit_pipeline_desc` whose shaders are
+// null or live, whose bindings are null or valid as `dxjit_bindings`
+// documents, whose arrays hold their counts, and whose stream-output
+// buffers are writable for their sizes, untouched by other threads during
+// the call; `result` is null or a writable `dxjit_pipeline_result`.
+dxjit_status dxjit_run_pipeline(const struct dxjit_pipeline_desc *desc,
+                                struct dxjit_pipeline_result *result,
+                                char **message);
 
 // Runs a pixel shader on a batch of quads from the caller's rasterizer:
 // derivatives come from each quad, outputs and the surviving coverage are

@@ -18,11 +18,11 @@ pub enum Stage {
     Pixel = 1,
     /// Compute shader.
     Compute = 2,
-    /// Hull shader (run through the Rust API's tessellation only).
+    /// Hull shader (run by `dxjit_run_pipeline`).
     Hull = 3,
-    /// Domain shader (run through the Rust API's tessellation only).
+    /// Domain shader (run by `dxjit_run_pipeline`).
     Domain = 4,
-    /// Geometry shader (it runs only in a pipeline, which the C API lacks).
+    /// Geometry shader (run by `dxjit_run_pipeline`).
     Geometry = 5,
 }
 

@@ -19,12 +19,15 @@ pub mod enums;
 pub mod guard;
 pub mod interrupt;
 pub mod log;
+pub mod pipeline;
 pub mod quads;
 pub mod reflect;
 mod sampler_array;
 pub mod shader;
 pub mod status;
+pub mod stream_output;
 pub mod texture;
+pub mod topology;
 pub mod vertices;
 
 pub use status::Status;

@@ -1,6 +1,7 @@
 /* dxjit from C: compile a compute shader, a D3D9 vertex shader and an SM4
  * pixel shader; reflect them; dispatch, run vertices and draw; shade the
- * quads of a tiny rasterizer; stop an
+ * quads of a tiny rasterizer; draw through a vertex and a geometry shader
+ * into stream output; stop an
  * endless loop by timeout and from another thread; check every result
  * against hand-computed values. Prints one line per check, then
  * "N passed, M failed"; exits non-zero on any failure. */
@@ -449,12 +450,154 @@ static void run_endless(void) {
     dxjit_shader_free(cs);
 }
 
+/* The pipeline: a vertex shader scales positions by its cb0[0].x; a
+ * geometry shader turns each triangle into one point at its centroid
+ * moved by its own cb0[0].xy, with SV_PrimitiveID in o1.x. */
+static const char PIPE_VS[] =
+    "vs_4_0\n"
+    "dcl_constantbuffer cb0[1], immediateIndexed\n"
+    "dcl_input v0.xyzw\n"
+    "dcl_output o0.xyzw\n"
+    "mul o0.xyzw, v0.xyzw, cb0[0].xxxx\n"
+    "ret\n";
+
+static const char PIPE_GS[] =
+    "gs_4_0\n"
+    "dcl_constantbuffer cb0[1], immediateIndexed\n"
+    "dcl_input v[3][0].xyzw\n"
+    "dcl_input vPrim\n"
+    "dcl_temps 1\n"
+    "dcl_inputprimitive triangle\n"
+    "dcl_outputtopology pointlist\n"
+    "dcl_output o0.xyzw\n"
+    "dcl_output o1.x\n"
+    "dcl_maxout 1\n"
+    "add r0.xyzw, v[0][0].xyzw, v[1][0].xyzw\n"
+    "add r0.xyzw, r0.xyzw, v[2][0].xyzw\n"
+    "div r0.xyzw, r0.xyzw, l(3.0, 3.0, 3.0, 3.0)\n"
+    "add o0.xyzw, r0.xyzw, cb0[0].xyzw\n"
+    "mov o1.x, vPrim\n"
+    "emit\n"
+    "ret\n";
+
+static void run_pipeline(void) {
+    dxjit_shader *vs = assemble(PIPE_VS, "assemble the pipeline's vertex shader");
+    dxjit_shader *gs = assemble(PIPE_GS, "assemble the geometry shader");
+    if (!vs || !gs) { dxjit_shader_free(vs); dxjit_shader_free(gs); return; }
+    dxjit_shader_info info = info_of(gs);
+    check(info.stage == DXJIT_STAGE_GEOMETRY, "geometry: stage geometry");
+
+    /* A square of corners (0,0) (3,0) (0,3) (3,3), drawn as a 4-vertex
+       triangle strip through indices 0 1 2 3. */
+    float inputs[4][4] = {{0, 0, 0, 1}, {3, 0, 0, 1}, {0, 3, 0, 1}, {3, 3, 0, 1}};
+    uint32_t words[16], indices[4] = {0, 1, 2, 3};
+    memcpy(words, inputs, sizeof words);
+    float vs_constants[4] = {2, 0, 0, 0}, gs_constants[4] = {100, 200, 0, 0};
+    dxjit_buffer_binding vs_cb = {.struct_size = sizeof vs_cb, .slot = 0, .kind = DXJIT_BUFFER_KIND_RAW,
+                                  .data = vs_constants, .size = sizeof vs_constants};
+    dxjit_buffer_binding gs_cb = vs_cb;
+    gs_cb.data = gs_constants;
+    dxjit_bindings vb, gb;
+    memset(&vb, 0, sizeof vb);
+    vb.struct_size = sizeof vb;
+    gb = vb;
+    vb.constant_buffers = &vs_cb;
+    vb.constant_buffer_count = 1;
+    gb.constant_buffers = &gs_cb;
+    gb.constant_buffer_count = 1;
+
+    /* Each vertex: the centroid's x, y and the primitive ID, 12 bytes;
+       room for three, so the third keeps its fill. */
+    dxjit_so_element elements[2] = {
+        {.struct_size = sizeof elements[0], .semantic = "TEXCOORD", .semantic_index = 0,
+         .start_component = 0, .component_count = 2},
+        {.struct_size = sizeof elements[1], .semantic = "texcoord", .semantic_index = 1,
+         .start_component = 0, .component_count = 1},
+    };
+    uint32_t so[9];
+    for (int i = 0; i < 9; i++) so[i] = 0xdeadbeef;
+    dxjit_stream_output_buffer buffer = {.struct_size = sizeof buffer, .slot = 0, .stream = 0,
+                                         .stride = 12, .elements = elements, .element_count = 2,
+                                         .data = so, .size = sizeof so};
+    dxjit_pipeline_desc d;
+    memset(&d, 0, sizeof d);
+    d.struct_size = sizeof d;
+    d.vs = vs;
+    d.vs_bindings = &vb;
+    d.gs = gs;
+    d.gs_bindings = &gb;
+    d.topology = DXJIT_TOPOLOGY_TRIANGLE_STRIP;
+    d.vertex_count = 4;
+    d.indices = indices;
+    d.instance_count = 1;
+    d.inputs = words;
+    d.input_words = 16;
+    d.stream_outputs = &buffer;
+    d.stream_output_count = 1;
+    dxjit_pipeline_result result;
+    memset(&result, 0, sizeof result);
+    result.struct_size = sizeof result;
+    char *message = NULL;
+    dxjit_status status = dxjit_run_pipeline(&d, &result, &message);
+    if (called(status, message, "dxjit_run_pipeline")) {
+        /* The vertex shader doubles the corners to (0,0) (6,0) (0,6) (6,6).
+           The strip's triangles are (0,1,2) and (1,3,2): centroids (2,2)
+           and (4,4), plus the geometry shader's (100,200): (102,202) and
+           (104,204), with primitive IDs 0 and 1. */
+        check(value(so[0]) == 102 && value(so[1]) == 202 && so[2] == 0 && value(so[3]) == 104 &&
+                  value(so[4]) == 204 && so[5] == 1,
+              "pipeline: vs x2, gs centroid + cb0, SV_PrimitiveID reach stream output");
+        check(so[6] == 0xdeadbeef && so[7] == 0xdeadbeef && so[8] == 0xdeadbeef,
+              "pipeline: bytes past the two written vertices keep their fill");
+        check(result.primitives_written[0] == 2 && result.primitives_needed[0] == 2 &&
+                  result.primitives_needed[1] == 0,
+              "pipeline: stream 0 wrote and needed 2 points");
+        check(result.filled_sizes[0] == 24, "pipeline: slot 0 is filled to byte 24 (two 12-byte vertices)");
+    }
+
+    /* The same draw again, appending (SOSetTargets' offset -1) after the
+       24 bytes written: room for one more 12-byte vertex, so the first
+       point (102, 202, 0) lands at bytes 24..36 and the second is only
+       counted. */
+    buffer.offset = DXJIT_SO_APPEND;
+    buffer.filled_size = result.filled_sizes[0];
+    status = dxjit_run_pipeline(&d, &result, &message);
+    if (called(status, message, "dxjit_run_pipeline, appending")) {
+        check(value(so[3]) == 104 && value(so[6]) == 102 && value(so[7]) == 202 && so[8] == 0 &&
+                  result.primitives_written[0] == 1 && result.primitives_needed[0] == 2 &&
+                  result.filled_sizes[0] == 36,
+              "pipeline: an appending draw continues at the filled size until the buffer is full");
+    }
+    buffer.offset = 0;
+
+    /* Room for one vertex only: the first point is written, the second
+       is counted as needed but not written (D3D11's overflow rule). */
+    for (int i = 0; i < 9; i++) so[i] = 0xdeadbeef;
+    buffer.size = 20;
+    status = dxjit_run_pipeline(&d, &result, &message);
+    if (called(status, message, "dxjit_run_pipeline into a small buffer")) {
+        check(value(so[0]) == 102 && so[3] == 0xdeadbeef && result.primitives_written[0] == 1 &&
+                  result.primitives_needed[0] == 2,
+              "pipeline: an overflowing buffer stops after the first point, which still counts");
+    }
+
+    /* A point list cannot feed a triangle-input geometry shader. */
+    d.topology = DXJIT_TOPOLOGY_POINT_LIST;
+    status = dxjit_run_pipeline(&d, &result, &message);
+    check(status == DXJIT_STATUS_INVALID_ARGUMENT && message != NULL,
+          "pipeline: a topology that is not the geometry shader's input is refused");
+    dxjit_string_free(message);
+    dxjit_shader_free(vs);
+    dxjit_shader_free(gs);
+}
+
 int main(void) {
     run_compute();
     run_endless();
     run_quads();
     run_vertex();
     run_pixel();
+    run_pipeline();
     check(dxjit_shader_compile(NULL, 4, NULL, NULL, NULL) == DXJIT_STATUS_NULL_POINTER,
           "compile from a null pointer is refused");
     printf("%d passed, %d failed\n", passed, failed);

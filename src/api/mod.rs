@@ -26,7 +26,7 @@ pub use pipeline::{
     RawStage, RawStages, StageBinding, VertexSource,
 };
 pub use quads::{evaluate_planes, PlaneInput, QuadInputs, QuadResults};
-pub use stream_output::{SoDeclEntry, StreamOutput, SO_MAX_STRIDE, SO_SLOTS};
+pub use stream_output::{SoDeclEntry, SoOffset, StreamOutput, SO_MAX_STRIDE, SO_SLOTS};
 pub use target::Target;
 pub use tessellation::{DomainOutput, PatchList};
 pub use validation::report as validate_bindings;

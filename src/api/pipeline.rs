@@ -10,7 +10,7 @@
 use super::bindings::Bindings;
 use super::definitions;
 use super::error::RunError;
-use super::stream_output::{resolve, StreamOutput};
+use super::stream_output::{resolve, SoOffset, StreamOutput};
 use crate::ir::{OutputElement, Stage};
 use crate::shader::Shader;
 use dxjit_runtime::dispatch::{self, Bindings as RawBindings, GeometryDesc};
@@ -95,6 +95,27 @@ pub struct PipelineOutput {
     pub buffers: Vec<Vec<u8>>,
     /// Primitives written and needed per stream.
     pub counts: SoCounts,
+    /// Each buffer's filled size after the draw: the byte after the last
+    /// vertex written (its starting offset when nothing was written).
+    pub filled_sizes: Vec<u32>,
+}
+
+impl PipelineOutput {
+    /// `outputs` (the buffers this draw was given) as the next draw finds
+    /// them when they stay bound: this draw's contents and filled sizes,
+    /// appended to (D3D11 resumes where the last draw stopped).
+    pub fn resume(&self, outputs: &[StreamOutput]) -> Vec<StreamOutput> {
+        outputs
+            .iter()
+            .zip(self.buffers.iter().zip(&self.filled_sizes))
+            .map(|(o, (data, &filled_size))| StreamOutput {
+                data: data.clone(),
+                offset: SoOffset::Append,
+                filled_size,
+                ..o.clone()
+            })
+            .collect()
+    }
 }
 
 /// Draws `draw` through `stages` into `outputs`, on every core.
@@ -354,6 +375,10 @@ pub unsafe fn run_from_sources(
     let mut targets = resolve(&mut outputs, &signature)?;
     let counts = stream_out(&streams, &mut targets);
     Ok(PipelineOutput {
+        filled_sizes: targets
+            .iter()
+            .map(|t| u32::try_from(t.filled).unwrap_or(u32::MAX))
+            .collect(),
         buffers: targets.into_iter().map(|t| t.data).collect(),
         counts,
     })

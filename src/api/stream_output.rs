@@ -72,6 +72,19 @@ impl SoDeclEntry {
     }
 }
 
+/// Where a draw starts writing a stream-output buffer: the offset of
+/// `ID3D11DeviceContext::SOSetTargets`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum SoOffset {
+    /// At this byte (0 for a buffer bound afresh).
+    At(u32),
+    /// Offset -1: after what earlier draws wrote, at the buffer's
+    /// [`StreamOutput::filled_size`]; also what a buffer that stays bound
+    /// between draws does.
+    #[default]
+    Append,
+}
+
 /// A stream-output buffer: where it is bound, what feeds it, and its memory.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StreamOutput {
@@ -83,8 +96,43 @@ pub struct StreamOutput {
     pub stride: u32,
     /// Each vertex's elements, packed in order from its first byte.
     pub elements: Vec<SoDeclEntry>,
-    /// The buffer, as it starts; written from byte 0.
+    /// The buffer, as it starts.
     pub data: Vec<u8>,
+    /// Where the draw's first vertex goes.
+    pub offset: SoOffset,
+    /// The buffer's filled size before the draw: the byte after the last
+    /// vertex earlier draws wrote (D3D11 keeps it with the buffer for
+    /// `DrawAuto` and offset -1); 0 for a new buffer.
+    pub filled_size: u32,
+}
+
+impl StreamOutput {
+    /// A buffer bound at byte 0 whose memory starts as `data`.
+    pub fn new(
+        slot: u32,
+        stream: u32,
+        stride: u32,
+        elements: Vec<SoDeclEntry>,
+        data: Vec<u8>,
+    ) -> Self {
+        StreamOutput {
+            slot,
+            stream,
+            stride,
+            elements,
+            data,
+            offset: SoOffset::At(0),
+            filled_size: 0,
+        }
+    }
+
+    /// Where the draw starts writing, in bytes.
+    fn start(&self) -> usize {
+        match self.offset {
+            SoOffset::At(n) => n as usize,
+            SoOffset::Append => self.filled_size as usize,
+        }
+    }
 }
 
 /// Checks the declarations against D3D11's rules and the signature, and
@@ -127,7 +175,7 @@ pub(super) fn resolve(
             stride: o.stride,
             elements,
             data: Vec::new(),
-            filled: 0,
+            filled: o.start(),
         });
     }
     for (o, t) in outputs.iter_mut().zip(targets.iter_mut()) {

@@ -153,6 +153,9 @@ fn check_one(expect: &Expect, outcome: &Outcome) -> Option<String> {
             written,
             needed,
         } => compare_so::check_counts(*stream, *written, *needed, outcome),
+        Expect::StreamOutputFilled { slot, value } => {
+            compare_so::check_filled(*slot, *value, outcome)
+        }
         Expect::Rejected { .. } => None,
     }
 }

@@ -102,3 +102,16 @@ pub(super) fn check_counts(
         )
     })
 }
+
+/// A stream-output buffer's filled size against the expected one.
+pub(super) fn check_filled(slot: u32, value: u32, outcome: &Outcome) -> Option<String> {
+    match outcome.stream_output_filled.get(&slot) {
+        Some(&got) if got == value => None,
+        Some(&got) => Some(format!(
+            "stream_output {slot}: expected filled size {value}, got {got}"
+        )),
+        None => Some(format!(
+            "stream_output {slot} filled size is missing from the outcome"
+        )),
+    }
+}

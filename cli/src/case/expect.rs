@@ -44,6 +44,7 @@ fn keys(e: &RawExpect) -> Vec<&'static str> {
         ("stream", e.stream.is_some()),
         ("primitives_written", e.primitives_written.is_some()),
         ("primitives_needed", e.primitives_needed.is_some()),
+        ("stream_output_filled", e.stream_output_filled.is_some()),
     ]
     .into_iter()
     .filter_map(|(k, set)| set.then_some(k))
@@ -104,6 +105,8 @@ impl Lower<'_> {
             ("uav_counter", &["uav_counter", "value"])
         } else if e.uav.is_some() {
             ("uav", &["uav", "offset", "data", "abs", "ulp"])
+        } else if e.stream_output_filled.is_some() {
+            ("stream_output_filled", &["stream_output_filled", "value"])
         } else if e.stream_output.is_some() {
             (
                 "stream_output",
@@ -145,6 +148,7 @@ impl Lower<'_> {
             "vertex" => self.expect_vertex(e, what, scope, tolerance),
             "stream_output" => self.expect_stream_output(e, what, scope, tolerance),
             "stream" => self.expect_stream_counts(e, what, scope),
+            "stream_output_filled" => self.expect_stream_output_filled(e, what, scope),
             _ => self.expect_target(e, what, scope, tolerance),
         }
     }

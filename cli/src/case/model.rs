@@ -398,6 +398,24 @@ pub struct PipelineDesc {
     pub indices: Option<Vec<u32>>,
     /// `instance_count` (default 1).
     pub instance_count: u32,
+    /// `[[pipeline.redraw]]`: later draws, in order.
+    pub redraws: Vec<RedrawDesc>,
+}
+
+/// `[[pipeline.redraw]]`: a later draw into the stream-output buffers,
+/// which stay bound unless `offsets` binds them again.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RedrawDesc {
+    /// `vertex_count` (default: the first draw's).
+    pub vertex_count: u32,
+    /// `instance_count` (default: the first draw's).
+    pub instance_count: u32,
+    /// `offsets`: bind the buffers again first, one offset per
+    /// `[[stream_output]]` in order; `None` for -1 (append).
+    pub offsets: Option<Vec<Option<u32>>>,
+    /// `[[pipeline.redraw.cb]]`: stage (`vs`, `hs`, `ds`, `gs`) and the new
+    /// contents of one of its constant buffers, for this draw and later ones.
+    pub cbs: Vec<(String, CbDesc)>,
 }
 
 /// `[[stream_output]]`: one stream-output buffer.
@@ -415,6 +433,11 @@ pub struct StreamOutputDesc {
     pub fill: u32,
     /// `elements`: `SEMANTIC<index>.<mask>` each.
     pub elements: Vec<String>,
+    /// `offset`: where the first draw starts writing; `None` for -1
+    /// (append at `filled_size`). Default 0.
+    pub offset: Option<u32>,
+    /// `filled_size`: the buffer's filled size before the first draw.
+    pub filled_size: u32,
 }
 
 /// Allowed difference for float elements of an expectation.
@@ -491,6 +514,14 @@ pub enum Expect {
         /// `unordered`: compare whole vertices (`stride` bytes each) as a
         /// multiset; `None` for an ordered comparison.
         unordered_stride: Option<u32>,
+    },
+    /// `stream_output_filled = slot`: a stream-output buffer's filled size
+    /// after the last draw.
+    StreamOutputFilled {
+        /// The stream-output slot.
+        slot: u32,
+        /// The expected filled size in bytes.
+        value: u32,
     },
     /// Primitive counts of a stream.
     StreamCounts {

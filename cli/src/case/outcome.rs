@@ -25,6 +25,8 @@ pub struct Outcome {
     pub primitives_written: [u64; 4],
     /// Primitives each stream produced (`[pipeline]` cases).
     pub primitives_needed: [u64; 4],
+    /// Filled size of every stream-output buffer after the last draw, by slot.
+    pub stream_output_filled: BTreeMap<u32, u32>,
 }
 
 /// A render target's memory.

@@ -5,9 +5,11 @@ use dxjit_runtime::pipeline::Topology;
 
 use super::error::CaseError;
 use super::expect::Scope;
-use super::model::{Expect, InputValues, PipelineDesc, StageDesc, StreamOutputDesc, Tolerance};
+use super::model::{
+    CbDesc, Expect, InputValues, PipelineDesc, RedrawDesc, StageDesc, StreamOutputDesc, Tolerance,
+};
 use super::parse::Lower;
-use super::raw::{RawExpect, RawPipeline, RawStreamOutput};
+use super::raw::{RawExpect, RawPipeline, RawRedraw, RawStreamOutput};
 
 /// The topology a `topology` name denotes.
 fn topology(name: &str) -> Option<Topology> {
@@ -61,12 +63,78 @@ impl Lower<'_> {
                 )));
             }
         }
+        let instance_count = raw.instance_count.unwrap_or(1);
+        let redraws = raw
+            .redraw
+            .into_iter()
+            .enumerate()
+            .map(|(k, r)| self.redraw(r, k, raw.vertex_count, instance_count))
+            .collect::<Result<Vec<_>, _>>()?;
+        if raw.indices.is_some() && redraws.iter().any(|r| r.vertex_count > raw.vertex_count) {
+            return Err(self.bad(
+                "[[pipeline.redraw]]: an indexed redraw draws at most the first draw's indices",
+            ));
+        }
         Ok(PipelineDesc {
             topology,
             vertex_count: raw.vertex_count,
             indices: raw.indices,
-            instance_count: raw.instance_count.unwrap_or(1),
+            instance_count,
+            redraws,
         })
+    }
+
+    /// One `[[pipeline.redraw]]`, number `k`; counts default to the first
+    /// draw's.
+    fn redraw(
+        &self,
+        r: RawRedraw,
+        k: usize,
+        vertex_count: u32,
+        instance_count: u32,
+    ) -> Result<RedrawDesc, CaseError> {
+        let what = format!("[[pipeline.redraw]] #{k}");
+        let offsets = match r.offsets {
+            None => None,
+            Some(o) => Some(
+                o.iter()
+                    .map(|&x| self.so_offset(x, &format!("{what}.offsets")))
+                    .collect::<Result<Vec<_>, _>>()?,
+            ),
+        };
+        let mut cbs = Vec::with_capacity(r.cb.len());
+        for (j, cb) in r.cb.into_iter().enumerate() {
+            if !["vs", "hs", "ds", "gs"].contains(&cb.stage.as_str()) {
+                return Err(self.bad(format!(
+                    "{what}.cb #{j}: stage {:?} is not vs, hs, ds or gs",
+                    cb.stage
+                )));
+            }
+            let data = self.words(&cb.data, &format!("{what}.cb #{j}.data"))?;
+            cbs.push((
+                cb.stage,
+                CbDesc {
+                    slot: cb.slot,
+                    data,
+                },
+            ));
+        }
+        Ok(RedrawDesc {
+            vertex_count: r.vertex_count.unwrap_or(vertex_count),
+            instance_count: r.instance_count.unwrap_or(instance_count),
+            offsets,
+            cbs,
+        })
+    }
+
+    /// A stream-output offset: bytes from 0, or -1 for "append" (`None`).
+    fn so_offset(&self, x: i64, what: &str) -> Result<Option<u32>, CaseError> {
+        match x {
+            -1 => Ok(None),
+            _ => u32::try_from(x)
+                .map(Some)
+                .map_err(|_| self.bad(format!("{what}: {x} is not -1 or a byte offset"))),
+        }
     }
 
     /// `[[stream_output]]` tables; slots must be unique.
@@ -88,6 +156,10 @@ impl Lower<'_> {
                     .map_err(|e| self.bad(format!("[[stream_output]] #{k}.fill: {e}")))?,
                 None => 0,
             };
+            let offset = self.so_offset(
+                r.offset.unwrap_or(0),
+                &format!("[[stream_output]] #{k}.offset"),
+            )?;
             out.push(StreamOutputDesc {
                 slot: r.slot,
                 stream: r.stream.unwrap_or(0),
@@ -95,6 +167,8 @@ impl Lower<'_> {
                 size: r.size,
                 fill,
                 elements: r.elements,
+                offset,
+                filled_size: r.filled_size.unwrap_or(0),
             });
         }
         Ok(out)
@@ -153,6 +227,28 @@ impl Lower<'_> {
             tolerance,
             unordered_stride,
         })
+    }
+
+    /// The `stream_output_filled` form.
+    pub(crate) fn expect_stream_output_filled(
+        &self,
+        e: RawExpect,
+        what: &str,
+        scope: &Scope<'_>,
+    ) -> Result<Expect, CaseError> {
+        let slot = e.stream_output_filled.unwrap_or_default();
+        if !scope.stream_outputs.iter().any(|s| s.slot == slot) {
+            return Err(self.bad(format!(
+                "{what} names stream_output {slot}, which the case does not bind"
+            )));
+        }
+        let value = match e.value.as_deref() {
+            Some([n]) => n
+                .word()
+                .map_err(|err| self.bad(format!("{what}.value: {err}")))?,
+            _ => return Err(self.bad(format!("{what} needs value = [bytes]"))),
+        };
+        Ok(Expect::StreamOutputFilled { slot, value })
     }
 
     /// The `stream` form.

@@ -186,6 +186,29 @@ pub(crate) struct RawPipeline {
     pub vertex_count: u32,
     pub indices: Option<Vec<u32>>,
     pub instance_count: Option<u32>,
+    #[serde(default)]
+    pub redraw: Vec<RawRedraw>,
+}
+
+/// `[[pipeline.redraw]]`: a later draw into the same stream-output buffers.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawRedraw {
+    pub vertex_count: Option<u32>,
+    pub instance_count: Option<u32>,
+    pub offsets: Option<Vec<i64>>,
+    #[serde(default)]
+    pub cb: Vec<RawRedrawCb>,
+}
+
+/// `[[pipeline.redraw.cb]]`: new contents of a stage's constant buffer.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawRedrawCb {
+    pub stage: String,
+    pub slot: u32,
+    #[serde(default)]
+    pub data: Vec<Num>,
 }
 
 /// `[[stream_output]]`.
@@ -198,6 +221,8 @@ pub(crate) struct RawStreamOutput {
     pub size: u32,
     pub fill: Option<Num>,
     pub elements: Vec<String>,
+    pub offset: Option<i64>,
+    pub filled_size: Option<u32>,
 }
 
 /// `[[expect]]`, all forms together; the form is decided when lowering.
@@ -225,4 +250,5 @@ pub(crate) struct RawExpect {
     pub stream: Option<u32>,
     pub primitives_written: Option<u64>,
     pub primitives_needed: Option<u64>,
+    pub stream_output_filled: Option<u32>,
 }

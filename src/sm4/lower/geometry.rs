@@ -2,6 +2,7 @@
 //! topologies, `dcl_maxout`, instances, streams), 2D-indexed inputs
 //! `v[vertex][reg]`, and `emit`/`cut` with their `_stream` forms.
 
+use super::rel_index::Axis;
 use super::Lowerer;
 use crate::dxbc::Container;
 use crate::ir::{File, GeometryInfo, Index, Inst, OutputElement, Src, Stage};
@@ -161,26 +162,34 @@ impl Lowerer {
     }
 
     /// A `v[vertex][reg]` source: register `reg * vertices + vertex` of
-    /// the input block, so that a relative vertex index (`v[r0.x][1]`, a
-    /// loop over the vertices) is a plain relative register index. The
-    /// register index must be static.
+    /// the input block. Relative indices on either axis (`v[r0.x][1]`,
+    /// `v[0][r1.x + 2]`) are bounded per axis (see `rel_index`).
     pub(super) fn gs_input(&self, op: &Operand) -> Result<Index, Sm4Error> {
         let vertex = self.index(op.indices.first())?;
         let reg = self.index(op.indices.get(1))?;
-        if reg.rel.is_some() {
-            return Err(self.err("a relative input register v[..][r#] is not supported"));
-        }
         let vertices = self.gs.input.map_or(0, GsInput::vertices) as u32;
-        if vertex.rel.is_none() && vertex.base >= vertices {
+        if vertex.rel.is_some() || reg.rel.is_some() {
+            let vertex = Axis {
+                index: &vertex,
+                count: vertices,
+            };
+            let reg = Axis {
+                index: &reg,
+                count: self.gs_stride(),
+            };
+            let row = self.flat_rel_row(vertex, reg, vertices);
+            return Ok(Index {
+                base: 0,
+                rel: Some(Box::new(row)),
+            });
+        }
+        if vertex.base >= vertices {
             return Err(self.err(format!(
                 "v[{}]: the input primitive has {vertices} vertices",
                 vertex.base
             )));
         }
-        Ok(Index {
-            base: reg.base * vertices + vertex.base,
-            rel: vertex.rel,
-        })
+        Ok(Index::fixed(reg.base * vertices + vertex.base))
     }
 
     /// Input registers per vertex: past the highest declared one.

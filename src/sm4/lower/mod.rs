@@ -9,8 +9,10 @@ mod hull;
 mod memory;
 mod msaa;
 mod operands;
+mod rel_index;
 mod tess;
 
+use std::cell::{Cell, RefCell};
 use std::collections::{BTreeMap, HashMap};
 
 use super::decode::{decode, Instruction, ProgramType};
@@ -19,8 +21,9 @@ use crate::dxbc::Container;
 use crate::ir::{AluOp, DoubleOp, Inst, Interpolation, Program, Stage, SysVal};
 use crate::sm4::opcodes::Opcode as O;
 
-/// Scratch temporaries the lowering may use past the declared ones.
-const SCRATCH: u32 = 2;
+/// Scratch temporaries the lowering may use past the declared ones: two
+/// for ALU destinations, then those of relative 2D indices.
+const SCRATCH: u32 = rel_index::FIRST_SCRATCH + rel_index::SCRATCH_TEMPS;
 
 /// Lowers a container's program into the IR.
 pub fn lower(container: &Container) -> Result<Program, Sm4Error> {
@@ -67,6 +70,11 @@ struct Lowerer {
     tess: Option<tess::Tess>,
     hull_temps: u32,
     gs: geometry::GsState,
+    /// Instructions the operands of the instruction being lowered need
+    /// first (relative 2D indices), moved into the body by `emit`.
+    prelude: RefCell<Vec<Inst>>,
+    /// Scratch temps that instruction's prelude takes.
+    prelude_temps: Cell<u32>,
 }
 
 impl Lowerer {
@@ -87,6 +95,8 @@ impl Lowerer {
             tess: tess::Tess::for_stage(stage),
             hull_temps: 0,
             gs: geometry::GsState::default(),
+            prelude: RefCell::default(),
+            prelude_temps: Cell::new(0),
         }
     }
 
@@ -110,11 +120,17 @@ impl Lowerer {
     }
 
     fn emit(&mut self, inst: Inst) {
+        let taken = self.prelude_temps.get();
+        if taken > 0 {
+            self.scratch(rel_index::FIRST_SCRATCH + taken - 1);
+        }
+        self.body.append(self.prelude.get_mut());
         self.body.push(inst);
     }
 
     fn instruction(&mut self, ins: &Instruction) -> Result<(), Sm4Error> {
         use AluOp as A;
+        self.prelude_temps.set(0);
         if ins.info.decl {
             return self.declaration(ins);
         }

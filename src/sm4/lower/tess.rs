@@ -5,6 +5,7 @@
 
 use super::hull::Hull;
 use super::operands::swizzle_of;
+use super::rel_index::Axis;
 use super::Lowerer;
 use crate::ir::{File, Index, Src, Stage, TessInfo, TESS_CB_SLOT};
 use crate::sm4::decode::{Instruction, Operand};
@@ -277,12 +278,35 @@ impl Lowerer {
         Ok(Some(s))
     }
 
-    /// `vicp[i][r]` or `vocp[i][r]`: row `first + r * 32 + i`.
+    /// `vicp[i][r]` or `vocp[i][r]`: row `first + r * 32 + i`. Relative
+    /// indices on either axis are bounded per axis (see `rel_index`): the
+    /// point by the declared control-point count, the register by a
+    /// point's 32.
     fn point(&self, op: &Operand, first: u32) -> Result<Src, Sm4Error> {
         let point = self.index(op.indices.first())?;
         let reg = self.index(op.indices.get(1))?;
-        if reg.rel.is_some() {
-            return Err(self.err("a relative register index into control points is not supported"));
+        if point.rel.is_some() || reg.rel.is_some() {
+            let declared = self.tess.as_ref().map_or(0, |t| {
+                if first == OUTPUT_POINTS {
+                    t.info.output_control_points
+                } else {
+                    t.info.input_control_points
+                }
+            });
+            let points = Axis {
+                index: &point,
+                count: if declared == 0 {
+                    MAX_CONTROL_POINTS
+                } else {
+                    declared
+                },
+            };
+            let regs = Axis {
+                index: &reg,
+                count: MAX_REGS,
+            };
+            let flat = self.flat_rel_row(points, regs, MAX_CONTROL_POINTS);
+            return Ok(row(first, Some(Box::new(flat)), swizzle_of(op.sel)));
         }
         if point.base >= MAX_CONTROL_POINTS || reg.base >= MAX_REGS {
             return Err(self.err(format!(
@@ -292,7 +316,7 @@ impl Lowerer {
         }
         Ok(row(
             point_row(first, point.base, reg.base),
-            point.rel,
+            None,
             swizzle_of(op.sel),
         ))
     }
