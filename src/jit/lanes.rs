@@ -34,15 +34,25 @@ pub const VEC: Type = types::I32X4;
 pub const FVEC: Type = types::F32X4;
 
 /// `x` reinterpreted as `ty`. A constant stays a constant (of the new
-/// type), so the instruction using it can still read it from memory.
+/// type), so the instruction using it can still read it from memory; a
+/// value that is itself a reinterpretation of a `ty` value is that value
+/// (no bitcast of a bitcast: fewer instructions for the backend to lower).
 fn retype(b: &mut FunctionBuilder, ty: Type, x: Value) -> Value {
+    if b.func.dfg.value_type(x) == ty {
+        return x;
+    }
     if let ValueDef::Result(inst, _) = b.func.dfg.value_def(x) {
-        if let InstructionData::UnaryConst {
-            opcode: Opcode::Vconst,
-            constant_handle,
-        } = b.func.dfg.insts[inst]
-        {
-            return b.ins().vconst(ty, constant_handle);
+        match b.func.dfg.insts[inst] {
+            InstructionData::UnaryConst {
+                opcode: Opcode::Vconst,
+                constant_handle,
+            } => return b.ins().vconst(ty, constant_handle),
+            InstructionData::LoadNoOffset {
+                opcode: Opcode::Bitcast,
+                arg,
+                ..
+            } if b.func.dfg.value_type(arg) == ty => return arg,
+            _ => {}
         }
     }
     b.ins().bitcast(ty, le(), x)
