@@ -267,14 +267,14 @@ impl Tr<'_, '_> {
     }
 
     /// Returns [`STATUS_INTERRUPTED`] when the frame's interrupt word is
-    /// set: one load of its address, one of the word and a branch, at every
-    /// loop back edge, so no loop runs on after an interrupt.
+    /// set: one load of the word (its address is loaded once per call, in
+    /// the entry block) and a branch, at every loop back edge, so no loop
+    /// runs on after an interrupt.
     fn stop_if_interrupted(&mut self) {
-        let word = self.frame_ptr(offset_of!(Frame, interrupt));
         let flag = self
             .b
             .ins()
-            .load(types::I32, MemFlagsData::trusted(), word, 0);
+            .load(types::I32, MemFlagsData::trusted(), self.interrupt, 0);
         let stop = self.b.create_block();
         let go_on = self.b.create_block();
         self.b.ins().brif(flag, stop, &[], go_on, &[]);

@@ -431,6 +431,12 @@ pub fn compile(prog: &Program, opts: JitOptions) -> Result<Compiled, JitError> {
     b.switch_to_block(entry);
     let frame = b.block_params(entry)[0];
     let cb_views = operand::load_cb_views(&mut b, frame, prog);
+    let interrupt = b.ins().load(
+        types::I64,
+        MemFlagsData::trusted(),
+        frame,
+        offset_of!(Frame, interrupt) as i32,
+    );
     let dispatch = b.create_block();
     b.ins().jump(dispatch, &[]);
     let start = b.create_block();
@@ -478,6 +484,7 @@ pub fn compile(prog: &Program, opts: JitOptions) -> Result<Compiled, JitError> {
         open_at: Vec::new(),
         inline_pairs: inline_sample::inline_pairs(prog),
         cb_views,
+        interrupt,
     };
     tr.masks = Masks {
         cond: tr.declare(),

@@ -142,6 +142,9 @@ pub struct Tr<'p, 'f> {
     /// Each declared constant buffer's pointer, size and the zero row's
     /// address, loaded once where the body starts.
     pub cb_views: HashMap<u32, (Value, Value, Value)>,
+    /// The address of the frame's interrupt word, loaded once in the entry
+    /// block.
+    pub interrupt: Value,
 }
 
 /// Instructions a program may expand to after inlining calls.
