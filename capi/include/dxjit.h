@@ -388,6 +388,12 @@ enum dxjit_texture_kind
   DXJIT_TEXTURE_KIND_TEXTURE_CUBE = 6,
   // An array of cubes: `depth_or_array` is 6 per cube.
   DXJIT_TEXTURE_KIND_TEXTURE_CUBE_ARRAY = 7,
+  // A multisampled 2D image (`Texture2DMS`): one mip; its samples
+  // come from `dxjit_texture_create_multisampled` (1 otherwise).
+  DXJIT_TEXTURE_KIND_TEXTURE2D_MS = 8,
+  // An array of multisampled 2D images (`Texture2DMSArray`);
+  // `depth_or_array` layers.
+  DXJIT_TEXTURE_KIND_TEXTURE2D_MS_ARRAY = 9,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L
@@ -1103,7 +1109,8 @@ dxjit_status dxjit_shader_get_resource(const struct dxjit_shader *shader,
 // slice, then the next slice (a 3D texture's mips are whole volumes; cube
 // faces are slices in the order +X, -X, +Y, -Y, +Z, -Z). Data shorter than
 // the layout is refused; bytes past it are ignored. On success `*out` is a
-// new texture to free with `dxjit_texture_free`.
+// new texture to free with `dxjit_texture_free`. A multisampled kind made
+// here has one sample a texel.
 //
 // # Safety
 // `desc` is null or a readable `dxjit_texture_desc`; `data` is null or
@@ -1113,6 +1120,21 @@ dxjit_status dxjit_texture_create(const struct dxjit_texture_desc *desc,
                                   size_t size,
                                   struct dxjit_texture **out,
                                   char **message);
+
+// Makes a multisampled texture (`desc.kind` `DXJIT_TEXTURE_KIND_TEXTURE2D_MS`
+// or `..._MS_ARRAY`, one mip) with `samples` samples a texel (1, 2, 4, 8 or
+// 16, as D3D11 allows), from `size` bytes at `data`: each texel's samples
+// one after another (sample 0 first), rows tightly packed, then the next
+// layer. Otherwise as `dxjit_texture_create`.
+//
+// # Safety
+// As `dxjit_texture_create`.
+dxjit_status dxjit_texture_create_multisampled(const struct dxjit_texture_desc *desc,
+                                               uint32_t samples,
+                                               const void *data,
+                                               size_t size,
+                                               struct dxjit_texture **out,
+                                               char **message);
 
 // Frees a texture. Null is ignored.
 //

@@ -212,6 +212,12 @@ pub enum TextureKind {
     TextureCube = 6,
     /// An array of cubes: `depth_or_array` is 6 per cube.
     TextureCubeArray = 7,
+    /// A multisampled 2D image (`Texture2DMS`): one mip; its samples
+    /// come from `dxjit_texture_create_multisampled` (1 otherwise).
+    Texture2dMs = 8,
+    /// An array of multisampled 2D images (`Texture2DMSArray`);
+    /// `depth_or_array` layers.
+    Texture2dMsArray = 9,
 }
 
 /// The runtime texture kind a `dxjit_texture_kind` number names.
@@ -225,6 +231,8 @@ pub fn texture_kind(id: u32) -> Outcome<RuntimeKind> {
         5 => RuntimeKind::Texture3D,
         6 => RuntimeKind::TextureCube,
         7 => RuntimeKind::TextureCubeArray,
+        8 => RuntimeKind::Texture2DMS,
+        9 => RuntimeKind::Texture2DMSArray,
         _ => return invalid(format!("unknown texture kind {id}")),
     })
 }

@@ -41,7 +41,8 @@ unsafe impl Versioned for TextureDesc {
 /// slice, then the next slice (a 3D texture's mips are whole volumes; cube
 /// faces are slices in the order +X, -X, +Y, -Y, +Z, -Z). Data shorter than
 /// the layout is refused; bytes past it are ignored. On success `*out` is a
-/// new texture to free with `dxjit_texture_free`.
+/// new texture to free with `dxjit_texture_free`. A multisampled kind made
+/// here has one sample a texel.
 ///
 /// # Safety
 /// `desc` is null or a readable `dxjit_texture_desc`; `data` is null or
@@ -49,6 +50,43 @@ unsafe impl Versioned for TextureDesc {
 #[no_mangle]
 pub unsafe extern "C" fn dxjit_texture_create(
     desc: *const TextureDesc,
+    data: *const c_void,
+    size: usize,
+    out: *mut *mut Texture,
+    message: *mut *mut c_char,
+) -> Status {
+    // SAFETY: forwarded contract.
+    unsafe { create(desc, None, data, size, out, message) }
+}
+
+/// Makes a multisampled texture (`desc.kind` `DXJIT_TEXTURE_KIND_TEXTURE2D_MS`
+/// or `..._MS_ARRAY`, one mip) with `samples` samples a texel (1, 2, 4, 8 or
+/// 16, as D3D11 allows), from `size` bytes at `data`: each texel's samples
+/// one after another (sample 0 first), rows tightly packed, then the next
+/// layer. Otherwise as `dxjit_texture_create`.
+///
+/// # Safety
+/// As `dxjit_texture_create`.
+#[no_mangle]
+pub unsafe extern "C" fn dxjit_texture_create_multisampled(
+    desc: *const TextureDesc,
+    samples: u32,
+    data: *const c_void,
+    size: usize,
+    out: *mut *mut Texture,
+    message: *mut *mut c_char,
+) -> Status {
+    // SAFETY: forwarded contract.
+    unsafe { create(desc, Some(samples), data, size, out, message) }
+}
+
+/// Both texture constructors: `samples` is `Some` for a multisampled one.
+///
+/// # Safety
+/// As `dxjit_texture_create`.
+unsafe fn create(
+    desc: *const TextureDesc,
+    samples: Option<u32>,
     data: *const c_void,
     size: usize,
     out: *mut *mut Texture,
@@ -63,15 +101,26 @@ pub unsafe extern "C" fn dxjit_texture_create(
         let bytes = unsafe { slice(data.cast::<u8>(), size, "data") }?;
         let kind = texture_kind(d.kind)?;
         let fmt = format(d.format, "desc.format")?;
-        let texture = dxjit_runtime::texture::Texture::new(
-            kind,
-            fmt,
-            d.width,
-            d.height,
-            d.depth_or_array,
-            d.mips,
-            bytes.to_vec(),
-        )
+        let texture = match samples {
+            None => dxjit_runtime::texture::Texture::new(
+                kind,
+                fmt,
+                d.width,
+                d.height,
+                d.depth_or_array,
+                d.mips,
+                bytes.to_vec(),
+            ),
+            Some(samples) => dxjit_runtime::texture::Texture::new_multisampled(
+                kind,
+                fmt,
+                d.width,
+                d.height,
+                d.depth_or_array,
+                samples,
+                bytes.to_vec(),
+            ),
+        }
         .map_err(|e| Failure::new(Status::Texture, e.to_string()))?;
         let handle = Box::into_raw(Box::new(Texture(texture)));
         // SAFETY: `out` is documented as a writable `dxjit_texture*`.

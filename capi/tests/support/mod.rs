@@ -1,5 +1,7 @@
 //! Helpers the C API tests share: assembling shaders through the API and
-//! reading back a call's status and message.
+//! reading back a call's status and message. Each test binary uses part
+//! of it.
+#![allow(dead_code)]
 
 use dxjit_capi::compile::dxjit_shader_assemble;
 use dxjit_capi::guard::dxjit_string_free;
