@@ -206,7 +206,9 @@ typedef uint32_t dxjit_dimension;
 #endif // __STDC_VERSION__ >= 202311L
 #endif // __cplusplus
 
-// Texel formats; the numbers are the runtime's format ids.
+// Texel formats. The discriminant is the format's id: what a view's
+// `format` field holds (0 means untyped) and what C callers pass as a
+// `dxjit_format`, whose declaration is generated from this enum.
 enum dxjit_format
 #if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
   : uint32_t

@@ -1,5 +1,6 @@
-//! The checked-in header is what cbindgen makes of the crate now. Set
-//! `DXJIT_BLESS_HEADER=1` to rewrite it after changing the API.
+//! The checked-in header is what cbindgen makes of the crate now, and of
+//! the runtime's `format.rs`, whose `Format` is the C API's `dxjit_format`.
+//! Set `DXJIT_BLESS_HEADER=1` to rewrite it after changing the API.
 
 use std::path::Path;
 
@@ -11,6 +12,7 @@ fn checked_in_header_is_current() {
     cbindgen::Builder::new()
         .with_config(config)
         .with_src(root.join("src/lib.rs"))
+        .with_src(root.join("../runtime/src/format.rs"))
         .generate()
         .expect("cbindgen")
         .write(&mut generated);

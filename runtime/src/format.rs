@@ -23,8 +23,9 @@ pub(crate) use unorm::decode8;
 
 use info::info;
 
-/// The formats of the case-file specification. The discriminant is the id
-/// stored in [`crate::abi::View::format`]; 0 means "untyped".
+/// Texel formats. The discriminant is the format's id: what a view's
+/// `format` field holds (0 means untyped) and what C callers pass as a
+/// `dxjit_format`, whose declaration is generated from this enum.
 #[repr(u32)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Format {
@@ -203,6 +204,8 @@ const ALIASES: [(&str, Format); 5] = [
 
 impl Format {
     /// Every format, in id order.
+    ///
+    /// cbindgen:ignore
     pub const ALL: [Format; 72] = [
         Format::R32Uint,
         Format::R32Sint,
