@@ -1,6 +1,7 @@
 //! Lowering decoded SM4/SM5 programs into the IR, one short arm per opcode.
 
 mod alu;
+mod class;
 mod counter;
 mod decls;
 mod gather;
@@ -18,6 +19,7 @@ use super::Sm4Error;
 use crate::dxbc::Container;
 use crate::ir::{AluOp, DoubleOp, Inst, Interpolation, Program, Stage, SysVal};
 use crate::sm4::opcodes::Opcode as O;
+use crate::sm4::registers::OperandType::FunctionBody;
 
 /// Scratch temporaries the lowering may use past the declared ones.
 const SCRATCH: u32 = 2;
@@ -42,6 +44,7 @@ pub fn lower(container: &Container) -> Result<Program, Sm4Error> {
     if stage == Stage::Hull {
         l.finish_hull()?;
     }
+    l.finish_class()?;
     l.finish(container)
 }
 
@@ -67,6 +70,7 @@ struct Lowerer {
     tess: Option<tess::Tess>,
     hull_temps: u32,
     gs: geometry::GsState,
+    class: class::ClassDecls,
 }
 
 impl Lowerer {
@@ -87,6 +91,7 @@ impl Lowerer {
             tess: tess::Tess::for_stage(stage),
             hull_temps: 0,
             gs: geometry::GsState::default(),
+            class: class::ClassDecls::default(),
         }
     }
 
@@ -120,6 +125,9 @@ impl Lowerer {
         }
         if ins.opcode() != O::DclImmediateConstantBuffer {
             self.require_phase()?;
+        }
+        if self.dynamic_slot(ins)? {
+            return Ok(());
         }
         match ins.opcode() {
             O::Add => self.alu(A::Add, ins)?,
@@ -219,6 +227,10 @@ impl Lowerer {
             | O::CutStream
             | O::EmitThenCutStream => self.gs_emit(ins)?,
             O::ImmAtomicAlloc | O::ImmAtomicConsume => self.uav_counter(ins)?,
+            O::Fcall => self.fcall(ins)?,
+            O::Label if ins.operands.first().is_some_and(|o| o.is(FunctionBody)) => {
+                self.body_start(ins)?
+            }
             _ => self.memory_or_flow(ins)?,
         }
         Ok(())
