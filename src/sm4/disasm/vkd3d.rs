@@ -9,8 +9,8 @@ use crate::sm4::decode::{Instruction, Operand, Sel, Shader};
 use crate::sm4::encoding::{CustomDataClass, IndexRepresentation, MinPrecision};
 use crate::sm4::fields::{
     self, CONSTANT_BUFFER_DYNAMIC, CUSTOM_DATA_CLASS, DECLARATION_VALUE, GLOBAL_FLAGS,
-    INTERPOLATION_MODE, PRECISE_MASK, RESOURCE_DIMENSION, SAMPLER_MODE,
-    SAMPLE_COUNT, SYNC_FLAGS, UAV_GLOBALLY_COHERENT, UAV_ORDER_PRESERVING,
+    INTERPOLATION_MODE, PRECISE_MASK, RESOURCE_DIMENSION, SAMPLER_MODE, SAMPLE_COUNT, SYNC_FLAGS,
+    UAV_GLOBALLY_COHERENT, UAV_ORDER_PRESERVING,
 };
 use crate::sm4::names::{
     self, InterpolationMode, ResourceDimension, ReturnType, SamplerMode, SystemValue,

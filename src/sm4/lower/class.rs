@@ -62,7 +62,9 @@ impl Lowerer {
                 if let Some(fb) = w[2..].iter().find(|b| !self.class.bodies.contains(b)) {
                     return Err(self.err(format!("ft{id} lists fb{fb}, which is not declared")));
                 }
-                self.class.tables.insert(id, w[2..].to_vec());
+                if self.class.tables.insert(id, w[2..].to_vec()).is_some() {
+                    return Err(self.err(format!("ft{id} is declared twice")));
+                }
             }
             O::DclInterface => self.interface(ins)?,
             _ => return Ok(false),
@@ -172,7 +174,13 @@ impl Lowerer {
         self.emit(Inst::Switch { sel });
         let mut seen = BTreeSet::new();
         for t in iface.tables.iter().filter(|t| seen.insert(**t)) {
-            let body = self.class.tables[t][site as usize];
+            let body = self
+                .class
+                .tables
+                .get(t)
+                .and_then(|b| b.get(site as usize))
+                .copied()
+                .ok_or_else(|| self.err(format!("ft{t} has no body for call site {site}")))?;
             self.emit(Inst::Case(t.wrapping_add(1)));
             self.emit(Inst::Call {
                 label: body_label(body),
