@@ -136,8 +136,8 @@ impl Lowerer {
     pub(super) fn fcall(&mut self, ins: &Instruction) -> Result<(), Sm4Error> {
         let site = ins.words.first().copied().unwrap_or(0);
         let fp = self.operand(ins, 0)?;
-        if !fp.is(T::Interface) {
-            return Err(self.err("fcall needs an fp# operand"));
+        if !fp.is(T::Interface) || fp.indices.len() != 2 {
+            return Err(self.err("fcall needs an fp#[index] operand"));
         }
         let first = self.index(fp.indices.first())?.base;
         let element = self.index(fp.indices.get(1))?;
