@@ -41,8 +41,8 @@ pub mod sm4;
 pub mod text;
 
 pub use api::{
-    BindError, Bindings, BufferLayout, CallOptions, DomainOutput, DrawDesc, Engine, EngineConfig,
-    PatchList, PlaneInput, QuadInputs, QuadResults, RunError, Target,
+    BindError, Bindings, BufferLayout, CallOptions, ClassInstance, DomainOutput, DrawDesc, Engine,
+    EngineConfig, PatchList, PlaneInput, QuadInputs, QuadResults, RunError, Target,
 };
 pub use cache::{CacheLimit, CacheStats, ShaderCache};
 pub use compile::{

@@ -137,14 +137,19 @@ fn sm4_fixtures_disassemble_to_their_own_text() {
 }
 
 #[test]
-fn sm4_hull_and_class_linkage_decode_and_disassemble_but_do_not_lower() {
+fn sm4_hull_and_class_linkage_decode_and_disassemble_and_malformed_interfaces_are_refused() {
     let c = fixture("hs_linkage.asm");
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/sm4/hs_linkage.asm");
     let text = std::fs::read_to_string(path).unwrap();
     assert_eq!(sm4::disassemble(&c).unwrap().trim(), text.trim());
     let shader = sm4::decode(c.program().unwrap()).unwrap();
     assert_eq!(shader.program_type, sm4::ProgramType::Hull);
+    // fp0[1][2] has two call sites but ft0 fills one.
     let err = sm4::lower(&c).unwrap_err();
-    assert!(err.to_string().contains("not supported"), "{err}");
+    assert!(
+        err.to_string()
+            .contains("fp0 has 2 call sites; ft0 fills 1"),
+        "{err}"
+    );
     assert!(sm4::info(&c).unwrap().contains("stage: hs"));
 }

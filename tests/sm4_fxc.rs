@@ -53,12 +53,13 @@ fn stage_bytes(table: &toml::Value) -> Option<Vec<u8>> {
 }
 
 /// Every SM4/5 container the tests hold: the conformance corpus, the SM4
-/// cases, the hand-written fixtures and fxc's own bytecode in the fxc data.
+/// and SM5 cases, the hand-written fixtures and fxc's own bytecode in the fxc data.
 fn every_dxbc() -> Vec<(String, Vec<u8>)> {
     let mut out = Vec::new();
     let cases = files(&root().join("tests/conformance"), "toml")
         .into_iter()
-        .chain(files(&root().join("tests/cases/sm4"), "toml"));
+        .chain(files(&root().join("tests/cases/sm4"), "toml"))
+        .chain(files(&root().join("tests/cases/sm5"), "toml"));
     for case in cases {
         let Ok(doc) = std::fs::read_to_string(&case)
             .unwrap_or_default()
@@ -135,14 +136,10 @@ fn every_test_dxbc_round_trips_in_both_syntaxes() {
 }
 
 /// Dumps the SM4 front end cannot lower yet, with the reason it gives.
-const NOT_LOWERED: &[(&str, &str)] = &[
-    ("slimshader-ps5_interfaces.asm", "not supported"),
-    ("slimshader-ps5_interface_arrays.asm", "not supported"),
-    (
-        "slimshader-fxdis_test_PS.asm",
-        "operand type 35 is not supported as a source",
-    ),
-];
+const NOT_LOWERED: &[(&str, &str)] = &[(
+    "slimshader-fxdis_test_PS.asm",
+    "operand type 35 is not supported as a source",
+)];
 
 #[test]
 fn real_fxc_dumps_assemble_lower_and_round_trip() {

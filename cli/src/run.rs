@@ -7,7 +7,7 @@ use crate::case::{
     VertexOutputs,
 };
 use dxjit::d3d9::bump::{BumpEnvBlock, BUMP_ENV_SLOT, STAGES};
-use dxjit::ir::{IoReg, Program, Stage};
+use dxjit::ir::{class, IoReg, Program, Stage};
 use dxjit::shader::{compile, CompileOptions, Family, Shader};
 use dxjit_runtime::abi::View;
 use dxjit_runtime::dispatch::{self, Bindings, PixelInput, RenderTarget};
@@ -296,6 +296,19 @@ fn bind_stage(shader: &Shader, desc: &StageDesc, uavs: &UavSlots) -> Result<Boun
             cb.resize(at + 4, 0);
         }
         cb[at..at + 4].copy_from_slice(words);
+    }
+    let interfaces = &shader.program().interfaces;
+    if !interfaces.is_empty() {
+        let mut bound = vec![None; class::MAX_SLOTS as usize];
+        for c in &desc.class_instances {
+            let i = c.instance;
+            *bound
+                .get_mut(c.slot as usize)
+                .ok_or_else(|| format!("interface slot {} is out of range", c.slot))? =
+                Some((i.table, [i.cb, i.cb_offset, i.texture, i.sampler]));
+        }
+        class::check(interfaces, &bound)?;
+        cbs.insert(class::CLASS_CB_SLOT, class::rows(&bound).concat());
     }
     for (&slot, words) in &cbs {
         let s = slot as usize;

@@ -3,6 +3,7 @@
 //! outlives its memory and nothing bound read-only can be written.
 
 use super::error::BindError;
+use crate::ir::class;
 use dxjit_runtime::abi::View;
 use dxjit_runtime::dispatch::Bindings as RawBindings;
 use dxjit_runtime::sampler::SamplerState;
@@ -70,6 +71,8 @@ pub enum BufferLayout {
 pub struct Bindings<'a> {
     raw: RawBindings,
     samplers_bound: u32,
+    class_instances: Vec<Option<(u32, [u32; 4])>>,
+    class_rows: Arc<Vec<[u32; 4]>>,
     _borrows: PhantomData<&'a mut [u8]>,
 }
 
@@ -86,6 +89,8 @@ impl<'a> Bindings<'a> {
         Bindings {
             raw: RawBindings::default(),
             samplers_bound: 0,
+            class_instances: Vec::new(),
+            class_rows: Arc::new(Vec::new()),
             _borrows: PhantomData,
         }
     }
@@ -165,6 +170,49 @@ impl<'a> Bindings<'a> {
         Ok(self)
     }
 
+    /// Binds a class instance to interface slot `slot` (SM5 class linkage,
+    /// `fp#` numbering: `fp2[1]` is slot 3): the function table of its
+    /// class and where its data lies. Every slot the shader declares must
+    /// be bound, to a table its interface lists, or the call fails, as
+    /// D3D11 disables such a shader.
+    pub fn class_instance(
+        &mut self,
+        slot: u32,
+        instance: ClassInstance,
+    ) -> Result<&mut Self, BindError> {
+        let n = class::MAX_SLOTS;
+        if slot >= n {
+            return Err(BindError::SlotOutOfRange {
+                what: "interface",
+                slot,
+                slots: n as usize,
+            });
+        }
+        if self.class_instances.len() <= slot as usize {
+            self.class_instances.resize(slot as usize + 1, None);
+        }
+        let this = [
+            instance.cb,
+            instance.cb_offset,
+            instance.texture,
+            instance.sampler,
+        ];
+        self.class_instances[slot as usize] = Some((instance.table, this));
+        self.class_rows = Arc::new(class::rows(&self.class_instances));
+        self.raw.cbs[class::CLASS_CB_SLOT as usize] = View {
+            ptr: self.class_rows.as_ptr().cast_mut().cast(),
+            size: class::ROWS * 16,
+            ..View::EMPTY
+        };
+        Ok(self)
+    }
+
+    /// The class instances bound, by interface slot: function table and
+    /// `this` data (constant buffer, offset, texture, sampler).
+    pub fn class_instances(&self) -> &[Option<(u32, [u32; 4])>] {
+        &self.class_instances
+    }
+
     /// Uses `flag` as the interrupt flag: storing a nonzero value in it,
     /// from any thread, stops a running call at its next loop back edge
     /// with [`super::RunError::Interrupted`]. It stays set; clear it before
@@ -189,6 +237,23 @@ impl<'a> Bindings<'a> {
     pub fn raw(&self) -> &RawBindings {
         &self.raw
     }
+}
+
+/// A class instance bound to an interface slot
+/// ([`Bindings::class_instance`]), as `ID3D11ClassLinkage::CreateClassInstance`
+/// describes one, with its class given by function table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ClassInstance {
+    /// The function table (`ft#`) of the instance's class.
+    pub table: u32,
+    /// The constant buffer slot holding the instance's data (`this[].x`).
+    pub cb: u32,
+    /// Where the data starts in it, in 16-byte rows (`this[].y`).
+    pub cb_offset: u32,
+    /// The first texture slot of the instance (`this[].z`).
+    pub texture: u32,
+    /// The first sampler slot of the instance (`this[].w`).
+    pub sampler: u32,
 }
 
 fn slot_mut<'s, T>(

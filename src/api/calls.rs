@@ -253,6 +253,10 @@ impl Shader {
         options: &CallOptions,
         run: impl FnOnce(&RawBindings) -> R,
     ) -> Result<R, RunError> {
+        if !self.program().interfaces.is_empty() {
+            crate::ir::class::check(&self.program().interfaces, bindings.class_instances())
+                .map_err(RunError::Invalid)?;
+        }
         let mut raw = bindings.raw().clone();
         let _defined = definitions::apply(self.defined_constants(), &mut raw);
         if options.validate {

@@ -16,7 +16,7 @@ mod target;
 mod tessellation;
 mod validation;
 
-pub use bindings::{Bindings, BufferLayout};
+pub use bindings::{Bindings, BufferLayout, ClassInstance};
 pub use calls::{CallOptions, DrawDesc, MAX_COORDINATE, MAX_GROUPS};
 pub use deadline::within as within_deadline;
 pub use engine::{Engine, EngineConfig};

@@ -7,6 +7,7 @@
 //! Family quirks (D3D9 source modifiers, co-issue, `aL`, predication, `def`)
 //! are resolved by the front ends, so the backend sees only what is here.
 
+pub mod class;
 mod components;
 mod geometry;
 mod info;
@@ -812,6 +813,8 @@ pub struct Program {
     pub tess: Option<TessInfo>,
     /// Geometry shaders: their declarations; `None` for other stages.
     pub geometry: Option<GeometryInfo>,
+    /// SM5 class linkage: the declared interfaces (empty without any).
+    pub interfaces: Vec<class::InterfaceDecl>,
 }
 
 impl Program {
@@ -840,6 +843,7 @@ impl Program {
             subroutines: Vec::new(),
             tess: None,
             geometry: None,
+            interfaces: Vec::new(),
         }
     }
 

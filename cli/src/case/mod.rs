@@ -26,9 +26,9 @@ mod value;
 pub use compare::{check, Failure};
 pub use error::CaseError;
 pub use model::{
-    Action, Area, Case, CbDesc, DrawDesc, Expect, InputDesc, InputValues, IoRef, PipelineDesc,
-    SamplerDesc, ShaderCode, SrvDesc, SrvKind, StageDesc, StreamOutputDesc, TargetDesc, Tolerance,
-    UavDesc, UavDimension, UavKind,
+    Action, Area, Case, CbDesc, ClassInstanceDesc, DrawDesc, Expect, InputDesc, InputValues, IoRef,
+    PipelineDesc, SamplerDesc, ShaderCode, SrvDesc, SrvKind, StageDesc, StreamOutputDesc,
+    TargetDesc, Tolerance, UavDesc, UavDimension, UavKind,
 };
 pub use number::{element_matches, floats_match, ulp_distance, WordKind};
 pub use outcome::{Outcome, TargetImage, VertexOutput, VertexOutputs};

@@ -100,6 +100,18 @@ pub struct StageDesc {
     pub samplers: Vec<SamplerDesc>,
     /// `[[S.input]]`: per-vertex inputs (vertex shaders).
     pub inputs: Vec<InputDesc>,
+    /// `[[S.class_instance]]`: SM5 class instances by interface slot.
+    pub class_instances: Vec<ClassInstanceDesc>,
+}
+
+/// `[[S.class_instance]]`: the class instance bound to interface slot
+/// `slot` (`fp#` numbering), as [`dxjit::ClassInstance`] describes it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ClassInstanceDesc {
+    /// The interface slot.
+    pub slot: u32,
+    /// The instance's class, as its function table and `this` data.
+    pub instance: dxjit::ClassInstance,
 }
 
 /// `[[S.cb]]`: the contents of constant buffer `cb<slot>`.

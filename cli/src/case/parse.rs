@@ -9,8 +9,8 @@ use dxjit_runtime::sampler::{Address, Compare, Filter, MagFilter, MipFilter, Red
 
 use super::error::CaseError;
 use super::model::{
-    Action, Case, CbDesc, DrawDesc, InputDesc, InputValues, IoRef, SamplerDesc, ShaderCode,
-    SrvDesc, SrvKind, StageDesc, TargetDesc, UavDesc, UavDimension, UavKind,
+    Action, Case, CbDesc, ClassInstanceDesc, DrawDesc, InputDesc, InputValues, IoRef, SamplerDesc,
+    ShaderCode, SrvDesc, SrvKind, StageDesc, TargetDesc, UavDesc, UavDimension, UavKind,
 };
 use super::raw::{
     RawCase, RawDispatch, RawDraw, RawInput, RawPipeline, RawSampler, RawSrv, RawStage, RawUav,
@@ -366,6 +366,20 @@ impl Lower<'_> {
             .enumerate()
             .map(|(k, s)| self.input(s, &format!("[[{table}.input]] #{k}"), per_vertex))
             .collect::<Result<Vec<_>, _>>()?;
+        let class_instances = raw
+            .class_instance
+            .into_iter()
+            .map(|c| ClassInstanceDesc {
+                slot: c.slot,
+                instance: dxjit::ClassInstance {
+                    table: c.table,
+                    cb: c.cb,
+                    cb_offset: c.cb_offset,
+                    texture: c.texture,
+                    sampler: c.sampler,
+                },
+            })
+            .collect();
         Ok(StageDesc {
             code,
             cbs,
@@ -375,6 +389,7 @@ impl Lower<'_> {
             srvs,
             samplers,
             inputs,
+            class_instances,
         })
     }
 

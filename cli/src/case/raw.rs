@@ -54,6 +54,24 @@ pub(crate) struct RawStage {
     pub sampler: Vec<RawSampler>,
     #[serde(default)]
     pub input: Vec<RawInput>,
+    #[serde(default)]
+    pub class_instance: Vec<RawClassInstance>,
+}
+
+/// `[[S.class_instance]]`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawClassInstance {
+    pub slot: u32,
+    pub table: u32,
+    #[serde(default)]
+    pub cb: u32,
+    #[serde(default)]
+    pub cb_offset: u32,
+    #[serde(default)]
+    pub texture: u32,
+    #[serde(default)]
+    pub sampler: u32,
 }
 
 /// `[[S.cb]]`.

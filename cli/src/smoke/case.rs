@@ -28,6 +28,7 @@ fn stage_desc(
         srvs: Vec::new(),
         samplers: Vec::new(),
         inputs: Vec::new(),
+        class_instances: Vec::new(),
     };
     for cb in &program.cbs {
         match (d3d9, cb.slot) {

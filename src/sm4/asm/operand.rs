@@ -231,7 +231,7 @@ fn index(s: &str, syntax: Syntax) -> Res<(IndexRepresentation, Vec<u32>)> {
     if s.chars().next().is_some_and(|c| c.is_ascii_digit()) && !s.contains('+') {
         return Ok((IndexRepresentation::Immediate32, vec![number(s)?]));
     }
-    let (reg, imm) = match s.split_once('+') {
+    let (reg, imm) = match split_plus(s) {
         Some((a, b)) if a.trim().chars().all(|c| c.is_ascii_digit()) => {
             (b.trim(), Some(number(a)?))
         }
@@ -249,9 +249,41 @@ fn index(s: &str, syntax: Syntax) -> Res<(IndexRepresentation, Vec<u32>)> {
     Ok((repr, words))
 }
 
+/// `s` split at its last `+` outside brackets (`this[r0.x + 1].z + 2`).
+fn split_plus(s: &str) -> Option<(&str, &str)> {
+    let mut depth = 0i32;
+    let mut at = None;
+    for (i, c) in s.char_indices() {
+        match c {
+            '[' => depth += 1,
+            ']' => depth -= 1,
+            '+' if depth == 0 => at = Some(i),
+            _ => {}
+        }
+    }
+    at.map(|i| (&s[..i], &s[i + 1..]))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn relative_indices_nest() {
+        // t[this[r1.y + 2].z + 3]: the outer index splits at its own `+`.
+        assert_eq!(
+            split_plus("this[r1.y + 2].z + 3"),
+            Some(("this[r1.y + 2].z ", " 3"))
+        );
+        assert_eq!(split_plus("this[r1.y + 2].z"), None);
+        let mut out = Vec::new();
+        operand("t[this[r1.y + 2].z + 3]", Role::Src, Syntax::Fxc, &mut out).unwrap();
+        // t# with one imm32+relative index (3), then this# with one
+        // imm32+relative index (2) selecting .z, then r1 selecting .y.
+        assert_eq!(out[1], 3);
+        assert_eq!(out[3], 2);
+        assert_eq!(out[5], 1);
+    }
 
     fn enc(text: &str, role: Role, syntax: Syntax) -> Vec<u32> {
         let mut out = Vec::new();

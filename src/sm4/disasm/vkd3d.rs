@@ -9,8 +9,8 @@ use crate::sm4::decode::{Instruction, Operand, Sel, Shader};
 use crate::sm4::encoding::{CustomDataClass, IndexRepresentation, MinPrecision};
 use crate::sm4::fields::{
     self, CONSTANT_BUFFER_DYNAMIC, CUSTOM_DATA_CLASS, DECLARATION_VALUE, GLOBAL_FLAGS,
-    INTERFACE_DYNAMIC, INTERPOLATION_MODE, PRECISE_MASK, RESOURCE_DIMENSION, SAMPLER_MODE,
-    SAMPLE_COUNT, SYNC_FLAGS, UAV_GLOBALLY_COHERENT, UAV_ORDER_PRESERVING,
+    INTERPOLATION_MODE, PRECISE_MASK, RESOURCE_DIMENSION, SAMPLER_MODE, SAMPLE_COUNT, SYNC_FLAGS,
+    UAV_GLOBALLY_COHERENT, UAV_ORDER_PRESERVING,
 };
 use crate::sm4::names::{
     self, InterpolationMode, ResourceDimension, ReturnType, SamplerMode, SystemValue,
@@ -176,8 +176,10 @@ pub fn instruction(ins: &Instruction) -> String {
         op if keyword(ins, op).is_some() => {
             format!("{} {}", ins.info.name, keyword(ins, op).unwrap_or_default())
         }
-        O::DclInterface if INTERFACE_DYNAMIC.is_set(ins.token) => {
-            plain(ins, &ops(0)).replacen(ins.info.name, "dcl_interface_dynamicindexed", 1)
+        // vkd3d prints `fb0`, `ft0 = {...}` and `fp0[1][2] = {...}`; the
+        // lists are spelt out here (as fxc does) so that the text assembles.
+        O::DclFunctionBody | O::DclFunctionTable | O::DclInterface => {
+            super::fxc_decl::declaration(ins)
         }
         _ if ins.info.decl => plain(ins, &ops(0)),
         _ => {
@@ -190,7 +192,9 @@ pub fn instruction(ins: &Instruction) -> String {
             let mut parts = operands;
             let mut line = mnemonic(ins);
             if ins.opcode() == O::Fcall {
-                parts.insert(0, word(0).to_string());
+                if let Some(call) = parts.first_mut() {
+                    let _ = write!(call, "[{}]", word(0));
+                }
             }
             if !parts.is_empty() {
                 line.push(' ');

@@ -16,7 +16,7 @@ use crate::sm4::Sm4Error;
 
 impl Lowerer {
     pub(super) fn declaration(&mut self, ins: &Instruction) -> Result<(), Sm4Error> {
-        if self.tess_declaration(ins)? {
+        if self.tess_declaration(ins)? || self.class_declaration(ins)? {
             return Ok(());
         }
         let op0 = ins.operands.first();

@@ -1,6 +1,7 @@
 //! Lowering decoded SM4/SM5 programs into the IR, one short arm per opcode.
 
 mod alu;
+mod class;
 mod counter;
 mod decls;
 mod gather;
@@ -20,6 +21,7 @@ use super::Sm4Error;
 use crate::dxbc::Container;
 use crate::ir::{AluOp, DoubleOp, Inst, Interpolation, Program, Stage, SysVal};
 use crate::sm4::opcodes::Opcode as O;
+use crate::sm4::registers::OperandType::FunctionBody;
 
 /// Scratch temporaries the lowering may use past the declared ones: two
 /// for ALU destinations, then those of relative 2D indices.
@@ -45,6 +47,7 @@ pub fn lower(container: &Container) -> Result<Program, Sm4Error> {
     if stage == Stage::Hull {
         l.finish_hull()?;
     }
+    l.finish_class()?;
     l.finish(container)
 }
 
@@ -75,6 +78,7 @@ struct Lowerer {
     prelude: RefCell<Vec<Inst>>,
     /// Scratch temps that instruction's prelude takes.
     prelude_temps: Cell<u32>,
+    class: class::ClassDecls,
 }
 
 impl Lowerer {
@@ -97,6 +101,7 @@ impl Lowerer {
             gs: geometry::GsState::default(),
             prelude: RefCell::default(),
             prelude_temps: Cell::new(0),
+            class: class::ClassDecls::default(),
         }
     }
 
@@ -136,6 +141,9 @@ impl Lowerer {
         }
         if ins.opcode() != O::DclImmediateConstantBuffer {
             self.require_phase()?;
+        }
+        if self.dynamic_slot(ins)? {
+            return Ok(());
         }
         match ins.opcode() {
             O::Add => self.alu(A::Add, ins)?,
@@ -235,6 +243,10 @@ impl Lowerer {
             | O::CutStream
             | O::EmitThenCutStream => self.gs_emit(ins)?,
             O::ImmAtomicAlloc | O::ImmAtomicConsume => self.uav_counter(ins)?,
+            O::Fcall => self.fcall(ins)?,
+            O::Label if ins.operands.first().is_some_and(|o| o.is(FunctionBody)) => {
+                self.body_start(ins)?
+            }
             _ => self.memory_or_flow(ins)?,
         }
         Ok(())

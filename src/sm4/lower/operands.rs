@@ -126,6 +126,10 @@ impl Lowerer {
                 }
                 reg(File::Const(slot), self.index(op.indices.get(1))?)
             }
+            Some(T::ThisPointer) => reg(
+                File::Const(crate::ir::class::CLASS_CB_SLOT),
+                self.index(op.indices.first())?,
+            ),
             Some(T::ImmediateConstantBuffer) => {
                 reg(File::ImmConst, self.index(op.indices.first())?)
             }
