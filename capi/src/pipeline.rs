@@ -1,5 +1,6 @@
-//! Running a pipeline up to stream output: vs → [hs → tessellator → ds] →
-//! [gs] → stream output, with no rasterisation.
+//! Running a pipeline up to stream output: the vertex shader, then
+//! optionally hull shader → tessellator → domain shader, then optionally a
+//! geometry shader, then stream output, with no rasterisation.
 
 use crate::bindings::Bindings;
 use crate::bound::Bound;

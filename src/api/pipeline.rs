@@ -1,5 +1,6 @@
-//! Running a pipeline up to stream output: vs → [hs → tessellator → ds] →
-//! [gs] → stream output, no rasterisation.
+//! Running a pipeline up to stream output: the vertex shader, then
+//! optionally hull shader → tessellator → domain shader, then optionally a
+//! geometry shader, then stream output, no rasterisation.
 //!
 //! Everything after the vertex stage reads a [`VertexSource`]: output
 //! registers per vertex, a topology, optional indices and the output
