@@ -295,13 +295,10 @@ pub struct QuadSample {
     /// How the level of detail is found: one of the `LOD_*` constants (any
     /// other value counts as [`LOD_IMPLICIT`]).
     pub mode: u32,
-    /// Reserved, write 0: the layer is always the coordinate component after
-    /// the texture's own ones.
-    pub array_layer_in_coord: u32,
+    /// What a lookup in an unbound texture reads in alpha (its other
+    /// components read 0): 1.0 under D3D9's rule, 0.0 from D3D10 on.
+    pub unbound_alpha: f32,
 }
-
-/// What an unbound texture reads: (0, 0, 0, 1) in every lane.
-const UNBOUND: [[f32; 4]; 4] = [[0.0; 4], [0.0; 4], [0.0; 4], [1.0; 4]];
 
 /// One lane's place in the texture and the derivatives of its image
 /// coordinates, in texels of mip 0.
@@ -319,7 +316,7 @@ pub fn sample_quad(
     args: &QuadSample,
 ) -> [[f32; 4]; 4] {
     let Some(texture) = texture else {
-        return UNBOUND;
+        return [[0.0; 4], [0.0; 4], [0.0; 4], [args.unbound_alpha; 4]];
     };
     if texture.kind() == TextureKind::Buffer || texture.kind().is_multisampled() {
         return [[0.0; 4]; 4];

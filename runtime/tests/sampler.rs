@@ -53,12 +53,19 @@ fn close(got: [f32; 4], want: [f32; 4]) {
     }
 }
 
+/// An unbound texture reads 0 in every component from D3D10 on, and
+/// (0, 0, 0, 1) under D3D9's rule (`unbound_alpha` 1); buffers read zeros.
 #[test]
-fn unbound_reads_0001_and_buffers_read_zeros() {
+fn unbound_reads_zeros_or_d3d9_opaque_black_and_buffers_read_zeros() {
     let s = SamplerState::default();
     let q = at_level([0.5; 4], 0.0);
-    let unbound = [[0.0; 4], [0.0; 4], [0.0; 4], [1.0; 4]];
-    assert_eq!(sample_quad(None, &s, &q), unbound);
+    assert_eq!(sample_quad(None, &s, &q), [[0.0; 4]; 4]);
+    let d3d9 = QuadSample {
+        unbound_alpha: 1.0,
+        ..q
+    };
+    let opaque_black = [[0.0; 4], [0.0; 4], [0.0; 4], [1.0; 4]];
+    assert_eq!(sample_quad(None, &s, &d3d9), opaque_black);
     let buffer = tex(TextureKind::Buffer, 2, 1, 1, 1, &[1.0, 2.0]);
     assert_eq!(sample_quad(Some(&buffer), &s, &q), [[0.0; 4]; 4]);
 }
@@ -83,7 +90,7 @@ fn entry_point_matches_sample_quad() {
     assert_eq!(out, sample_quad(Some(&t), &s, &q));
     assert_eq!(out[0], [2.5, 1.0, 2.0, 3.5]);
     assert_eq!(out[3], [1.0; 4]);
-    let unbound = [[0.0; 4], [0.0; 4], [0.0; 4], [1.0; 4]];
+    let unbound = [[0.0; 4]; 4];
     // SAFETY: as above; an empty view and a null view are unbound.
     unsafe { dxjit_sample_quad(&View::EMPTY, &s, &q, &mut out) };
     assert_eq!(out, unbound);

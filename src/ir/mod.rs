@@ -815,6 +815,9 @@ pub struct Program {
     pub geometry: Option<GeometryInfo>,
     /// SM5 class linkage: the declared interfaces (empty without any).
     pub interfaces: Vec<class::InterfaceDecl>,
+    /// D3D9's rule for a lookup in an unbound texture: it reads (0, 0, 0, 1);
+    /// from D3D10 on it reads 0 in every component.
+    pub unbound_texture_alpha_one: bool,
 }
 
 impl Program {
@@ -844,6 +847,7 @@ impl Program {
             tess: None,
             geometry: None,
             interfaces: Vec::new(),
+            unbound_texture_alpha_one: false,
         }
     }
 

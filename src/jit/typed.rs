@@ -417,7 +417,12 @@ impl Tr<'_, '_> {
             .ins()
             .iadd_imm_s(args, size_of::<QuadSample>().next_multiple_of(16) as i64);
         let mode_v = self.b.ins().iconst(types::I32, i64::from(a.mode));
-        let zero = self.b.ins().iconst(types::I32, 0);
+        let alpha = if self.prog.unbound_texture_alpha_one {
+            1.0
+        } else {
+            0.0
+        };
+        let unbound_alpha = self.b.ins().f32const(alpha);
         let mut results = [self.lb().splat(0); 4];
         for j in 0..self.k {
             self.store_quad(a.coords, j, args, offset_of!(QuadSample, coord));
@@ -448,9 +453,9 @@ impl Tr<'_, '_> {
             );
             self.b.ins().store(
                 MemFlagsData::trusted(),
-                zero,
+                unbound_alpha,
                 args,
-                offset_of!(QuadSample, array_layer_in_coord) as i32,
+                offset_of!(QuadSample, unbound_alpha) as i32,
             );
             self.b.ins().call(f, &[view, state, args, out]);
             for (c, r) in results.iter_mut().enumerate() {

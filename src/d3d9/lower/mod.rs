@@ -115,7 +115,10 @@ impl<'a> Lowerer<'a> {
             shader,
             version: shader.version,
             options,
-            prog: Program::new(stage),
+            prog: Program {
+                unbound_texture_alpha_one: true,
+                ..Program::new(stage)
+            },
             body: Vec::new(),
             label: None,
             scratch: SCRATCH_BASE,

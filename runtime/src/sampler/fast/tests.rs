@@ -143,7 +143,7 @@ fn quad(rng: &mut Rng) -> QuadSample {
         reference: lanes(),
         offset: [rng.below(16) as i32 - 8, rng.below(16) as i32 - 8, 0],
         mode: rng.pick(&[LOD_IMPLICIT, LOD_BIAS, LOD_LEVEL, LOD_GRADIENT, 7]),
-        array_layer_in_coord: 0,
+        unbound_alpha: 1.0,
     }
 }
 
