@@ -169,6 +169,7 @@ impl Tr<'_, '_> {
                 latch,
                 exit,
                 uniform: true,
+                checked: !super::bounded_loop::is_bounded(rest),
             });
             return;
         }
@@ -198,6 +199,7 @@ impl Tr<'_, '_> {
             latch,
             exit,
             uniform: false,
+            checked: true,
         });
     }
 
@@ -247,6 +249,7 @@ impl Tr<'_, '_> {
             latch,
             exit,
             uniform,
+            checked,
         }) = self.flow.pop()
         else {
             return Err(JitError::Invalid("endloop without loop".into()));
@@ -258,7 +261,9 @@ impl Tr<'_, '_> {
             let ones = self.lb().splat(u32::MAX);
             self.lb().def_var(m.cont, ones);
         }
-        self.stop_if_interrupted();
+        if checked {
+            self.stop_if_interrupted();
+        }
         self.b.ins().jump(header, &[]);
         self.b.switch_to_block(exit);
         self.restore(&saved, false);

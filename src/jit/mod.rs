@@ -3,6 +3,7 @@
 //! knows Cranelift.
 
 mod alu;
+mod bounded_loop;
 mod const_block;
 mod counter;
 mod denormal;

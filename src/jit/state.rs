@@ -62,6 +62,9 @@ pub enum Flow {
         latch: Block,
         exit: Block,
         uniform: bool,
+        /// Whether the back edge checks the interrupt word (not for uniform
+        /// loops whose trip count literals bound: `bounded_loop`).
+        checked: bool,
     },
     /// `switch`: the selector and the case values at this level.
     Switch {
