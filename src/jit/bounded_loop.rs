@@ -1,16 +1,18 @@
 //! Loops whose trip count literals bound, which need no interrupt check at
 //! their back edge.
 //!
-//! A loop qualifies when its body has no nested loop, `switch`, `continue`
-//! or call, and a test at its top level, before any write to a counter
-//! temp component, breaks once the counter's value at the start of the
-//! iteration is no longer below a literal (unsigned), while the top level
-//! adds a positive literal to the counter exactly as the only change the
-//! iteration makes to it. Such a loop ends within `bound / step + 1`
-//! iterations whatever the counter starts at; with at most
-//! [`MAX_TRIPS`] of them and a body without loops, it ends soon enough
-//! for an interrupt to be seen by the next unbounded loop or the end of
-//! the call. The walk follows `mov`s, as compilers copy the counter
+//! A loop qualifies when its body holds only arithmetic, raw and
+//! structured memory accesses, `if`s and `break`s (no nested loop,
+//! `switch`, `continue`, call or lookup that could run long), and a test at
+//! its top level, before any write to a counter temp component, breaks
+//! once the counter's value at the start of the iteration is no longer
+//! below a literal (unsigned), while the top level adds a positive literal
+//! to the counter as the only change the iteration makes to it. Such a
+//! loop ends within `bound / step + 1` iterations whatever the counter
+//! starts at. With at most [`MAX_TRIPS`] of them, and at most
+//! [`MAX_WORK`] body instructions over all of them, it ends within a few
+//! milliseconds, and the next unbounded loop or the end of the call sees
+//! an interrupt. The walk follows `mov`s, as compilers copy the counter
 //! through temps (`mov r6.y, r2.x; ult r6.z, r6.y, l(256); not r6.w,
 //! r6.z; if_nz r6.w; break; endif; ...; iadd r12.y, r12.x, l(1); mov
 //! r2.x, r12.y`).
@@ -20,6 +22,10 @@ use std::collections::{HashMap, HashSet};
 
 /// Most iterations a loop may run without an interrupt check.
 pub const MAX_TRIPS: u64 = 4096;
+
+/// Most body instructions, over all its iterations, a loop may run
+/// without an interrupt check.
+pub const MAX_WORK: u64 = 1 << 18;
 
 /// A temp component: register and component.
 type Key = (u32, u8);
@@ -91,24 +97,33 @@ pub fn is_bounded(rest: &[Inst]) -> bool {
     exits.iter().any(|&(key, bound)| {
         !nested_writes.contains(&key)
             && matches!(known.get(&key), Some(Some(Known::Plus(k, step)))
-                if *k == key && *step >= 1 && u64::from(bound) / u64::from(*step) < MAX_TRIPS)
+            if *k == key && *step >= 1 && {
+                let trips = u64::from(bound) / u64::from(*step) + 1;
+                trips <= MAX_TRIPS && trips * body.len() as u64 <= MAX_WORK
+            })
     })
 }
 
-/// The loop body up to its `endloop`, when it holds no nested loop,
-/// `switch`, `continue` or call.
+/// The loop body up to its `endloop`, when it holds only instructions that
+/// take a short, bounded time: arithmetic, raw and structured memory
+/// accesses, `if`s and `break`s.
 fn body(rest: &[Inst]) -> Option<&[Inst]> {
     let end = rest.iter().position(|i| matches!(i, Inst::EndLoop))?;
     let body = &rest[..end];
-    let plain = !body.iter().any(|i| {
+    let plain = body.iter().all(|i| {
         matches!(
             i,
-            Inst::Loop
-                | Inst::Switch { .. }
-                | Inst::Continue
-                | Inst::ContinueC { .. }
-                | Inst::Call { .. }
-                | Inst::CallC { .. }
+            Inst::Alu { .. }
+                | Inst::Dot { .. }
+                | Inst::LoadRaw { .. }
+                | Inst::StoreRaw { .. }
+                | Inst::LoadStructured { .. }
+                | Inst::StoreStructured { .. }
+                | Inst::If { .. }
+                | Inst::Else
+                | Inst::EndIf
+                | Inst::Break
+                | Inst::BreakC { .. }
         )
     });
     plain.then_some(body)

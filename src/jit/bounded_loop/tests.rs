@@ -47,8 +47,25 @@ fn work() -> Vec<Inst> {
 #[test]
 fn the_k1_shape_is_bounded() {
     assert!(is_bounded(&vkd3d_loop(256, 1, work())));
-    // 4095 trips is the most that goes unchecked.
+    // 4096 trips (bound / step + 1) is the most that goes unchecked.
     assert!(is_bounded(&vkd3d_loop(4095 * 2, 2, work())));
+    assert!(!is_bounded(&vkd3d_loop(4096 * 2, 2, work())));
+}
+
+#[test]
+fn long_bodies_or_other_instructions_keep_the_check() {
+    // 257 trips of a 10-instruction body fit in MAX_WORK; 1024 trips of a
+    // 300-instruction one do not.
+    assert!(is_bounded(&vkd3d_loop(256, 1, work())));
+    let long: Vec<Inst> = (0..300).flat_map(|_| work()).collect();
+    assert!(!is_bounded(&vkd3d_loop(1023, 1, long)));
+    // A barrier is not among the short instructions (nor is a lookup).
+    let barrier = vec![Inst::Sync {
+        group: false,
+        uav: true,
+        tgsm: false,
+    }];
+    assert!(!is_bounded(&vkd3d_loop(256, 1, barrier)));
 }
 
 #[test]
