@@ -13,7 +13,7 @@ use dxjit_capi::vertices::{dxjit_run_vertices, VertexBatch};
 use dxjit_capi::Status;
 use std::mem::size_of;
 use std::ptr::{null, null_mut};
-use support::{assemble, with_message, COMPUTE, PIXEL};
+use support::{assemble, raw_uav, with_message, COMPUTE, PIXEL};
 
 fn bindings_with_uav(uav: &BufferBinding) -> Bindings {
     Bindings {
@@ -31,23 +31,6 @@ fn bindings_with_uav(uav: &BufferBinding) -> Bindings {
         interrupt: null(),
         timeout_ms: 0,
         validate: 0,
-    }
-}
-
-fn raw_uav(slot: u32, data: &mut [u32]) -> BufferBinding {
-    BufferBinding {
-        struct_size: size_of::<BufferBinding>(),
-        slot,
-        kind: BufferKind::Raw as u32,
-        data: data.as_mut_ptr().cast(),
-        size: std::mem::size_of_val(data),
-        stride: 0,
-        format: 0,
-        width: 0,
-        height: 0,
-        depth: 0,
-        row_pitch: 0,
-        slice_pitch: 0,
     }
 }
 

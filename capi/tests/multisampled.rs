@@ -2,15 +2,15 @@
 
 mod support;
 
-use dxjit_capi::bindings::{Bindings, BufferBinding, TextureBinding};
+use dxjit_capi::bindings::{Bindings, TextureBinding};
 use dxjit_capi::compile::dxjit_shader_free;
 use dxjit_capi::dispatch::dxjit_dispatch;
-use dxjit_capi::enums::{BufferKind, Format, TextureKind};
+use dxjit_capi::enums::{Format, TextureKind};
 use dxjit_capi::texture::{dxjit_texture_create_multisampled, dxjit_texture_free, TextureDesc};
 use dxjit_capi::Status;
 use std::mem::size_of;
 use std::ptr::{null, null_mut};
-use support::{assemble, with_message};
+use support::{assemble, raw_uav, with_message};
 
 /// Reads sample 2 of texel (1, 0) and sample 3 of texel (0, 1), then sample
 /// 4 of texel (0, 0), which a 4-sample texture does not have (D3D: 0); the
@@ -54,20 +54,7 @@ fn samples_lie_one_after_another_per_texel() {
     assert_eq!(status, Status::Ok);
     let shader = assemble(READER);
     let mut out = [0xffff_ffffu32; 3];
-    let uav = BufferBinding {
-        struct_size: size_of::<BufferBinding>(),
-        slot: 0,
-        kind: BufferKind::Raw as u32,
-        data: out.as_mut_ptr().cast(),
-        size: size_of::<[u32; 3]>(),
-        stride: 0,
-        format: 0,
-        width: 0,
-        height: 0,
-        depth: 0,
-        row_pitch: 0,
-        slice_pitch: 0,
-    };
+    let uav = raw_uav(0, &mut out);
     let srv = TextureBinding {
         struct_size: size_of::<TextureBinding>(),
         slot: 0,

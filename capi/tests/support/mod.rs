@@ -3,7 +3,9 @@
 //! of it.
 #![allow(dead_code)]
 
+use dxjit_capi::bindings::BufferBinding;
 use dxjit_capi::compile::dxjit_shader_assemble;
+use dxjit_capi::enums::BufferKind;
 use dxjit_capi::guard::dxjit_string_free;
 use dxjit_capi::shader::Shader;
 use dxjit_capi::Status;
@@ -49,4 +51,22 @@ pub fn with_message(f: impl FnOnce(*mut *mut c_char) -> Status) -> (Status, Stri
         t
     };
     (status, text)
+}
+
+/// A raw UAV binding of `data` at `slot`.
+pub fn raw_uav(slot: u32, data: &mut [u32]) -> BufferBinding {
+    BufferBinding {
+        struct_size: size_of::<BufferBinding>(),
+        slot,
+        kind: BufferKind::Raw as u32,
+        data: data.as_mut_ptr().cast(),
+        size: std::mem::size_of_val(data),
+        stride: 0,
+        format: 0,
+        width: 0,
+        height: 0,
+        depth: 0,
+        row_pitch: 0,
+        slice_pitch: 0,
+    }
 }
