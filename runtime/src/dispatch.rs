@@ -11,11 +11,13 @@ use crate::abi::{
 };
 use crate::sampler::{InlineSampler, SamplerState, INLINE_PAIRS};
 use crate::texture::Texture;
+use cb_table::CbTable;
 use rayon::prelude::*;
 use std::ops::Range;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Arc;
 
+mod cb_table;
 mod domain;
 mod draw;
 mod geometry;
@@ -60,6 +62,10 @@ pub struct Kernel {
     /// Pixel shaders: bit `r` is set when compiled code can write output
     /// register `r` to an 8-bit unorm target itself (`Frame::direct_targets`).
     pub direct_outputs: u32,
+    /// Bytes of each constant-buffer slot that compiled code reads with
+    /// literal row indices and no bounds test; a call binds a zero-padded
+    /// copy of a smaller buffer (see `cb_table`).
+    pub cb_static_bytes: [u32; CB_SLOTS],
 }
 
 impl Kernel {
@@ -174,6 +180,8 @@ struct Call {
     _scratch: Block,
     /// Owns the descriptions `frame.inline_samplers` points to.
     _inline_samplers: Vec<InlineSampler>,
+    /// Owns the constant-buffer views `frame.cbs` points to.
+    cbs: CbTable,
     lane_mask: Block,
 }
 
@@ -182,12 +190,14 @@ impl Call {
         let mut scratch = Block::new(k.scratch_size as usize);
         let mut lane_mask = Block::new(4 * k.lanes as usize);
         let inline_samplers = k.inline_samplers(b);
+        // SAFETY: `Bindings`' views are valid for the call (its contract).
+        let cbs = unsafe { CbTable::new(k, &b.cbs) };
         let frame = Box::new(Frame {
             inputs: std::ptr::null(),
             outputs: std::ptr::null_mut(),
             sysvals: std::ptr::null(),
             lane_mask: lane_mask.ptr() as *mut u32,
-            cbs: b.cbs.as_ptr(),
+            cbs: cbs.as_ptr(),
             srvs: b.srvs.as_ptr(),
             uavs: b.uavs.as_ptr(),
             samplers: b.samplers.as_ptr(),
@@ -209,8 +219,19 @@ impl Call {
             frame,
             _scratch: scratch,
             _inline_samplers: inline_samplers,
+            cbs,
             lane_mask,
         }
+    }
+
+    /// Binds `cbs` in place of the bindings' constant buffers.
+    ///
+    /// # Safety
+    /// Each view in `cbs` is valid for reading while the call runs.
+    unsafe fn bind_cbs(&mut self, k: &Kernel, cbs: &[View]) {
+        // SAFETY: the caller's contract.
+        self.cbs = unsafe { CbTable::new(k, cbs) };
+        self.frame.cbs = self.cbs.as_ptr();
     }
 
     fn run(&mut self, func: ShaderFn) -> u32 {

@@ -180,6 +180,7 @@ fn info_bytes(info: &KernelInfo, icb: &[[u32; 4]]) -> Vec<u8> {
     for (slot, row, words) in &info.const_overrides {
         [*slot, *row].iter().chain(words).for_each(|&v| w.u32(v));
     }
+    info.cb_static_bytes.iter().for_each(|&v| w.u32(v));
     w.0
 }
 
@@ -235,6 +236,10 @@ fn read_info(bytes: &[u8]) -> Option<(KernelInfo, Vec<[u32; 4]>)> {
     let const_overrides = (0..defined)
         .map(|_| Some((r.u32()?, r.u32()?, [r.u32()?, r.u32()?, r.u32()?, r.u32()?])))
         .collect::<Option<Vec<_>>>()?;
+    let mut cb_static_bytes = [0; dxjit_runtime::abi::CB_SLOTS];
+    for bytes in &mut cb_static_bytes {
+        *bytes = r.u32()?;
+    }
     let info = KernelInfo {
         lanes,
         scratch_size,
@@ -247,6 +252,7 @@ fn read_info(bytes: &[u8]) -> Option<(KernelInfo, Vec<[u32; 4]>)> {
         stage,
         thread_group,
         const_overrides,
+        cb_static_bytes,
     };
     r.0.is_empty().then_some((info, icb))
 }
@@ -334,6 +340,7 @@ mod tests {
             stage: Stage::Pixel,
             thread_group: [1, 1, 1],
             const_overrides: vec![(0, 3, [1, 2, 3, 4]), (2, 0, [0, 0, 1, 0])],
+            cb_static_bytes: std::array::from_fn(|i| 16 * i as u32),
         };
         (Key([7; 16]), image, info)
     }

@@ -9,7 +9,7 @@ use super::state::Tr;
 use super::JitError;
 use crate::ir::{AluOp, SrcTy};
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
-use cranelift_codegen::ir::{types, InstBuilder, InstructionData, Opcode, Value};
+use cranelift_codegen::ir::{types, ConstantData, InstBuilder, InstructionData, Opcode, Value};
 use cranelift_frontend::FunctionBuilder;
 
 /// How operation `op` reads source `i`, from the IR's table.
@@ -41,25 +41,33 @@ fn min_max(b: &mut FunctionBuilder, x: Value, y: Value, keep: FloatCC) -> Value 
 /// An operand known to be finite and nonzero in every lane (a literal)
 /// needs no zero test: the other operand's alone decides.
 fn mul_legacy(b: &mut FunctionBuilder, x: Value, y: Value) -> Value {
-    let zero = b.ins().f32const(0.0);
-    let zero = b.ins().splat(FVEC, zero);
     let p = b.ins().fmul(x, y);
     let tested: Vec<Value> = [x, y]
         .into_iter()
         .filter(|v| !finite_nonzero_literal(b, *v))
         .collect();
+    if tested.is_empty() {
+        return p;
+    }
+    let zeros = b
+        .func
+        .dfg
+        .constants
+        .insert(ConstantData::from(vec![0u8; 16]));
+    let zero = b.ins().vconst(FVEC, zeros);
     let tests: Vec<Value> = tested
         .into_iter()
         .map(|v| b.ins().fcmp(FloatCC::Equal, v, zero))
         .collect();
     let z = match tests[..] {
-        [] => return p,
         [one] => one,
         [xz, yz] => b.ins().bor(xz, yz),
         _ => unreachable!("two operands"),
     };
+    // +0 has no bits set: clearing the product's bits where a factor is
+    // zero selects it.
     let z = b.ins().bitcast(FVEC, le(), z);
-    b.ins().bitselect(z, zero, p)
+    b.ins().band_not(p, z)
 }
 
 /// Whether `v` is a constant vector (seen through bitcasts) whose every

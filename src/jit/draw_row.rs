@@ -202,7 +202,7 @@ impl Tr<'_, '_> {
             );
             self.b.ins().splat(types::F64X2, v)
         });
-        let inputs = self.frame_ptr(offset_of!(Frame, inputs));
+        let inputs = self.inputs;
         let slots = self.load_ptr(row, offset_of!(DrawRow, varying));
         let table = self.load_ptr(row, offset_of!(DrawRow, table));
         // Quad column `quad + j`'s entries start `(quad + j) · count` entries in.

@@ -266,6 +266,9 @@ pub struct KernelInfo {
     /// Constant-buffer rows the shader defines itself (D3D9 `def`): slot,
     /// row and words, applied over what is bound at each call.
     pub const_overrides: Vec<(u32, u32, [u32; 4])>,
+    /// Bytes of each constant-buffer slot the function reads with literal
+    /// rows and no bounds test (`Kernel::cb_static_bytes`).
+    pub cb_static_bytes: [u32; dxjit_runtime::abi::CB_SLOTS],
 }
 
 /// A compiled shader function and what calling it needs.
@@ -339,6 +342,7 @@ impl Compiled {
             }),
             inline_pair_count: info.inline_pairs.len() as u32,
             direct_outputs: info.direct_outputs,
+            cb_static_bytes: info.cb_static_bytes,
         }
     }
 }
@@ -438,6 +442,12 @@ pub fn compile(prog: &Program, opts: JitOptions) -> Result<Compiled, JitError> {
         frame,
         offset_of!(Frame, interrupt) as i32,
     );
+    let inputs = b.ins().load(
+        types::I64,
+        MemFlagsData::trusted(),
+        frame,
+        offset_of!(Frame, inputs) as i32,
+    );
     let dispatch = b.create_block();
     b.ins().jump(dispatch, &[]);
     let start = b.create_block();
@@ -483,9 +493,16 @@ pub fn compile(prog: &Program, opts: JitOptions) -> Result<Compiled, JitError> {
         liveness: crate::ir::Liveness::of(prog),
         raw_strides,
         open_at: Vec::new(),
-        inline_pairs: inline_sample::inline_pairs(prog),
+        // Filtering in compiled code pays at run time but makes a lot of
+        // code; the quick tier calls the runtime, with the same results.
+        inline_pairs: match opts.codegen {
+            Codegen::Quick => Vec::new(),
+            Codegen::Full => inline_sample::inline_pairs(prog),
+        },
         cb_views,
+        cb_static_bytes: [0; dxjit_runtime::abi::CB_SLOTS],
         interrupt,
+        inputs,
     };
     tr.masks = Masks {
         cond: tr.declare(),
@@ -555,6 +572,7 @@ pub fn compile(prog: &Program, opts: JitOptions) -> Result<Compiled, JitError> {
     tr.b.seal_all_blocks();
     let has_barriers = !tr.resumes.is_empty();
     let inline_pairs = std::mem::take(&mut tr.inline_pairs);
+    let cb_static_bytes = tr.cb_static_bytes;
     let spill_bytes = tr.spill_vectors * 16;
     let scratch_size = tr.scratch.size + spill_bytes;
     tr.b.finalize(target_config);
@@ -608,6 +626,7 @@ pub fn compile(prog: &Program, opts: JitOptions) -> Result<Compiled, JitError> {
             stage: prog.stage,
             thread_group: prog.thread_group,
             const_overrides: prog.const_overrides.clone(),
+            cb_static_bytes,
         },
         code_size,
         compile_us: started.elapsed().as_secs_f64() * 1e6,

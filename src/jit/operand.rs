@@ -1,6 +1,6 @@
 //! Reading source operands and writing destination operands.
 
-use super::lanes::{le, Lanes, FVEC};
+use super::lanes::{le, Lanes, FVEC, MAX_K};
 use super::state::Tr;
 use super::JitError;
 use crate::ir::{Dst, File, Src, SysVal};
@@ -169,7 +169,7 @@ impl Tr<'_, '_> {
         let lanes = self.lanes();
         let reg_bytes = 4 * lanes * 4;
         let (base, count) = match file {
-            File::Input => (self.frame_ptr(offset_of!(Frame, inputs)), self.input_regs),
+            File::Input => (self.inputs, self.input_regs),
             File::Output => (self.frame_ptr(offset_of!(Frame, outputs)), self.output_regs),
             File::SysVal(sv) => {
                 let base = self.frame_ptr(offset_of!(Frame, sysvals));
@@ -252,11 +252,19 @@ impl Tr<'_, '_> {
         load_cb_view(&mut self.b, self.frame, slot)
     }
 
-    /// Word `c` of row `row` of constant buffer `slot` (`slot` below
-    /// `CB_SLOTS`); 0 past the bound size.
-    pub fn cb_word(&mut self, slot: u32, row: u32, c: usize) -> Value {
+    /// Where word `c` of row `row` of constant buffer `slot` (`slot` below
+    /// `CB_SLOTS`) is read: an address and an offset from it. A row below
+    /// [`UNCHECKED_ROWS`] is read straight from the view, and the slot's
+    /// `cb_static_bytes` grows to cover it (the runtime pads a smaller
+    /// buffer with zeros); other rows read the zero row past the bound size.
+    fn cb_word_addr(&mut self, slot: u32, row: u32, c: usize) -> (Value, i32) {
         let (ptr, size, zero) = self.cb_view(slot);
         let word = u64::from(row) * 16 + c as u64 * 4;
+        if row < UNCHECKED_ROWS && slot != dxjit_runtime::dispatch::patch_rows::SLOT {
+            let need = &mut self.cb_static_bytes[slot as usize];
+            *need = (*need).max((row + 1) * 16);
+            return (ptr, word as i32);
+        }
         let limit = self.b.ins().iconst(types::I64, word as i64 + 4);
         let ok = self.b.ins().icmp(
             cranelift_codegen::ir::condcodes::IntCC::UnsignedLessThanOrEqual,
@@ -264,10 +272,16 @@ impl Tr<'_, '_> {
             size,
         );
         let addr = self.b.ins().iadd_imm_s(ptr, word as i64);
-        let addr = self.b.ins().select(ok, addr, zero);
+        (self.b.ins().select(ok, addr, zero), 0)
+    }
+
+    /// Word `c` of row `row` of constant buffer `slot` (`slot` below
+    /// `CB_SLOTS`); 0 past the bound size.
+    pub fn cb_word(&mut self, slot: u32, row: u32, c: usize) -> Value {
+        let (addr, offset) = self.cb_word_addr(slot, row, c);
         self.b
             .ins()
-            .load(types::I32, MemFlagsData::trusted(), addr, 0)
+            .load(types::I32, MemFlagsData::trusted(), addr, offset)
     }
 
     /// Reads a constant-buffer component; rows past the bound size read 0.
@@ -277,8 +291,14 @@ impl Tr<'_, '_> {
         }
         match &src.index.rel {
             None => {
-                let w = self.cb_word(slot, src.index.base, c);
-                Ok(self.lb().splat_value(w))
+                let (addr, offset) = self.cb_word_addr(slot, src.index.base, c);
+                let x = self
+                    .b
+                    .ins()
+                    .load(types::F32, MemFlagsData::trusted(), addr, offset);
+                let x = self.b.ins().splat(FVEC, x);
+                let v = self.b.ins().bitcast(super::lanes::VEC, le(), x);
+                Ok(Lanes { v: [v; MAX_K] })
             }
             Some(rel) => {
                 let rel = self.read(rel, 0, Ty::I)?;
@@ -481,6 +501,10 @@ pub fn load_cb_views(
         .map(|slot| (slot, load_cb_view(b, frame, slot)))
         .collect()
 }
+
+/// Rows of a constant buffer compiled code reads with literal indices and
+/// no bounds test: D3D11's largest constant buffer.
+pub const UNCHECKED_ROWS: u32 = 4096;
 
 /// Constant buffer `slot`'s pointer, size (as `i64`) and the address of the
 /// frame's zero row.

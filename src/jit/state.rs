@@ -145,9 +145,16 @@ pub struct Tr<'p, 'f> {
     /// Each declared constant buffer's pointer, size and the zero row's
     /// address, loaded once where the body starts.
     pub cb_views: HashMap<u32, (Value, Value, Value)>,
+    /// Bytes of each constant-buffer slot read so far with a literal row
+    /// and no bounds test: the runtime binds at least this much
+    /// (`Kernel::cb_static_bytes`).
+    pub cb_static_bytes: [u32; dxjit_runtime::abi::CB_SLOTS],
     /// The address of the frame's interrupt word, loaded once in the entry
     /// block.
     pub interrupt: Value,
+    /// The SoA input block (`Frame::inputs`, which no call moves), loaded
+    /// once in the entry block.
+    pub inputs: Value,
 }
 
 /// Instructions a program may expand to after inlining calls.

@@ -57,12 +57,14 @@ pub unsafe fn run_domain(
                 let mut call = Call::new(k, b);
                 let mut inputs = Block::new(k.input_regs.max(1) as usize * 16 * w);
                 let mut outputs = Block::new(no.max(1) * 16 * w);
-                call.frame.cbs = cbs.as_ptr();
+                // SAFETY: the bindings' views are valid for the call; the
+                // rows view points into `rows`, kept with the call.
+                unsafe { call.bind_cbs(k, &cbs) };
                 call.frame.inputs = inputs.ptr() as *const u32;
                 call.frame.outputs = outputs.ptr() as *mut u32;
-                (call, cbs, rows, inputs, outputs)
+                (call, rows, inputs, outputs)
             },
-            |(call, _cbs, rows, inputs, outputs), patch| {
+            |(call, rows, inputs, outputs), patch| {
                 if b.interrupted() {
                     return Vec::new();
                 }

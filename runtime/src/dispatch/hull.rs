@@ -9,7 +9,6 @@
 
 use super::patch_rows::{self as rows, HEADER, INPUT_POINTS, OUTPUT_POINTS, PATCH_CONSTANTS};
 use super::{with_flushed_denormals, Bindings, Block, Call, Kernel};
-use crate::abi::View;
 use rayon::prelude::*;
 
 /// The kind of a hull-shader phase.
@@ -67,7 +66,6 @@ type PatchResult = (Vec<[u32; 4]>, Vec<[u32; 4]>);
 /// What a worker reuses from patch to patch.
 struct Worker {
     call: Call,
-    cbs: Vec<View>,
     rows: Vec<[u32; 4]>,
     inputs: Block,
     outputs: Block,
@@ -78,13 +76,15 @@ impl Worker {
         let w = k.lanes as usize;
         let mut worker = Worker {
             call: Call::new(k, b),
-            cbs: b.cbs.clone(),
             rows: rows::new_rows(),
             inputs: Block::new(k.input_regs.max(1) as usize * 16 * w),
             outputs: Block::new(k.output_regs.max(1) as usize * 16 * w),
         };
-        worker.cbs[rows::SLOT as usize] = rows::view(&mut worker.rows);
-        worker.call.frame.cbs = worker.cbs.as_ptr();
+        let mut cbs = b.cbs.clone();
+        cbs[rows::SLOT as usize] = rows::view(&mut worker.rows);
+        // SAFETY: the bindings' views are valid for the call; the rows view
+        // points into `worker.rows`, which lives as long as the worker.
+        unsafe { worker.call.bind_cbs(k, &cbs) };
         worker.call.frame.inputs = worker.inputs.ptr() as *const u32;
         worker.call.frame.outputs = worker.outputs.ptr() as *mut u32;
         worker
