@@ -576,10 +576,13 @@ pub fn compile(prog: &Program, opts: JitOptions) -> Result<Compiled, JitError> {
     let spill_bytes = tr.spill_vectors * 16;
     let scratch_size = tr.scratch.size + spill_bytes;
     tr.b.finalize(target_config);
-    let data = data_rows(
-        &prog.icb,
-        const_block::place(&mut ctx.func, icb, icb_bytes(&prog.icb)),
-    );
+    // The constant block folds constants into memory operands at some
+    // cost to compile; the quick tier leaves them to Cranelift's pool.
+    let consts = match opts.codegen {
+        Codegen::Quick => Vec::new(),
+        Codegen::Full => const_block::place(&mut ctx.func, icb, icb_bytes(&prog.icb)),
+    };
+    let data = data_rows(&prog.icb, consts);
     define_icb(&mut module, icb_id, &data)?;
     let clif = opts.listing.then(|| ctx.func.display().to_string());
     ctx.set_disasm(opts.listing);
