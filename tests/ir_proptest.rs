@@ -120,7 +120,7 @@ fn program(temps: u32, main: Vec<Inst>) -> Program {
         slot: 0,
         kind: ResourceKind::Raw,
     });
-    p.main = main;
+    p.main = main.into();
     p
 }
 

@@ -67,23 +67,27 @@ pub enum JitError {
     /// Inlining made the program larger than the compiler accepts.
     #[error("program too large after inlining calls")]
     TooLarge,
+    /// `ir::validate` refused the program.
+    #[error("invalid program: {0}")]
+    Ir(#[from] crate::ir::IrError),
     /// An error at an instruction of a function body.
-    #[error("instruction {index}: {source}")]
+    #[error("{place}: {source}")]
     At {
-        /// Index of the instruction in its function.
-        index: usize,
+        /// The instruction: its index in its function and bytecode position.
+        place: crate::ir::Place,
         /// The error.
         source: Box<JitError>,
     },
 }
 
 impl JitError {
-    /// Attaches an instruction index (once: the innermost index wins).
-    fn at(self, index: usize) -> JitError {
+    /// Attaches an instruction's place (once: the innermost, the
+    /// instruction of an inlined subroutine, wins).
+    fn at(self, place: crate::ir::Place) -> JitError {
         match self {
             JitError::At { .. } | JitError::TooLarge => self,
             other => JitError::At {
-                index,
+                place,
                 source: Box::new(other),
             },
         }
@@ -379,7 +383,7 @@ pub fn target_fingerprint(codegen: Codegen) -> Result<String, JitError> {
 /// Compiles a program into native code.
 pub fn compile(prog: &Program, opts: JitOptions) -> Result<Compiled, JitError> {
     let started = Instant::now();
-    crate::ir::validate(prog).map_err(|e| JitError::Invalid(e.to_string()))?;
+    crate::ir::validate(prog)?;
     check_limits(prog)?;
     let tgsm_total: u64 = prog
         .tgsm

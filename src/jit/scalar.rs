@@ -322,7 +322,7 @@ mod tests {
     fn pixel(main: Vec<Inst>) -> Program {
         let mut p = Program::new(Stage::Pixel);
         p.temps = 1;
-        p.main = main;
+        p.main = main.into();
         p
     }
 

@@ -7,14 +7,15 @@ use super::memory::Addr;
 use super::operand::Ty;
 use super::state::Tr;
 use super::JitError;
-use crate::ir::{Dst, Inst};
+use crate::ir::{Body, Dst, Inst};
 
 impl Tr<'_, '_> {
     /// Emits a function body.
-    pub fn emit_body(&mut self, body: &[Inst]) -> Result<(), JitError> {
+    pub fn emit_body(&mut self, body: &Body) -> Result<(), JitError> {
         for (i, inst) in body.iter().enumerate() {
             self.charge()?;
-            self.emit_inst(inst, &body[i + 1..]).map_err(|e| e.at(i))?;
+            self.emit_inst(inst, &body[i + 1..])
+                .map_err(|e| e.at(body.place(i)))?;
         }
         Ok(())
     }

@@ -19,7 +19,7 @@ use std::collections::{BTreeMap, HashMap};
 use super::decode::{decode, Instruction, ProgramType};
 use super::Sm4Error;
 use crate::dxbc::Container;
-use crate::ir::{AluOp, DoubleOp, Inst, Interpolation, Program, Stage, SysVal};
+use crate::ir::{AluOp, Body, DoubleOp, Inst, Interpolation, Pos, Program, Stage, SysVal};
 use crate::sm4::opcodes::Opcode as O;
 use crate::sm4::registers::OperandType::FunctionBody;
 
@@ -67,9 +67,9 @@ struct Lowerer {
     sysval_inputs: HashMap<u32, SysVal>,
     depth: bool,
     samplers: Vec<u32>,
-    body: Vec<Inst>,
+    body: Body,
     label: Option<u32>,
-    main: Option<Vec<Inst>>,
+    main: Option<Body>,
     tess: Option<tess::Tess>,
     hull_temps: u32,
     gs: geometry::GsState,
@@ -93,7 +93,7 @@ impl Lowerer {
             sysval_inputs: HashMap::new(),
             depth: false,
             samplers: Vec::new(),
-            body: Vec::new(),
+            body: Body::new(),
             label: None,
             main: None,
             tess: tess::Tess::for_stage(stage),
@@ -114,6 +114,16 @@ impl Lowerer {
         }
     }
 
+    /// The position of the instruction being lowered, which every IR
+    /// instruction made for it carries.
+    fn pos(&self) -> Pos {
+        Pos {
+            index: self.at.0 as u32,
+            offset: self.at.1 as u32,
+            opcode: self.at.2,
+        }
+    }
+
     fn scratch(&mut self, n: u32) -> u32 {
         self.scratch_used = self.scratch_used.max(n + 1);
         self.declared_temps.unwrap_or(0).saturating_add(n)
@@ -129,8 +139,11 @@ impl Lowerer {
         if taken > 0 {
             self.scratch(rel_index::FIRST_SCRATCH + taken - 1);
         }
-        self.body.append(self.prelude.get_mut());
-        self.body.push(inst);
+        let pos = Some(self.pos());
+        for first in self.prelude.get_mut().drain(..) {
+            self.body.push(first, pos);
+        }
+        self.body.push(inst, pos);
     }
 
     fn instruction(&mut self, ins: &Instruction) -> Result<(), Sm4Error> {
