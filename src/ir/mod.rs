@@ -21,7 +21,7 @@ pub use geometry::{GeometryInfo, OutputElement};
 pub use info::{AluInfo, ResultKind, SrcTy};
 pub use liveness::{Components, Liveness};
 pub use tess::{FactorSlot, HullPhase, PhaseKind, TessInfo, TESS_CB_SLOT};
-pub use validate::{validate, IrError};
+pub use validate::{validate, IrError, MAX_CALL_DEPTH};
 
 /// Atomic read-modify-write operations: the runtime's ABI enum.
 pub use dxjit_runtime::abi::AtomicOp;

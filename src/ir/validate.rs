@@ -1,9 +1,14 @@
 //! Checks of a program before it is compiled: control flow nests, calls
-//! are defined and not recursive, and every instruction's operands are well
-//! formed (operation arity from the [`AluOp`](super::AluOp) table,
-//! swizzles, write masks and component counts in range).
+//! are defined, not recursive and not nested too deep, every instruction's
+//! operands are well formed (operation arity from the
+//! [`AluOp`](super::AluOp) table, swizzles, write masks and component
+//! counts in range), and every register and resource it names is in
+//! bounds (`bounds.rs`).
+
+mod bounds;
 
 use super::{Body, Dst, Inst, Place, Program, Resource, Src};
+use bounds::Bounds;
 
 /// Why a program cannot be compiled; each error names the instruction's
 /// [`Place`]: its IR index and, for lowered bytecode, its position there.
@@ -55,14 +60,21 @@ impl IrError {
     }
 }
 
-/// Checks that control flow nests, that calls are defined and not
-/// recursive, and that every instruction's operands are well formed.
+/// Calls a function body may nest (Direct3D's subroutine nesting limit).
+pub const MAX_CALL_DEPTH: u32 = 32;
+
+/// Checks that control flow nests, that calls are defined, not recursive
+/// and nested at most [`MAX_CALL_DEPTH`] deep, that every instruction's
+/// operands are well formed, and that every register, resource, sampler
+/// and group-shared block it names is declared and inside the runtime's
+/// slots.
 pub fn validate(program: &Program) -> Result<(), IrError> {
+    let bounds = Bounds::of(program);
     check_nesting(&program.main)?;
-    check_operands(&program.main)?;
+    check_operands(&program.main, &bounds)?;
     for (_, body) in &program.subroutines {
         check_nesting(body)?;
-        check_operands(body)?;
+        check_operands(body, &bounds)?;
     }
     let mut stack = Vec::new();
     check_calls(program, &program.main, &mut stack)
@@ -137,6 +149,12 @@ fn check_calls(program: &Program, body: &Body, stack: &mut Vec<u32>) -> Result<(
         if stack.contains(&label) {
             return Err(IrError::Recursion { label, place });
         }
+        if stack.len() >= MAX_CALL_DEPTH as usize {
+            return Err(IrError::Operand {
+                place,
+                what: format!("calls nested deeper than {MAX_CALL_DEPTH}"),
+            });
+        }
         let callee = program
             .subroutine(label)
             .ok_or(IrError::MissingLabel { label, place })?;
@@ -147,12 +165,14 @@ fn check_calls(program: &Program, body: &Body, stack: &mut Vec<u32>) -> Result<(
     Ok(())
 }
 
-fn check_operands(body: &Body) -> Result<(), IrError> {
+fn check_operands(body: &Body, bounds: &Bounds) -> Result<(), IrError> {
     for (index, inst) in body.iter().enumerate() {
-        check_inst(inst).map_err(|what| IrError::Operand {
-            place: body.place(index),
-            what,
-        })?;
+        check_inst(inst)
+            .and_then(|()| bounds.check(inst))
+            .map_err(|what| IrError::Operand {
+                place: body.place(index),
+                what,
+            })?;
     }
     Ok(())
 }
@@ -170,6 +190,15 @@ fn check_inst(inst: &Inst) -> Result<(), String> {
             "{op:?} takes {} sources, has {}",
             op.info().arity,
             src.len()
+        )),
+        Inst::Double { op, src, .. } if src.len() != usize::from(op.arity()) => Err(format!(
+            "{op:?} takes {} sources, has {}",
+            op.arity(),
+            src.len()
+        )),
+        Inst::Double { op, dst, .. } if op.narrows() && dst.mask.count_ones() > 2 => Err(format!(
+            "{op:?} writes {} components; a register holds two doubles",
+            dst.mask.count_ones()
         )),
         Inst::Dot { n, .. } if !(1..=4).contains(n) => {
             Err(format!("dot product of {n} components"))

@@ -457,8 +457,8 @@ impl Tr<'_, '_> {
         let body = prog
             .subroutine(label)
             .ok_or_else(|| JitError::Invalid(format!("call to undefined label l{label}")))?;
-        if self.call_depth >= 32 {
-            return Err(JitError::Invalid("calls nested deeper than 32".into()));
+        if self.call_depth >= crate::ir::MAX_CALL_DEPTH {
+            return Err(JitError::Invalid("calls nested too deep".into()));
         }
         let saved = self.save_masks();
         let m = self.masks;
