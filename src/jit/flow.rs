@@ -12,6 +12,24 @@ use cranelift_frontend::Variable;
 use dxjit_runtime::abi::{Frame, STATUS_BARRIER, STATUS_INTERRUPTED};
 use std::mem::offset_of;
 
+/// Whether restoring saved masks restores the `ret` mask too.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum RetMask {
+    /// Leaving a loop or switch: lanes that returned inside stay returned.
+    Keep,
+    /// Leaving a call: the caller's lanes run on.
+    Restore,
+}
+
+/// Where a conditional `breakc` / `continuec` sends the lanes passing its test.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LoopExit {
+    /// Out of the innermost loop or switch.
+    Break,
+    /// To the next iteration of the innermost loop.
+    Continue,
+}
+
 impl Tr<'_, '_> {
     /// The lanes whose `cond.x` is nonzero (`nz`) or zero.
     pub fn test(&mut self, cond: &Src, nz: bool) -> Result<Lanes, JitError> {
@@ -24,7 +42,7 @@ impl Tr<'_, '_> {
 
     /// Restores saved masks; `ret` only when leaving a call (lanes that
     /// returned inside a loop or switch stay returned).
-    fn restore(&mut self, s: &Saved, with_ret: bool) {
+    fn restore(&mut self, s: &Saved, ret: RetMask) {
         let m = self.masks;
         let mut pairs = vec![
             (m.cond, s.cond),
@@ -32,7 +50,7 @@ impl Tr<'_, '_> {
             (m.cont, s.cont),
             (m.sw, s.sw),
         ];
-        if with_ret {
+        if ret == RetMask::Restore {
             pairs.push((m.ret, s.ret));
         }
         for (to, from) in pairs {
@@ -266,7 +284,7 @@ impl Tr<'_, '_> {
         }
         self.b.ins().jump(header, &[]);
         self.b.switch_to_block(exit);
-        self.restore(&saved, false);
+        self.restore(&saved, RetMask::Keep);
         self.update_exec();
         Ok(())
     }
@@ -293,29 +311,31 @@ impl Tr<'_, '_> {
         self.b.switch_to_block(go_on);
     }
 
-    /// breakc / continuec (`brk`): a uniform loop whose condition reads
-    /// as a scalar branches on it; otherwise the lanes passing the test
-    /// break or continue.
+    /// breakc / continuec: a uniform loop whose condition reads as a
+    /// scalar branches on it; otherwise the lanes passing the test break
+    /// or continue.
     pub fn emit_break_or_continue_c(
         &mut self,
         cond: &Src,
         nz: bool,
-        brk: bool,
+        exit: LoopExit,
     ) -> Result<(), JitError> {
-        if let Some((latch, exit)) = self.uniform_loop() {
+        if let Some((latch, exit_block)) = self.uniform_loop() {
             if let Some(t) = self.scalar_test(cond, nz) {
                 let next = self.b.create_block();
-                let target = if brk { exit } else { latch };
+                let target = match exit {
+                    LoopExit::Break => exit_block,
+                    LoopExit::Continue => latch,
+                };
                 self.b.ins().brif(t, target, &[], next, &[]);
                 self.b.switch_to_block(next);
                 return Ok(());
             }
         }
         let t = self.test(cond, nz)?;
-        if brk {
-            self.emit_break(Some(t));
-        } else {
-            self.emit_continue(Some(t));
+        match exit {
+            LoopExit::Break => self.emit_break(Some(t)),
+            LoopExit::Continue => self.emit_continue(Some(t)),
         }
         Ok(())
     }
@@ -422,7 +442,7 @@ impl Tr<'_, '_> {
         };
         let m = self.masks;
         let cont = self.lb().use_var(m.cont);
-        self.restore(&saved, false);
+        self.restore(&saved, RetMask::Keep);
         self.lb().def_var(m.cont, cont);
         self.update_exec();
         Ok(())
@@ -481,7 +501,7 @@ impl Tr<'_, '_> {
         self.call_depth -= 1;
         self.flow = outer_flow;
         result?;
-        self.restore(&saved, true);
+        self.restore(&saved, RetMask::Restore);
         self.update_exec();
         Ok(())
     }

@@ -2,6 +2,7 @@
 //! emitter of its family.
 
 use super::alu::src_ty;
+use super::flow::LoopExit;
 use super::helpers::HelperId;
 use super::memory::Addr;
 use super::operand::Ty;
@@ -316,12 +317,14 @@ impl Tr<'_, '_> {
                 self.emit_break(None);
                 Ok(())
             }
-            Inst::BreakC { cond, nz } => self.emit_break_or_continue_c(cond, *nz, true),
+            Inst::BreakC { cond, nz } => self.emit_break_or_continue_c(cond, *nz, LoopExit::Break),
             Inst::Continue => {
                 self.emit_continue(None);
                 Ok(())
             }
-            Inst::ContinueC { cond, nz } => self.emit_break_or_continue_c(cond, *nz, false),
+            Inst::ContinueC { cond, nz } => {
+                self.emit_break_or_continue_c(cond, *nz, LoopExit::Continue)
+            }
             Inst::Switch { sel } => self.emit_switch(sel, rest),
             Inst::Case(v) => self.emit_case(Some(*v)),
             Inst::Default => self.emit_case(None),

@@ -147,6 +147,7 @@ impl Lowerer {
     }
 
     fn instruction(&mut self, ins: &Instruction) -> Result<(), Sm4Error> {
+        use alu::FirstReads::{AsWritten, SecondNegated};
         use AluOp as A;
         self.prelude_temps.set(0);
         if ins.info.decl {
@@ -223,12 +224,12 @@ impl Lowerer {
             O::Dp2 => self.dot(2, ins)?,
             O::Dp3 => self.dot(3, ins)?,
             O::Dp4 => self.dot(4, ins)?,
-            O::Imul => self.two(ins, [A::IMulHi, A::IMul], false)?,
-            O::Umul => self.two(ins, [A::UMulHi, A::IMul], false)?,
-            O::Udiv => self.two(ins, [A::UDiv, A::URem], false)?,
-            O::Uaddc => self.two(ins, [A::IAdd, A::UAddCarry], false)?,
-            O::Usubb => self.two(ins, [A::IAdd, A::USubBorrow], true)?,
-            O::Sincos => self.two(ins, [A::Sin, A::Cos], false)?,
+            O::Imul => self.two(ins, [A::IMulHi, A::IMul], AsWritten)?,
+            O::Umul => self.two(ins, [A::UMulHi, A::IMul], AsWritten)?,
+            O::Udiv => self.two(ins, [A::UDiv, A::URem], AsWritten)?,
+            O::Uaddc => self.two(ins, [A::IAdd, A::UAddCarry], AsWritten)?,
+            O::Usubb => self.two(ins, [A::IAdd, A::USubBorrow], SecondNegated)?,
+            O::Sincos => self.two(ins, [A::Sin, A::Cos], AsWritten)?,
             O::Swapc => self.swapc(ins)?,
             O::Dadd => self.double(DoubleOp::Add, ins)?,
             O::Dmax => self.double(DoubleOp::Max, ins)?,
