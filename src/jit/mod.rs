@@ -47,7 +47,7 @@ use helpers::HelperId;
 pub use image::{Image, RelocKind, RelocTarget, Relocation};
 use lanes::{LaneBuilder, MAX_K};
 pub use module::Codegen;
-use state::{Masks, ScratchLayout, Tr, ARGS_BYTES};
+use state::{Analyses, Control, FuncState, Masks, ScratchLayout, Tr, ARGS_BYTES};
 use std::collections::HashMap;
 use std::mem::offset_of;
 use std::time::Instant;
@@ -459,39 +459,45 @@ pub fn compile(prog: &Program, opts: JitOptions) -> Result<Compiled, JitError> {
         k,
         prog,
         frame,
-        temps: Vec::new(),
-        masks: Masks {
-            cond: dummy,
-            brk: dummy,
-            cont: dummy,
-            sw: dummy,
-            ret: dummy,
-            alive: dummy,
-            exec: dummy,
+        func: FuncState {
+            temps: Vec::new(),
+            all_vars: Vec::new(),
+            spill_vectors: 0,
+            exit,
+            resumes: Vec::new(),
+            helpers,
+            scratch: scratch_layout(prog, lanes),
+            icb,
+            input_regs,
+            output_regs,
+            cb_views,
+            interrupt,
         },
-        all_vars: Vec::new(),
-        flow: Vec::new(),
-        killed: false,
-        call_depth: 0,
-        emitted: 0,
-        exit,
-        resumes: Vec::new(),
-        helpers,
-        scratch: scratch_layout(prog, lanes),
-        icb,
-        input_regs,
-        output_regs,
-        spill_vectors: 0,
-        uniform,
-        scalars,
-        liveness: crate::ir::Liveness::of(prog),
-        raw_strides,
-        open_at: Vec::new(),
-        inline_pairs: inline_sample::inline_pairs(prog),
-        cb_views,
-        interrupt,
+        ctl: Control {
+            masks: Masks {
+                cond: dummy,
+                brk: dummy,
+                cont: dummy,
+                sw: dummy,
+                ret: dummy,
+                alive: dummy,
+                exec: dummy,
+            },
+            flow: Vec::new(),
+            open_at: Vec::new(),
+            killed: false,
+            call_depth: 0,
+            emitted: 0,
+        },
+        facts: Analyses {
+            uniform,
+            scalars,
+            liveness: crate::ir::Liveness::of(prog),
+            raw_strides,
+            inline_pairs: inline_sample::inline_pairs(prog),
+        },
     };
-    tr.masks = Masks {
+    tr.ctl.masks = Masks {
         cond: tr.declare(),
         brk: tr.declare(),
         cont: tr.declare(),
@@ -502,7 +508,7 @@ pub fn compile(prog: &Program, opts: JitOptions) -> Result<Compiled, JitError> {
     };
     for _ in 0..prog.temps as usize * 4 {
         let v = tr.declare();
-        tr.temps.push(v);
+        tr.func.temps.push(v);
     }
     let first = match prog.stage {
         Stage::Pixel => {
@@ -516,7 +522,7 @@ pub fn compile(prog: &Program, opts: JitOptions) -> Result<Compiled, JitError> {
     let lane_mask = tr.frame_ptr(offset_of!(Frame, lane_mask));
     let alive = tr.load_lanes(lane_mask, 0);
     let ones = tr.lb().splat(u32::MAX);
-    let m = tr.masks;
+    let m = tr.ctl.masks;
     {
         let mut lb = tr.lb();
         for var in [m.cond, m.brk, m.cont, m.sw, m.ret] {
@@ -549,7 +555,7 @@ pub fn compile(prog: &Program, opts: JitOptions) -> Result<Compiled, JitError> {
         offset_of!(Frame, resume) as i32,
     );
     let mut targets = vec![tr.b.func.dfg.block_call(first, &[])];
-    for r in tr.resumes.clone() {
+    for r in tr.func.resumes.clone() {
         targets.push(tr.b.func.dfg.block_call(r, &[]));
     }
     let default = tr.b.func.dfg.block_call(first, &[]);
@@ -557,10 +563,10 @@ pub fn compile(prog: &Program, opts: JitOptions) -> Result<Compiled, JitError> {
         tr.b.create_jump_table(cranelift_codegen::ir::JumpTableData::new(default, &targets));
     tr.b.ins().br_table(resume, jt);
     tr.b.seal_all_blocks();
-    let has_barriers = !tr.resumes.is_empty();
-    let inline_pairs = std::mem::take(&mut tr.inline_pairs);
-    let spill_bytes = tr.spill_vectors * 16;
-    let scratch_size = tr.scratch.size + spill_bytes;
+    let has_barriers = !tr.func.resumes.is_empty();
+    let inline_pairs = std::mem::take(&mut tr.facts.inline_pairs);
+    let spill_bytes = tr.func.spill_vectors * 16;
+    let scratch_size = tr.func.scratch.size + spill_bytes;
     tr.b.finalize(target_config);
     let data = data_rows(
         &prog.icb,

@@ -78,7 +78,7 @@ impl Tr<'_, '_> {
         if dst.file != crate::ir::File::Temp || dst.index.rel.is_some() {
             return None;
         }
-        self.scalars.var(dst.index.base, c as u8)
+        self.facts.scalars.var(dst.index.base, c as u8)
     }
 
     /// dp2/dp3/dp4: the sum of the first `n` products, in every masked component.
@@ -113,9 +113,9 @@ impl Tr<'_, '_> {
         let pos = self.main_index(rest);
         if let Some(pos) = pos {
             match inst {
-                Inst::If { .. } | Inst::Loop | Inst::Switch { .. } => self.open_at.push(pos),
+                Inst::If { .. } | Inst::Loop | Inst::Switch { .. } => self.ctl.open_at.push(pos),
                 Inst::EndIf | Inst::EndLoop | Inst::EndSwitch => {
-                    self.open_at.pop();
+                    self.ctl.open_at.pop();
                 }
                 _ => {}
             }
@@ -166,7 +166,7 @@ impl Tr<'_, '_> {
                 swizzle,
             } => {
                 let off = self.read(offset, 0, Ty::I)?;
-                let stride = pos.and_then(|p| self.raw_strides.get(&p).copied());
+                let stride = pos.and_then(|p| self.facts.raw_strides.get(&p).copied());
                 self.emit_load(dst, *res, Addr::Raw(&off), *swizzle, stride)
             }
             Inst::StoreRaw {
@@ -176,7 +176,7 @@ impl Tr<'_, '_> {
                 count,
             } => {
                 let off = self.read(offset, 0, Ty::I)?;
-                let stride = pos.and_then(|p| self.raw_strides.get(&p).copied());
+                let stride = pos.and_then(|p| self.facts.raw_strides.get(&p).copied());
                 self.emit_store(*res, Addr::Raw(&off), value, *count, stride)
             }
             Inst::LoadStructured {
