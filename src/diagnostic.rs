@@ -15,6 +15,7 @@
 use crate::d3d9::D3d9Error;
 use crate::dxbc::DxbcError;
 use crate::error::Error;
+use crate::ir::Place;
 use crate::jit::JitError;
 use crate::sm4::Sm4Error;
 
@@ -22,7 +23,9 @@ use crate::sm4::Sm4Error;
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Location {
     /// Index of the instruction (SM4: in the program; D3D9: counting
-    /// comments and declarations; backend: in its function body).
+    /// declarations; backend and IR validation: the bytecode instruction
+    /// the IR instruction was lowered from, or for hand-built IR its index
+    /// in its function body).
     pub instruction: Option<usize>,
     /// Byte offset (SM4: in the program tokens; D3D9: from the version
     /// token; container: in the file).
@@ -82,12 +85,26 @@ impl Error {
                 byte_offset: Some(offset * 4),
                 opcode: None,
             },
-            Error::Jit(JitError::At { index, .. }) => Location {
-                instruction: Some(*index),
-                ..Location::default()
-            },
+            Error::Jit(JitError::At { place, .. }) => place_location(*place),
+            Error::Jit(JitError::Ir(e)) => place_location(e.place()),
             _ => Location::default(),
         }
+    }
+}
+
+/// Where a backend or validation error points: the bytecode position when
+/// the IR came from bytecode, otherwise the IR index.
+fn place_location(place: Place) -> Location {
+    match place.pos {
+        Some(pos) => Location {
+            instruction: Some(pos.index as usize),
+            byte_offset: Some(pos.offset as usize),
+            opcode: Some(pos.opcode.to_string()),
+        },
+        None => Location {
+            instruction: Some(place.index),
+            ..Location::default()
+        },
     }
 }
 
@@ -115,7 +132,7 @@ fn dxbc_offset(e: &DxbcError) -> Option<usize> {
 fn jit_code(e: &JitError) -> u32 {
     match e {
         JitError::Unsupported(_) => 5001,
-        JitError::Invalid(_) => 5002,
+        JitError::Invalid(_) | JitError::Ir(_) => 5002,
         JitError::Backend(_) => 5003,
         JitError::TooLarge => 5004,
         JitError::At { source, .. } => jit_code(source),

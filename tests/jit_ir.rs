@@ -62,7 +62,8 @@ fn store_program(tg: u32) -> Program {
             value: Src::temp(0).scalar(1),
             count: 1,
         },
-    ];
+    ]
+    .into();
     p
 }
 
@@ -126,7 +127,8 @@ fn divergent_loop_counts_per_lane() {
             value: Src::temp(0).scalar(0),
             count: 1,
         },
-    ];
+    ]
+    .into();
     let out = run(&p, [1, 1, 1], 2, 8);
     assert_eq!(out, vec![0, 3, 3, 3, 6, 6, 6, 9]);
 }
@@ -224,7 +226,8 @@ fn barrier_inside_a_loop_exchanges_through_groupshared_memory() {
             value: t(0).scalar(0),
             count: 1,
         },
-    ];
+    ]
+    .into();
     // Round r: a_i <- a_i + a_{i+1}; after 3 rounds a_i = sum over j of C(3, j) * (i + j mod 8).
     let mut a: Vec<u32> = (0..8).collect();
     for _ in 0..3 {
@@ -309,7 +312,8 @@ fn nested_loops_run_every_inner_iteration() {
             vec![t(0).scalar(0), Src::splat(1)],
         ),
         Inst::EndLoop,
-    ];
+    ]
+    .into();
     let want: Vec<u32> = (0..4).flat_map(|_| [0, 1, 100, 101, 200, 201]).collect();
     for k in [1, 2] {
         assert_eq!(run(&p, [1, 1, 1], k, 24), want, "k = {k}");

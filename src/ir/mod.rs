@@ -7,6 +7,7 @@
 //! Family quirks (D3D9 source modifiers, co-issue, `aL`, predication, `def`)
 //! are resolved by the front ends, so the backend sees only what is here.
 
+mod body;
 pub mod class;
 mod components;
 mod geometry;
@@ -15,11 +16,12 @@ mod liveness;
 mod tess;
 mod validate;
 
+pub use body::{Body, Place, Pos};
 pub use geometry::{GeometryInfo, OutputElement};
 pub use info::{AluInfo, ResultKind, SrcTy};
 pub use liveness::{Components, Liveness};
 pub use tess::{FactorSlot, HullPhase, PhaseKind, TessInfo, TESS_CB_SLOT};
-pub use validate::{validate, IrError};
+pub use validate::{validate, IrError, MAX_CALL_DEPTH};
 
 /// Atomic read-modify-write operations: the runtime's ABI enum.
 pub use dxjit_runtime::abi::AtomicOp;
@@ -806,9 +808,9 @@ pub struct Program {
     /// Pixel outputs written by depth (`oDepth`/SV_Depth) land in this output register.
     pub depth_output: Option<u32>,
     /// The main function.
-    pub main: Vec<Inst>,
+    pub main: Body,
     /// Subroutines by label.
-    pub subroutines: Vec<(u32, Vec<Inst>)>,
+    pub subroutines: Vec<(u32, Body)>,
     /// Hull and domain shaders: the tessellation declarations and phases.
     pub tess: Option<TessInfo>,
     /// Geometry shaders: their declarations; `None` for other stages.
@@ -842,7 +844,7 @@ impl Program {
             thread_group: [1, 1, 1],
             const_overrides: Vec::new(),
             depth_output: None,
-            main: Vec::new(),
+            main: Body::new(),
             subroutines: Vec::new(),
             tess: None,
             geometry: None,
@@ -852,11 +854,11 @@ impl Program {
     }
 
     /// The body of a subroutine.
-    pub fn subroutine(&self, label: u32) -> Option<&[Inst]> {
+    pub fn subroutine(&self, label: u32) -> Option<&Body> {
         self.subroutines
             .iter()
             .find(|(l, _)| *l == label)
-            .map(|(_, b)| b.as_slice())
+            .map(|(_, b)| b)
     }
 }
 

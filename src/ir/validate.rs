@@ -1,115 +1,163 @@
 //! Checks of a program before it is compiled: control flow nests, calls
-//! are defined and not recursive, and every instruction's operands are well
-//! formed (operation arity from the [`AluOp`](super::AluOp) table,
-//! swizzles, write masks and component counts in range).
+//! are defined, not recursive and not nested too deep, every instruction's
+//! operands are well formed (operation arity from the
+//! [`AluOp`](super::AluOp) table, swizzles, write masks and component
+//! counts in range), and every register and resource it names is in
+//! bounds (`bounds.rs`).
 
-use super::{Dst, Inst, Program, Resource, Src};
+mod bounds;
 
-/// Why a program cannot be compiled.
+use super::{Body, Dst, Inst, Place, Program, Resource, Src};
+use bounds::Bounds;
+
+/// Why a program cannot be compiled; each error names the instruction's
+/// [`Place`]: its IR index and, for lowered bytecode, its position there.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum IrError {
     /// Control-flow markers do not nest.
-    #[error("instruction {index}: {what}")]
+    #[error("{place}: {what}")]
     Flow {
-        /// Instruction index in its function.
-        index: usize,
+        /// The instruction.
+        place: Place,
         /// What is wrong.
         what: String,
     },
     /// A call names a label with no subroutine.
-    #[error("call to undefined label l{0}")]
-    MissingLabel(u32),
+    #[error("{place}: call to undefined label l{label}")]
+    MissingLabel {
+        /// The label.
+        label: u32,
+        /// The call.
+        place: Place,
+    },
     /// Subroutines call each other in a cycle.
-    #[error("recursive call through label l{0}")]
-    Recursion(u32),
+    #[error("{place}: recursive call through label l{label}")]
+    Recursion {
+        /// The label called again.
+        label: u32,
+        /// The call closing the cycle.
+        place: Place,
+    },
     /// An instruction's operands are malformed.
-    #[error("instruction {index}: {what}")]
+    #[error("{place}: {what}")]
     Operand {
-        /// Instruction index in its function.
-        index: usize,
+        /// The instruction.
+        place: Place,
         /// What is wrong.
         what: String,
     },
 }
 
-/// Checks that control flow nests and that calls are defined and not recursive.
+impl IrError {
+    /// The instruction the error is about.
+    pub fn place(&self) -> Place {
+        match self {
+            IrError::Flow { place, .. }
+            | IrError::MissingLabel { place, .. }
+            | IrError::Recursion { place, .. }
+            | IrError::Operand { place, .. } => *place,
+        }
+    }
+}
+
+/// Calls a function body may nest (Direct3D's subroutine nesting limit).
+pub const MAX_CALL_DEPTH: u32 = 32;
+
+/// Checks that control flow nests, that calls are defined, not recursive
+/// and nested at most [`MAX_CALL_DEPTH`] deep, that every instruction's
+/// operands are well formed, and that every register, resource, sampler
+/// and group-shared block it names is declared and inside the runtime's
+/// slots.
 pub fn validate(program: &Program) -> Result<(), IrError> {
+    let bounds = Bounds::of(program);
     check_nesting(&program.main)?;
-    check_operands(&program.main)?;
+    check_operands(&program.main, &bounds)?;
     for (_, body) in &program.subroutines {
         check_nesting(body)?;
-        check_operands(body)?;
+        check_operands(body, &bounds)?;
     }
     let mut stack = Vec::new();
     check_calls(program, &program.main, &mut stack)
 }
 
-fn check_nesting(body: &[Inst]) -> Result<(), IrError> {
+fn check_nesting(body: &Body) -> Result<(), IrError> {
     #[derive(PartialEq)]
     enum Open {
         If { had_else: bool },
         Loop,
         Switch,
     }
-    let mut open: Vec<Open> = Vec::new();
+    // Each open block, with the index of the instruction opening it.
+    let mut open: Vec<(Open, usize)> = Vec::new();
     let err = |index: usize, what: &str| IrError::Flow {
-        index,
+        place: body.place(index),
         what: what.to_string(),
     };
     for (index, inst) in body.iter().enumerate() {
+        let innermost = open.last().map(|(o, _)| o);
         match inst {
-            Inst::If { .. } => open.push(Open::If { had_else: false }),
+            Inst::If { .. } => open.push((Open::If { had_else: false }, index)),
             Inst::Else => match open.last_mut() {
-                Some(Open::If { had_else }) if !*had_else => *had_else = true,
+                Some((Open::If { had_else }, _)) if !*had_else => *had_else = true,
                 _ => return Err(err(index, "else without if")),
             },
             Inst::EndIf => match open.pop() {
-                Some(Open::If { .. }) => {}
+                Some((Open::If { .. }, _)) => {}
                 _ => return Err(err(index, "endif without if")),
             },
-            Inst::Loop => open.push(Open::Loop),
+            Inst::Loop => open.push((Open::Loop, index)),
             Inst::EndLoop => match open.pop() {
-                Some(Open::Loop) => {}
+                Some((Open::Loop, _)) => {}
                 _ => return Err(err(index, "endloop without loop")),
             },
-            Inst::Switch { .. } => open.push(Open::Switch),
-            Inst::Case(_) | Inst::Default if open.last() != Some(&Open::Switch) => {
+            Inst::Switch { .. } => open.push((Open::Switch, index)),
+            Inst::Case(_) | Inst::Default if innermost != Some(&Open::Switch) => {
                 return Err(err(index, "case outside switch"));
             }
             Inst::EndSwitch => match open.pop() {
-                Some(Open::Switch) => {}
+                Some((Open::Switch, _)) => {}
                 _ => return Err(err(index, "endswitch without switch")),
             },
             Inst::Break | Inst::BreakC { .. }
-                if !open.iter().any(|o| matches!(o, Open::Loop | Open::Switch)) =>
+                if !open
+                    .iter()
+                    .any(|(o, _)| matches!(o, Open::Loop | Open::Switch)) =>
             {
                 return Err(err(index, "break outside loop or switch"));
             }
-            Inst::Continue | Inst::ContinueC { .. } if !open.contains(&Open::Loop) => {
+            Inst::Continue | Inst::ContinueC { .. }
+                if !open.iter().any(|(o, _)| *o == Open::Loop) =>
+            {
                 return Err(err(index, "continue outside loop"));
             }
             _ => {}
         }
     }
-    if open.is_empty() {
-        Ok(())
-    } else {
-        Err(err(body.len(), "unclosed block at end of function"))
+    match open.last() {
+        None => Ok(()),
+        Some((_, opener)) => Err(err(*opener, "block not closed by the end of the function")),
     }
 }
 
-fn check_calls(program: &Program, body: &[Inst], stack: &mut Vec<u32>) -> Result<(), IrError> {
-    for inst in body {
+fn check_calls(program: &Program, body: &Body, stack: &mut Vec<u32>) -> Result<(), IrError> {
+    for (index, inst) in body.iter().enumerate() {
         let label = match inst {
             Inst::Call { label } | Inst::CallC { label, .. } => *label,
             _ => continue,
         };
+        let place = body.place(index);
         if stack.contains(&label) {
-            return Err(IrError::Recursion(label));
+            return Err(IrError::Recursion { label, place });
+        }
+        if stack.len() >= MAX_CALL_DEPTH as usize {
+            return Err(IrError::Operand {
+                place,
+                what: format!("calls nested deeper than {MAX_CALL_DEPTH}"),
+            });
         }
         let callee = program
             .subroutine(label)
-            .ok_or(IrError::MissingLabel(label))?;
+            .ok_or(IrError::MissingLabel { label, place })?;
         stack.push(label);
         check_calls(program, callee, stack)?;
         stack.pop();
@@ -117,13 +165,17 @@ fn check_calls(program: &Program, body: &[Inst], stack: &mut Vec<u32>) -> Result
     Ok(())
 }
 
-fn check_operands(body: &[Inst]) -> Result<(), IrError> {
+fn check_operands(body: &Body, bounds: &Bounds) -> Result<(), IrError> {
     for (index, inst) in body.iter().enumerate() {
-        check_inst(inst).map_err(|what| IrError::Operand { index, what })?;
+        check_inst(inst)
+            .and_then(|()| bounds.check(inst))
+            .map_err(|what| IrError::Operand {
+                place: body.place(index),
+                what,
+            })?;
     }
     Ok(())
 }
-
 /// What is wrong with one instruction's operands, if anything.
 fn check_inst(inst: &Inst) -> Result<(), String> {
     for src in inst.sources() {
@@ -138,6 +190,15 @@ fn check_inst(inst: &Inst) -> Result<(), String> {
             "{op:?} takes {} sources, has {}",
             op.info().arity,
             src.len()
+        )),
+        Inst::Double { op, src, .. } if src.len() != usize::from(op.arity()) => Err(format!(
+            "{op:?} takes {} sources, has {}",
+            op.arity(),
+            src.len()
+        )),
+        Inst::Double { op, dst, .. } if op.narrows() && dst.mask.count_ones() > 2 => Err(format!(
+            "{op:?} writes {} components; a register holds two doubles",
+            dst.mask.count_ones()
         )),
         Inst::Dot { n, .. } if !(1..=4).contains(n) => {
             Err(format!("dot product of {n} components"))

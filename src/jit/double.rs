@@ -47,14 +47,10 @@ fn split(b: &mut FunctionBuilder, d: Value) -> (Value, Value) {
     (lo, hi)
 }
 
-/// D3D dmin/dmax: a NaN operand yields the other one.
-fn min_max(b: &mut FunctionBuilder, x: Value, y: Value, max: bool) -> Value {
-    let cc = if max {
-        FloatCC::GreaterThan
-    } else {
-        FloatCC::LessThan
-    };
-    let pick = b.ins().fcmp(cc, x, y);
+/// D3D dmin/dmax: `x` where `x keep y` holds (`LessThan` for the minimum,
+/// `GreaterThan` for the maximum), else `y`; a NaN operand yields the other one.
+fn min_max(b: &mut FunctionBuilder, x: Value, y: Value, keep: FloatCC) -> Value {
+    let pick = b.ins().fcmp(keep, x, y);
     let r = b.ins().select(pick, x, y);
     let y_nan = b.ins().fcmp(FloatCC::Unordered, y, y);
     b.ins().select(y_nan, x, r)
@@ -185,8 +181,8 @@ impl Tr<'_, '_> {
                         let one = b.ins().f64const(1.0);
                         b.ins().fdiv(one, arg(0)?)
                     }
-                    Min => min_max(b, arg(0)?, arg(1)?, false),
-                    Max => min_max(b, arg(0)?, arg(1)?, true),
+                    Min => min_max(b, arg(0)?, arg(1)?, FloatCC::LessThan),
+                    Max => min_max(b, arg(0)?, arg(1)?, FloatCC::GreaterThan),
                     Mov => arg(0)?,
                     Movc => {
                         let c = w

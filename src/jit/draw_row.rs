@@ -92,13 +92,13 @@ impl Tr<'_, '_> {
     /// zero is what a single call gives).
     pub fn zero_temps_for_rows(&mut self) {
         let zero = self.lb().splat(0);
-        for var in self.temps.clone() {
+        for var in self.func.temps.clone() {
             self.lb().def_var(var, zero);
         }
         let scalar_zero = self.b.ins().iconst(types::I32, 0);
         for reg in 0..self.prog.temps {
             for c in 0..4u8 {
-                if let Some(var) = self.scalars.var(reg, c) {
+                if let Some(var) = self.facts.scalars.var(reg, c) {
                     self.b.def_var(var, scalar_zero);
                 }
             }
@@ -169,12 +169,12 @@ impl Tr<'_, '_> {
     /// Zeros the step's output block (outputs the body leaves unwritten
     /// read as 0, as in a single call).
     fn zero_outputs(&mut self) {
-        if self.output_regs == 0 {
+        if self.func.output_regs == 0 {
             return;
         }
         let outputs = self.frame_ptr(offset_of!(Frame, outputs));
         let zero = self.lb().splat(0).v[0];
-        let vectors = self.output_regs as usize * 4 * self.k;
+        let vectors = self.func.output_regs as usize * 4 * self.k;
         for i in 0..vectors {
             self.b
                 .ins()
@@ -202,7 +202,7 @@ impl Tr<'_, '_> {
             );
             self.b.ins().splat(types::F64X2, v)
         });
-        let inputs = self.inputs;
+        let inputs = self.func.inputs;
         let slots = self.load_ptr(row, offset_of!(DrawRow, varying));
         let table = self.load_ptr(row, offset_of!(DrawRow, table));
         // Quad column `quad + j`'s entries start `(quad + j) · count` entries in.

@@ -12,6 +12,24 @@ use cranelift_frontend::Variable;
 use dxjit_runtime::abi::{Frame, STATUS_BARRIER, STATUS_INTERRUPTED};
 use std::mem::offset_of;
 
+/// Whether restoring saved masks restores the `ret` mask too.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum RetMask {
+    /// Leaving a loop or switch: lanes that returned inside stay returned.
+    Keep,
+    /// Leaving a call: the caller's lanes run on.
+    Restore,
+}
+
+/// Where a conditional `breakc` / `continuec` sends the lanes passing its test.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LoopExit {
+    /// Out of the innermost loop or switch.
+    Break,
+    /// To the next iteration of the innermost loop.
+    Continue,
+}
+
 impl Tr<'_, '_> {
     /// The lanes whose `cond.x` is nonzero (`nz`) or zero.
     pub fn test(&mut self, cond: &Src, nz: bool) -> Result<Lanes, JitError> {
@@ -24,15 +42,15 @@ impl Tr<'_, '_> {
 
     /// Restores saved masks; `ret` only when leaving a call (lanes that
     /// returned inside a loop or switch stay returned).
-    fn restore(&mut self, s: &Saved, with_ret: bool) {
-        let m = self.masks;
+    fn restore(&mut self, s: &Saved, ret: RetMask) {
+        let m = self.ctl.masks;
         let mut pairs = vec![
             (m.cond, s.cond),
             (m.brk, s.brk),
             (m.cont, s.cont),
             (m.sw, s.sw),
         ];
-        if with_ret {
+        if ret == RetMask::Restore {
             pairs.push((m.ret, s.ret));
         }
         for (to, from) in pairs {
@@ -59,11 +77,11 @@ impl Tr<'_, '_> {
             let skip = self.b.create_block();
             self.b.ins().brif(any, then, &[], skip, &[]);
             self.b.switch_to_block(then);
-            self.flow.push(Flow::UniformIf { skip, merge: None });
+            self.ctl.flow.push(Flow::UniformIf { skip, merge: None });
             return Ok(());
         }
         let taken = self.test(cond, nz)?;
-        let m = self.masks;
+        let m = self.ctl.masks;
         let saved = self.lb().use_var(m.cond);
         let c = self.lb().and(saved, taken);
         let saved_cond = self.keep(saved);
@@ -76,7 +94,7 @@ impl Tr<'_, '_> {
         let skip = self.b.create_block();
         self.b.ins().brif(any, then, &[], skip, &[]);
         self.b.switch_to_block(then);
-        self.flow.push(Flow::If {
+        self.ctl.flow.push(Flow::If {
             saved_cond,
             taken,
             skip,
@@ -87,7 +105,7 @@ impl Tr<'_, '_> {
 
     /// else: the lanes of the enclosing `if` that did not take it.
     pub fn emit_else(&mut self) -> Result<(), JitError> {
-        if let Some(Flow::UniformIf { skip, merge }) = self.flow.last_mut() {
+        if let Some(Flow::UniformIf { skip, merge }) = self.ctl.flow.last_mut() {
             let skip = *skip;
             let join = self.b.create_block();
             *merge = Some(join);
@@ -100,7 +118,7 @@ impl Tr<'_, '_> {
             taken,
             skip,
             merge,
-        }) = self.flow.last_mut()
+        }) = self.ctl.flow.last_mut()
         else {
             return Err(JitError::Invalid("else without if".into()));
         };
@@ -111,7 +129,7 @@ impl Tr<'_, '_> {
         // did not take the `if` may exist even when some lanes did.
         self.b.ins().jump(skip, &[]);
         self.b.switch_to_block(skip);
-        let m = self.masks;
+        let m = self.ctl.masks;
         let saved = self.lb().use_var(saved_cond);
         let taken = self.lb().use_var(taken);
         let c = self.lb().and_not(saved, taken);
@@ -127,9 +145,9 @@ impl Tr<'_, '_> {
 
     /// endif: restores the enclosing `cond`.
     pub fn emit_endif(&mut self) -> Result<(), JitError> {
-        if let Some(Flow::UniformIf { skip, merge }) = self.flow.last() {
+        if let Some(Flow::UniformIf { skip, merge }) = self.ctl.flow.last() {
             let next = merge.unwrap_or(*skip);
-            self.flow.pop();
+            self.ctl.flow.pop();
             self.b.ins().jump(next, &[]);
             self.b.switch_to_block(next);
             return Ok(());
@@ -139,14 +157,14 @@ impl Tr<'_, '_> {
             skip,
             merge,
             ..
-        }) = self.flow.pop()
+        }) = self.ctl.flow.pop()
         else {
             return Err(JitError::Invalid("endif without if".into()));
         };
         let next = merge.unwrap_or(skip);
         self.b.ins().jump(next, &[]);
         self.b.switch_to_block(next);
-        let m = self.masks;
+        let m = self.ctl.masks;
         let saved = self.lb().use_var(saved_cond);
         self.lb().def_var(m.cond, saved);
         self.update_exec();
@@ -156,14 +174,14 @@ impl Tr<'_, '_> {
     /// loop: runs while any lane has neither broken nor returned. A loop
     /// every active lane leaves together runs with its masks untouched.
     pub fn emit_loop(&mut self, rest: &[Inst]) {
-        if self.call_depth == 0 && self.uniform.loop_is_uniform(rest) {
+        if self.ctl.call_depth == 0 && self.facts.uniform.loop_is_uniform(rest) {
             let saved = self.save_masks();
             let header = self.b.create_block();
             let latch = self.b.create_block();
             let exit = self.b.create_block();
             self.b.ins().jump(header, &[]);
             self.b.switch_to_block(header);
-            self.flow.push(Flow::Loop {
+            self.ctl.flow.push(Flow::Loop {
                 saved,
                 header,
                 latch,
@@ -174,7 +192,7 @@ impl Tr<'_, '_> {
             return;
         }
         let saved = self.save_masks();
-        let m = self.masks;
+        let m = self.ctl.masks;
         let exec = self.exec();
         let ones = self.lb().splat(u32::MAX);
         let mut lb = self.lb();
@@ -193,7 +211,7 @@ impl Tr<'_, '_> {
         let any = self.lb().any(exec);
         self.b.ins().brif(any, body, &[], exit, &[]);
         self.b.switch_to_block(body);
-        self.flow.push(Flow::Loop {
+        self.ctl.flow.push(Flow::Loop {
             saved,
             header,
             latch,
@@ -206,7 +224,7 @@ impl Tr<'_, '_> {
     /// The innermost loop's latch and exit blocks when it is uniform and is
     /// also the innermost construct a break or continue refers to.
     fn uniform_loop(&self) -> Option<(Block, Block)> {
-        for f in self.flow.iter().rev() {
+        for f in self.ctl.flow.iter().rev() {
             match f {
                 Flow::Loop {
                     uniform: true,
@@ -250,14 +268,14 @@ impl Tr<'_, '_> {
             exit,
             uniform,
             checked,
-        }) = self.flow.pop()
+        }) = self.ctl.flow.pop()
         else {
             return Err(JitError::Invalid("endloop without loop".into()));
         };
         self.b.ins().jump(latch, &[]);
         self.b.switch_to_block(latch);
         if !uniform {
-            let m = self.masks;
+            let m = self.ctl.masks;
             let ones = self.lb().splat(u32::MAX);
             self.lb().def_var(m.cont, ones);
         }
@@ -266,7 +284,7 @@ impl Tr<'_, '_> {
         }
         self.b.ins().jump(header, &[]);
         self.b.switch_to_block(exit);
-        self.restore(&saved, false);
+        self.restore(&saved, RetMask::Keep);
         self.update_exec();
         Ok(())
     }
@@ -279,7 +297,7 @@ impl Tr<'_, '_> {
         let flag = self
             .b
             .ins()
-            .load(types::I32, MemFlagsData::trusted(), self.interrupt, 0);
+            .load(types::I32, MemFlagsData::trusted(), self.func.interrupt, 0);
         let stop = self.b.create_block();
         let go_on = self.b.create_block();
         self.b.ins().brif(flag, stop, &[], go_on, &[]);
@@ -293,29 +311,31 @@ impl Tr<'_, '_> {
         self.b.switch_to_block(go_on);
     }
 
-    /// breakc / continuec (`brk`): a uniform loop whose condition reads
-    /// as a scalar branches on it; otherwise the lanes passing the test
-    /// break or continue.
+    /// breakc / continuec: a uniform loop whose condition reads as a
+    /// scalar branches on it; otherwise the lanes passing the test break
+    /// or continue.
     pub fn emit_break_or_continue_c(
         &mut self,
         cond: &Src,
         nz: bool,
-        brk: bool,
+        exit: LoopExit,
     ) -> Result<(), JitError> {
-        if let Some((latch, exit)) = self.uniform_loop() {
+        if let Some((latch, exit_block)) = self.uniform_loop() {
             if let Some(t) = self.scalar_test(cond, nz) {
                 let next = self.b.create_block();
-                let target = if brk { exit } else { latch };
+                let target = match exit {
+                    LoopExit::Break => exit_block,
+                    LoopExit::Continue => latch,
+                };
                 self.b.ins().brif(t, target, &[], next, &[]);
                 self.b.switch_to_block(next);
                 return Ok(());
             }
         }
         let t = self.test(cond, nz)?;
-        if brk {
-            self.emit_break(Some(t));
-        } else {
-            self.emit_continue(Some(t));
+        match exit {
+            LoopExit::Break => self.emit_break(Some(t)),
+            LoopExit::Continue => self.emit_continue(Some(t)),
         }
         Ok(())
     }
@@ -326,7 +346,7 @@ impl Tr<'_, '_> {
             self.uniform_jump(exit, lanes);
             return;
         }
-        let brk = self.masks.brk;
+        let brk = self.ctl.masks.brk;
         self.clear_lanes(brk, lanes);
     }
 
@@ -349,7 +369,7 @@ impl Tr<'_, '_> {
             self.uniform_jump(latch, lanes);
             return;
         }
-        let cont = self.masks.cont;
+        let cont = self.ctl.masks.cont;
         self.clear_lanes(cont, lanes);
     }
 
@@ -357,7 +377,7 @@ impl Tr<'_, '_> {
     pub fn emit_switch(&mut self, sel: &Src, rest: &[Inst]) -> Result<(), JitError> {
         let sel = self.read(sel, 0, Ty::I)?;
         let saved = self.save_masks();
-        let m = self.masks;
+        let m = self.ctl.masks;
         let exec = self.exec();
         let ones = self.lb().splat(u32::MAX);
         let zero = self.lb().splat(0);
@@ -378,13 +398,13 @@ impl Tr<'_, '_> {
             }
         }
         let sel = self.keep(sel);
-        self.flow.push(Flow::Switch { saved, sel, cases });
+        self.ctl.flow.push(Flow::Switch { saved, sel, cases });
         Ok(())
     }
 
     /// case / default: matching lanes become active.
     pub fn emit_case(&mut self, value: Option<u32>) -> Result<(), JitError> {
-        let Some(Flow::Switch { sel, cases, .. }) = self.flow.last() else {
+        let Some(Flow::Switch { sel, cases, .. }) = self.ctl.flow.last() else {
             return Err(JitError::Invalid("case outside switch".into()));
         };
         let (sel, cases) = (*sel, cases.clone());
@@ -407,7 +427,7 @@ impl Tr<'_, '_> {
                 self.lb().not(any)
             }
         };
-        let m = self.masks;
+        let m = self.ctl.masks;
         let sw = self.lb().use_var(m.sw);
         let sw = self.lb().or(sw, hit);
         self.lb().def_var(m.sw, sw);
@@ -417,12 +437,12 @@ impl Tr<'_, '_> {
 
     /// endswitch: restores the enclosing masks.
     pub fn emit_endswitch(&mut self) -> Result<(), JitError> {
-        let Some(Flow::Switch { saved, .. }) = self.flow.pop() else {
+        let Some(Flow::Switch { saved, .. }) = self.ctl.flow.pop() else {
             return Err(JitError::Invalid("endswitch without switch".into()));
         };
-        let m = self.masks;
+        let m = self.ctl.masks;
         let cont = self.lb().use_var(m.cont);
-        self.restore(&saved, false);
+        self.restore(&saved, RetMask::Keep);
         self.lb().def_var(m.cont, cont);
         self.update_exec();
         Ok(())
@@ -431,23 +451,23 @@ impl Tr<'_, '_> {
     /// ret / retc: the lanes finish the current function. An unconditional
     /// return at the top of `main` ends the function outright.
     pub fn emit_ret(&mut self, lanes: Option<Lanes>) {
-        if lanes.is_none() && self.flow.is_empty() && self.call_depth == 0 {
-            self.b.ins().jump(self.exit, &[]);
+        if lanes.is_none() && self.ctl.flow.is_empty() && self.ctl.call_depth == 0 {
+            self.b.ins().jump(self.func.exit, &[]);
             let dead = self.b.create_block();
             self.b.switch_to_block(dead);
             return;
         }
-        if self.call_depth == 0 {
-            self.killed = true;
+        if self.ctl.call_depth == 0 {
+            self.ctl.killed = true;
         }
-        let ret = self.masks.ret;
+        let ret = self.ctl.masks.ret;
         self.clear_lanes(ret, lanes);
     }
 
     /// discard: the lanes stop and write nothing.
     pub fn emit_discard(&mut self, lanes: Lanes) {
-        self.killed = true;
-        let alive = self.masks.alive;
+        self.ctl.killed = true;
+        let alive = self.ctl.masks.alive;
         self.clear_lanes(alive, Some(lanes));
     }
 
@@ -457,11 +477,11 @@ impl Tr<'_, '_> {
         let body = prog
             .subroutine(label)
             .ok_or_else(|| JitError::Invalid(format!("call to undefined label l{label}")))?;
-        if self.call_depth >= 32 {
-            return Err(JitError::Invalid("calls nested deeper than 32".into()));
+        if self.ctl.call_depth >= crate::ir::MAX_CALL_DEPTH {
+            return Err(JitError::Invalid("calls nested too deep".into()));
         }
         let saved = self.save_masks();
-        let m = self.masks;
+        let m = self.ctl.masks;
         let exec = self.exec();
         let entry = match lanes {
             Some(l) => self.lb().and(exec, l),
@@ -475,13 +495,13 @@ impl Tr<'_, '_> {
         lb.def_var(m.sw, ones);
         lb.def_var(m.ret, ones);
         self.update_exec();
-        let outer_flow = std::mem::take(&mut self.flow);
-        self.call_depth += 1;
+        let outer_flow = std::mem::take(&mut self.ctl.flow);
+        self.ctl.call_depth += 1;
         let result = self.emit_body(body);
-        self.call_depth -= 1;
-        self.flow = outer_flow;
+        self.ctl.call_depth -= 1;
+        self.ctl.flow = outer_flow;
         result?;
-        self.restore(&saved, true);
+        self.restore(&saved, RetMask::Restore);
         self.update_exec();
         Ok(())
     }
@@ -493,14 +513,14 @@ impl Tr<'_, '_> {
         let Some(pos) = pos else {
             // The caller's open constructs are out of sight: keep everything.
             return Kept {
-                whole: self.all_vars.clone(),
+                whole: self.func.all_vars.clone(),
                 uniform: Vec::new(),
                 ones: Vec::new(),
-                scalars: self.scalars.all().collect(),
+                scalars: self.facts.scalars.all().collect(),
                 alive_from_frame: false,
             };
         };
-        let m = self.masks;
+        let m = self.ctl.masks;
         let mut kept = Kept {
             whole: Vec::new(),
             uniform: Vec::new(),
@@ -520,23 +540,23 @@ impl Tr<'_, '_> {
             kept.whole.push(m.alive);
         }
         // With no construct open, the construct masks are all ones.
-        if self.flow.is_empty() {
+        if self.ctl.flow.is_empty() {
             kept.ones.extend([m.cond, m.brk, m.cont, m.sw]);
         } else {
             kept.whole.extend([m.cond, m.brk, m.cont, m.sw]);
         }
-        for (reg, comp) in self.liveness.after(pos).iter() {
-            if let Some(var) = self.scalars.var(reg, comp) {
+        for (reg, comp) in self.facts.liveness.after(pos).iter() {
+            if let Some(var) = self.facts.scalars.var(reg, comp) {
                 kept.scalars.push(var);
-            } else if let Some(v) = self.temps.get(reg as usize * 4 + comp as usize) {
-                if self.uniform.temp(reg, comp) {
+            } else if let Some(v) = self.func.temps.get(reg as usize * 4 + comp as usize) {
+                if self.facts.uniform.temp(reg, comp) {
                     kept.uniform.push(*v);
                 } else {
                     kept.whole.push(*v);
                 }
             }
         }
-        for f in &self.flow {
+        for f in &self.ctl.flow {
             match f {
                 Flow::If {
                     saved_cond, taken, ..
@@ -558,9 +578,9 @@ impl Tr<'_, '_> {
     /// live state is spilled, the resume point recorded, and the function
     /// returns; the next call reloads the state and goes on.
     pub fn emit_barrier(&mut self, pos: Option<usize>) -> Result<(), JitError> {
-        let id = self.resumes.len() as u32 + 1;
+        let id = self.func.resumes.len() as u32 + 1;
         let scratch = self.frame_ptr(offset_of!(Frame, scratch));
-        let spill = self.scratch.spill as i32;
+        let spill = self.func.scratch.spill as i32;
         let kept = self.kept_state(pos);
         let k = self.k;
         let spilled = kept
@@ -583,7 +603,7 @@ impl Tr<'_, '_> {
                 .store(MemFlagsData::trusted(), v, scratch, spill + 16 * slot);
             slot += 1;
         }
-        self.spill_vectors = self.spill_vectors.max(slot as u32);
+        self.func.spill_vectors = self.func.spill_vectors.max(slot as u32);
         let idv = self.b.ins().iconst(types::I32, i64::from(id));
         self.b.ins().store(
             MemFlagsData::trusted(),
@@ -594,7 +614,7 @@ impl Tr<'_, '_> {
         let status = self.b.ins().iconst(types::I32, i64::from(STATUS_BARRIER));
         self.b.ins().return_(&[status]);
         let resume = self.b.create_block();
-        self.resumes.push(resume);
+        self.func.resumes.push(resume);
         self.b.switch_to_block(resume);
         let scratch = self.frame_ptr(offset_of!(Frame, scratch));
         let mut slot = 0i32;
@@ -635,7 +655,7 @@ impl Tr<'_, '_> {
         if kept.alive_from_frame {
             let lane_mask = self.frame_ptr(offset_of!(Frame, lane_mask));
             let alive = self.load_lanes(lane_mask, 0);
-            let m = self.masks;
+            let m = self.ctl.masks;
             self.lb().def_var(m.alive, alive);
         }
         self.update_exec();

@@ -10,14 +10,23 @@ use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{types, InstBuilder, Value};
 use cranelift_frontend::FunctionBuilder;
 
+/// How [`widen_half`] fills the upper 32 bits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Extend {
+    /// With zeros: offsets and indices.
+    Zero,
+    /// With the sign bit: lane masks stay all ones or zero.
+    Sign,
+}
+
 /// Lanes `2 * half` and `2 * half + 1` of the `i32x4` `v` as an `i64x2`,
-/// sign- or zero-extended.
-pub fn widen_half(b: &mut FunctionBuilder, v: Value, half: usize, signed: bool) -> Value {
-    match (half, signed) {
-        (0, false) => b.ins().uwiden_low(v),
-        (0, true) => b.ins().swiden_low(v),
-        (_, false) => b.ins().uwiden_high(v),
-        (_, true) => b.ins().swiden_high(v),
+/// extended as `extend` says.
+pub fn widen_half(b: &mut FunctionBuilder, v: Value, half: usize, extend: Extend) -> Value {
+    match (half, extend) {
+        (0, Extend::Zero) => b.ins().uwiden_low(v),
+        (0, Extend::Sign) => b.ins().swiden_low(v),
+        (_, Extend::Zero) => b.ins().uwiden_high(v),
+        (_, Extend::Sign) => b.ins().swiden_high(v),
     }
 }
 
@@ -98,11 +107,11 @@ impl Tr<'_, '_> {
             }
             let o = b.ins().iadd(o, extra_v.v[j]);
             for half in 0..2 {
-                let o64 = widen_half(b, o, half, false);
-                let ok64 = widen_half(b, ok, half, true);
+                let o64 = widen_half(b, o, half, Extend::Zero);
+                let ok64 = widen_half(b, ok, half, Extend::Sign);
                 let (byte, ok64) = match (addr, buf_limit) {
                     (Addr::Structured(index, _), Some(buf_limit)) => {
-                        let i = widen_half(b, index.v[j], half, false);
+                        let i = widen_half(b, index.v[j], half, Extend::Zero);
                         let base = b.ins().imul(i, stride);
                         let byte = b.ins().iadd(base, o64);
                         let in_buf = b.ins().icmp(IntCC::UnsignedLessThan, byte, buf_limit);

@@ -47,7 +47,7 @@ use helpers::HelperId;
 pub use image::{Image, RelocKind, RelocTarget, Relocation};
 use lanes::{LaneBuilder, MAX_K};
 pub use module::Codegen;
-use state::{Masks, ScratchLayout, Tr, ARGS_BYTES};
+use state::{Analyses, Control, FuncState, Masks, ScratchLayout, Tr, ARGS_BYTES};
 use std::collections::HashMap;
 use std::mem::offset_of;
 use std::time::Instant;
@@ -67,23 +67,27 @@ pub enum JitError {
     /// Inlining made the program larger than the compiler accepts.
     #[error("program too large after inlining calls")]
     TooLarge,
+    /// `ir::validate` refused the program.
+    #[error("invalid program: {0}")]
+    Ir(#[from] crate::ir::IrError),
     /// An error at an instruction of a function body.
-    #[error("instruction {index}: {source}")]
+    #[error("{place}: {source}")]
     At {
-        /// Index of the instruction in its function.
-        index: usize,
+        /// The instruction: its index in its function and bytecode position.
+        place: crate::ir::Place,
         /// The error.
         source: Box<JitError>,
     },
 }
 
 impl JitError {
-    /// Attaches an instruction index (once: the innermost index wins).
-    fn at(self, index: usize) -> JitError {
+    /// Attaches an instruction's place (once: the innermost, the
+    /// instruction of an inlined subroutine, wins).
+    fn at(self, place: crate::ir::Place) -> JitError {
         match self {
             JitError::At { .. } | JitError::TooLarge => self,
             other => JitError::At {
-                index,
+                place,
                 source: Box::new(other),
             },
         }
@@ -383,7 +387,7 @@ pub fn target_fingerprint(codegen: Codegen) -> Result<String, JitError> {
 /// Compiles a program into native code.
 pub fn compile(prog: &Program, opts: JitOptions) -> Result<Compiled, JitError> {
     let started = Instant::now();
-    crate::ir::validate(prog).map_err(|e| JitError::Invalid(e.to_string()))?;
+    crate::ir::validate(prog)?;
     check_limits(prog)?;
     let tgsm_total: u64 = prog
         .tgsm
@@ -465,46 +469,53 @@ pub fn compile(prog: &Program, opts: JitOptions) -> Result<Compiled, JitError> {
         k,
         prog,
         frame,
-        temps: Vec::new(),
-        masks: Masks {
-            cond: dummy,
-            brk: dummy,
-            cont: dummy,
-            sw: dummy,
-            ret: dummy,
-            alive: dummy,
-            exec: dummy,
+        func: FuncState {
+            temps: Vec::new(),
+            all_vars: Vec::new(),
+            spill_vectors: 0,
+            exit,
+            resumes: Vec::new(),
+            helpers,
+            scratch: scratch_layout(prog, lanes),
+            icb,
+            input_regs,
+            output_regs,
+            cb_views,
+            cb_static_bytes: [0; dxjit_runtime::abi::CB_SLOTS],
+            interrupt,
+            inputs,
         },
-        all_vars: Vec::new(),
-        flow: Vec::new(),
-        killed: false,
-        call_depth: 0,
-        emitted: 0,
-        exit,
-        resumes: Vec::new(),
-        helpers,
-        scratch: scratch_layout(prog, lanes),
-        icb,
-        input_regs,
-        output_regs,
-        spill_vectors: 0,
-        uniform,
-        scalars,
-        liveness: crate::ir::Liveness::of(prog),
-        raw_strides,
-        open_at: Vec::new(),
-        // Filtering in compiled code pays at run time but makes a lot of
-        // code; the quick tier calls the runtime, with the same results.
-        inline_pairs: match opts.codegen {
-            Codegen::Quick => Vec::new(),
-            Codegen::Full => inline_sample::inline_pairs(prog),
+        ctl: Control {
+            masks: Masks {
+                cond: dummy,
+                brk: dummy,
+                cont: dummy,
+                sw: dummy,
+                ret: dummy,
+                alive: dummy,
+                exec: dummy,
+            },
+            flow: Vec::new(),
+            open_at: Vec::new(),
+            killed: false,
+            call_depth: 0,
+            emitted: 0,
         },
-        cb_views,
-        cb_static_bytes: [0; dxjit_runtime::abi::CB_SLOTS],
-        interrupt,
-        inputs,
+        facts: Analyses {
+            uniform,
+            scalars,
+            liveness: crate::ir::Liveness::of(prog),
+            raw_strides,
+            // Filtering in compiled code pays at run time but makes a lot
+            // of code; the quick tier calls the runtime, with the same
+            // results.
+            inline_pairs: match opts.codegen {
+                Codegen::Quick => Vec::new(),
+                Codegen::Full => inline_sample::inline_pairs(prog),
+            },
+        },
     };
-    tr.masks = Masks {
+    tr.ctl.masks = Masks {
         cond: tr.declare(),
         brk: tr.declare(),
         cont: tr.declare(),
@@ -515,7 +526,7 @@ pub fn compile(prog: &Program, opts: JitOptions) -> Result<Compiled, JitError> {
     };
     for _ in 0..prog.temps as usize * 4 {
         let v = tr.declare();
-        tr.temps.push(v);
+        tr.func.temps.push(v);
     }
     let first = match prog.stage {
         Stage::Pixel => {
@@ -529,7 +540,7 @@ pub fn compile(prog: &Program, opts: JitOptions) -> Result<Compiled, JitError> {
     let lane_mask = tr.frame_ptr(offset_of!(Frame, lane_mask));
     let alive = tr.load_lanes(lane_mask, 0);
     let ones = tr.lb().splat(u32::MAX);
-    let m = tr.masks;
+    let m = tr.ctl.masks;
     {
         let mut lb = tr.lb();
         for var in [m.cond, m.brk, m.cont, m.sw, m.ret] {
@@ -562,7 +573,7 @@ pub fn compile(prog: &Program, opts: JitOptions) -> Result<Compiled, JitError> {
         offset_of!(Frame, resume) as i32,
     );
     let mut targets = vec![tr.b.func.dfg.block_call(first, &[])];
-    for r in tr.resumes.clone() {
+    for r in tr.func.resumes.clone() {
         targets.push(tr.b.func.dfg.block_call(r, &[]));
     }
     let default = tr.b.func.dfg.block_call(first, &[]);
@@ -570,11 +581,11 @@ pub fn compile(prog: &Program, opts: JitOptions) -> Result<Compiled, JitError> {
         tr.b.create_jump_table(cranelift_codegen::ir::JumpTableData::new(default, &targets));
     tr.b.ins().br_table(resume, jt);
     tr.b.seal_all_blocks();
-    let has_barriers = !tr.resumes.is_empty();
-    let inline_pairs = std::mem::take(&mut tr.inline_pairs);
-    let cb_static_bytes = tr.cb_static_bytes;
-    let spill_bytes = tr.spill_vectors * 16;
-    let scratch_size = tr.scratch.size + spill_bytes;
+    let has_barriers = !tr.func.resumes.is_empty();
+    let inline_pairs = std::mem::take(&mut tr.facts.inline_pairs);
+    let cb_static_bytes = tr.func.cb_static_bytes;
+    let spill_bytes = tr.func.spill_vectors * 16;
+    let scratch_size = tr.func.scratch.size + spill_bytes;
     tr.b.finalize(target_config);
     // The constant block folds constants into memory operands at some
     // cost to compile; the quick tier leaves them to Cranelift's pool.

@@ -91,11 +91,12 @@ impl Tr<'_, '_> {
                 if idx.rel.is_some() {
                     return Err(JitError::Unsupported("relative indexing of r#".into()));
                 }
-                if let Some(var) = self.scalars.var(idx.base, c as u8) {
+                if let Some(var) = self.facts.scalars.var(idx.base, c as u8) {
                     let w = self.b.use_var(var);
                     return Ok(self.lb().splat_value(w));
                 }
                 let var = *self
+                    .func
                     .temps
                     .get(idx.base as usize * 4 + c)
                     .ok_or_else(|| JitError::Invalid(format!("r{} is not declared", idx.base)))?;
@@ -169,8 +170,11 @@ impl Tr<'_, '_> {
         let lanes = self.lanes();
         let reg_bytes = 4 * lanes * 4;
         let (base, count) = match file {
-            File::Input => (self.inputs, self.input_regs),
-            File::Output => (self.frame_ptr(offset_of!(Frame, outputs)), self.output_regs),
+            File::Input => (self.func.inputs, self.func.input_regs),
+            File::Output => (
+                self.frame_ptr(offset_of!(Frame, outputs)),
+                self.func.output_regs,
+            ),
             File::SysVal(sv) => {
                 let base = self.frame_ptr(offset_of!(Frame, sysvals));
                 let slot = sysval_slot(sv) as u32;
@@ -179,6 +183,7 @@ impl Tr<'_, '_> {
             }
             File::Indexable(id) => {
                 let (off, count) = *self
+                    .func
                     .scratch
                     .indexables
                     .get(&id)
@@ -241,7 +246,7 @@ impl Tr<'_, '_> {
     /// The pointer, the size (as `i64`) and the zero-slot address of
     /// constant buffer `slot`.
     fn cb_view(&mut self, slot: u32) -> (Value, Value, Value) {
-        if let Some(view) = self.cb_views.get(&slot) {
+        if let Some(view) = self.func.cb_views.get(&slot) {
             return *view;
         }
         self.load_cb_view(slot)
@@ -261,7 +266,7 @@ impl Tr<'_, '_> {
         let (ptr, size, zero) = self.cb_view(slot);
         let word = u64::from(row) * 16 + c as u64 * 4;
         if row < UNCHECKED_ROWS && slot != dxjit_runtime::dispatch::patch_rows::SLOT {
-            let need = &mut self.cb_static_bytes[slot as usize];
+            let need = &mut self.func.cb_static_bytes[slot as usize];
             *need = (*need).max((row + 1) * 16);
             return (ptr, word as i32);
         }
@@ -352,7 +357,7 @@ impl Tr<'_, '_> {
             }
             Some(rel) => {
                 let rel = self.read(rel, 0, Ty::I)?;
-                let ptr = self.b.ins().symbol_value(types::I64, self.icb);
+                let ptr = self.b.ins().symbol_value(types::I64, self.func.icb);
                 let size = self.b.ins().iconst(types::I64, (rows * 16) as i64);
                 let zero = self.frame_addr(offset_of!(Frame, zero));
                 let word = u64::from(src.index.base) * 16 + c as u64 * 4;
@@ -410,13 +415,14 @@ impl Tr<'_, '_> {
                 if dst.index.rel.is_some() {
                     return Err(JitError::Unsupported("relative indexing of r#".into()));
                 }
-                if self.scalars.var(dst.index.base, c as u8).is_some() {
+                if self.facts.scalars.var(dst.index.base, c as u8).is_some() {
                     return Err(JitError::Invalid(format!(
                         "r{}.{c} is scalar: only scalar operations write it",
                         dst.index.base
                     )));
                 }
                 let var = *self
+                    .func
                     .temps
                     .get(dst.index.base as usize * 4 + c)
                     .ok_or_else(|| {

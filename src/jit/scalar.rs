@@ -182,7 +182,7 @@ impl Tr<'_, '_> {
     /// Component `comp` of `src` as a scalar, modifiers applied, when it
     /// reads as one.
     pub fn read_scalar(&mut self, src: &Src, comp: usize, ty: Ty) -> Option<Value> {
-        if !self.scalars.readable(src, comp) {
+        if !self.facts.scalars.readable(src, comp) {
             return None;
         }
         let c = src.swizzle[comp] as usize & 3;
@@ -204,7 +204,7 @@ impl Tr<'_, '_> {
             ),
             File::Const(slot) => self.cb_word(slot, src.index.base, c),
             _ => {
-                let var = self.scalars.var(src.index.base, c as u8)?;
+                let var = self.facts.scalars.var(src.index.base, c as u8)?;
                 self.b.use_var(var)
             }
         };
@@ -322,7 +322,7 @@ mod tests {
     fn pixel(main: Vec<Inst>) -> Program {
         let mut p = Program::new(Stage::Pixel);
         p.temps = 1;
-        p.main = main;
+        p.main = main.into();
         p
     }
 

@@ -89,7 +89,10 @@ pub struct ScratchLayout {
 /// Bytes reserved for arguments passed to runtime helpers.
 pub const ARGS_BYTES: u32 = 1024;
 
-/// Translation state of one compiled function.
+/// Translation state of one compiled function, in parts: the builder, the
+/// lane count and the program, then what the function is made of
+/// ([`FuncState`]), where control is ([`Control`]) and what the analyses
+/// found before translation ([`Analyses`]).
 pub struct Tr<'p, 'f> {
     /// The Cranelift builder.
     pub b: FunctionBuilder<'f>,
@@ -99,20 +102,24 @@ pub struct Tr<'p, 'f> {
     pub prog: &'p Program,
     /// The frame pointer (entry-block parameter).
     pub frame: Value,
+    /// The function's variables, blocks and frame layout.
+    pub func: FuncState,
+    /// Execution masks and the open constructs.
+    pub ctl: Control,
+    /// What the analyses found before translation.
+    pub facts: Analyses,
+}
+
+/// What the function is made of: register variables, the blocks every
+/// part may jump to, imported helpers and the frame's layout and values
+/// loaded once in the entry block.
+pub struct FuncState {
     /// Temps: variable of register `r`, component `c` at `r * 4 + c`.
     pub temps: Vec<LaneVar>,
-    /// Execution masks.
-    pub masks: Masks,
     /// Every variable, for spilling at barriers.
     pub all_vars: Vec<LaneVar>,
-    /// Open constructs.
-    pub flow: Vec<Flow>,
-    /// Lanes may have been removed by ret/discard at the top level.
-    pub killed: bool,
-    /// Depth of inlined calls.
-    pub call_depth: u32,
-    /// Instructions emitted so far (a budget against inlining blow-up).
-    pub emitted: usize,
+    /// Barrier spill slots used.
+    pub spill_vectors: u32,
     /// The block that stores the final state and returns.
     pub exit: Block,
     /// Blocks that resume after each barrier.
@@ -127,21 +134,6 @@ pub struct Tr<'p, 'f> {
     pub input_regs: u32,
     /// Output registers in the SoA output block.
     pub output_regs: u32,
-    /// Barrier spill slots used.
-    pub spill_vectors: u32,
-    /// Which values and branches are uniform across lanes.
-    pub uniform: super::uniform::Uniformity,
-    /// The uniform temp components kept in scalar registers.
-    pub scalars: super::scalar::ScalarTemps,
-    /// Which temp components are live where, in the main function.
-    pub liveness: crate::ir::Liveness,
-    /// Where in the main function each open construct of `flow` begins.
-    pub open_at: Vec<usize>,
-    /// The likely lane-to-lane stride of each raw load's offset in `main`.
-    pub raw_strides: HashMap<usize, i64>,
-    /// The (SRV, sampler) pairs compiled code may filter itself, in the
-    /// order of the frame's `inline_samplers`.
-    pub inline_pairs: Vec<(u32, u32)>,
     /// Each declared constant buffer's pointer, size and the zero row's
     /// address, loaded once where the body starts.
     pub cb_views: HashMap<u32, (Value, Value, Value)>,
@@ -155,6 +147,38 @@ pub struct Tr<'p, 'f> {
     /// The SoA input block (`Frame::inputs`, which no call moves), loaded
     /// once in the entry block.
     pub inputs: Value,
+}
+
+/// Where control is: the execution masks, the open constructs and the
+/// inlined calls around the instruction being translated.
+pub struct Control {
+    /// Execution masks.
+    pub masks: Masks,
+    /// Open constructs.
+    pub flow: Vec<Flow>,
+    /// Where in the main function each open construct of `flow` begins.
+    pub open_at: Vec<usize>,
+    /// Lanes may have been removed by ret/discard at the top level.
+    pub killed: bool,
+    /// Depth of inlined calls.
+    pub call_depth: u32,
+    /// Instructions emitted so far (a budget against inlining blow-up).
+    pub emitted: usize,
+}
+
+/// What the analyses found about the program before translation.
+pub struct Analyses {
+    /// Which values and branches are uniform across lanes.
+    pub uniform: super::uniform::Uniformity,
+    /// The uniform temp components kept in scalar registers.
+    pub scalars: super::scalar::ScalarTemps,
+    /// Which temp components are live where, in the main function.
+    pub liveness: crate::ir::Liveness,
+    /// The likely lane-to-lane stride of each raw load's offset in `main`.
+    pub raw_strides: HashMap<usize, i64>,
+    /// The (SRV, sampler) pairs compiled code may filter itself, in the
+    /// order of the frame's `inline_samplers`.
+    pub inline_pairs: Vec<(u32, u32)>,
 }
 
 /// Instructions a program may expand to after inlining calls.
@@ -171,7 +195,7 @@ impl<'p, 'f> Tr<'p, 'f> {
 
     /// An imported runtime helper.
     pub fn helper(&self, id: HelperId) -> FuncRef {
-        self.helpers.get(id)
+        self.func.helpers.get(id)
     }
 
     /// The helper argument block in the call's scratch memory.
@@ -179,13 +203,13 @@ impl<'p, 'f> Tr<'p, 'f> {
         let scratch = self.frame_ptr(offset_of!(Frame, scratch));
         self.b
             .ins()
-            .iadd_imm_s(scratch, i64::from(self.scratch.args))
+            .iadd_imm_s(scratch, i64::from(self.func.scratch.args))
     }
 
     /// The index in the main function of the instruction followed by `rest`;
     /// `None` inside an inlined call, whose body is another function's.
     pub fn main_index(&self, rest: &[crate::ir::Inst]) -> Option<usize> {
-        (self.call_depth == 0).then(|| self.prog.main.len() - rest.len() - 1)
+        (self.ctl.call_depth == 0).then(|| self.prog.main.len() - rest.len() - 1)
     }
 
     /// Lanes per call.
@@ -196,7 +220,7 @@ impl<'p, 'f> Tr<'p, 'f> {
     /// Declares a component variable and registers it for spilling.
     pub fn declare(&mut self) -> LaneVar {
         let v = self.lb().declare();
-        self.all_vars.push(v);
+        self.func.all_vars.push(v);
         v
     }
 
@@ -241,15 +265,16 @@ impl<'p, 'f> Tr<'p, 'f> {
 
     /// The current execution mask.
     pub fn exec(&mut self) -> Lanes {
-        let e = self.masks.exec;
+        let e = self.ctl.masks.exec;
         self.lb().use_var(e)
     }
 
     /// Whether writes must blend with the execution mask.
     pub fn divergent(&self) -> bool {
-        self.killed
-            || self.call_depth > 0
+        self.ctl.killed
+            || self.ctl.call_depth > 0
             || self
+                .ctl
                 .flow
                 .iter()
                 .any(|f| !matches!(f, Flow::UniformIf { .. } | Flow::Loop { uniform: true, .. }))
@@ -261,34 +286,42 @@ impl<'p, 'f> Tr<'p, 'f> {
     /// such a lane resumes (after the `if`, at the loop header, after the
     /// loop), and no lane left by `ret` or `discard` still feeds derivatives.
     pub fn temp_needs_blend(&self, reg: u32, comp: u8) -> bool {
-        if self.call_depth > 0 || (self.killed && self.prog.stage == crate::ir::Stage::Pixel) {
+        if self.ctl.call_depth > 0
+            || (self.ctl.killed && self.prog.stage == crate::ir::Stage::Pixel)
+        {
             return true;
         }
         let key = (reg, comp);
-        self.flow.iter().zip(&self.open_at).any(|(f, &open)| {
-            if matches!(f, Flow::UniformIf { .. } | Flow::Loop { uniform: true, .. }) {
-                return false;
-            }
-            let close = self.liveness.close(open);
-            match self.prog.main.get(open) {
-                Some(crate::ir::Inst::If { .. }) => self.liveness.before(close).contains(&key),
-                Some(crate::ir::Inst::Loop) => {
-                    self.liveness.before(close).contains(&key)
-                        || self.liveness.after(close).contains(&key)
+        self.ctl
+            .flow
+            .iter()
+            .zip(&self.ctl.open_at)
+            .any(|(f, &open)| {
+                if matches!(f, Flow::UniformIf { .. } | Flow::Loop { uniform: true, .. }) {
+                    return false;
                 }
-                _ => true,
-            }
-        })
+                let close = self.facts.liveness.close(open);
+                match self.prog.main.get(open) {
+                    Some(crate::ir::Inst::If { .. }) => {
+                        self.facts.liveness.before(close).contains(&key)
+                    }
+                    Some(crate::ir::Inst::Loop) => {
+                        self.facts.liveness.before(close).contains(&key)
+                            || self.facts.liveness.after(close).contains(&key)
+                    }
+                    _ => true,
+                }
+            })
     }
 
     /// Whether `src.x` is known to be the same in every active lane.
     pub fn is_uniform(&self, src: &crate::ir::Src) -> bool {
-        self.call_depth == 0 && self.uniform.src(src, 0)
+        self.ctl.call_depth == 0 && self.facts.uniform.src(src, 0)
     }
 
     /// Recomputes `exec` from its parts.
     pub fn update_exec(&mut self) {
-        let m = self.masks;
+        let m = self.ctl.masks;
         let mut lb = self.lb();
         let cond = lb.use_var(m.cond);
         let brk = lb.use_var(m.brk);
@@ -319,7 +352,7 @@ impl<'p, 'f> Tr<'p, 'f> {
 
     /// Saves the restorable masks.
     pub fn save_masks(&mut self) -> Saved {
-        let m = self.masks;
+        let m = self.ctl.masks;
         Saved {
             cond: self.keep_var(m.cond),
             brk: self.keep_var(m.brk),
@@ -331,8 +364,8 @@ impl<'p, 'f> Tr<'p, 'f> {
 
     /// Counts an emitted instruction against the budget.
     pub fn charge(&mut self) -> Result<(), JitError> {
-        self.emitted += 1;
-        if self.emitted > EMIT_BUDGET {
+        self.ctl.emitted += 1;
+        if self.ctl.emitted > EMIT_BUDGET {
             return Err(JitError::TooLarge);
         }
         Ok(())

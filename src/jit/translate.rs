@@ -2,19 +2,21 @@
 //! emitter of its family.
 
 use super::alu::src_ty;
+use super::flow::LoopExit;
 use super::helpers::HelperId;
 use super::memory::Addr;
 use super::operand::Ty;
 use super::state::Tr;
 use super::JitError;
-use crate::ir::{Dst, Inst};
+use crate::ir::{Body, Dst, Inst};
 
 impl Tr<'_, '_> {
     /// Emits a function body.
-    pub fn emit_body(&mut self, body: &[Inst]) -> Result<(), JitError> {
+    pub fn emit_body(&mut self, body: &Body) -> Result<(), JitError> {
         for (i, inst) in body.iter().enumerate() {
             self.charge()?;
-            self.emit_inst(inst, &body[i + 1..]).map_err(|e| e.at(i))?;
+            self.emit_inst(inst, &body[i + 1..])
+                .map_err(|e| e.at(body.place(i)))?;
         }
         Ok(())
     }
@@ -76,7 +78,7 @@ impl Tr<'_, '_> {
         if dst.file != crate::ir::File::Temp || dst.index.rel.is_some() {
             return None;
         }
-        self.scalars.var(dst.index.base, c as u8)
+        self.facts.scalars.var(dst.index.base, c as u8)
     }
 
     /// dp2/dp3/dp4: the sum of the first `n` products, in every masked component.
@@ -111,9 +113,9 @@ impl Tr<'_, '_> {
         let pos = self.main_index(rest);
         if let Some(pos) = pos {
             match inst {
-                Inst::If { .. } | Inst::Loop | Inst::Switch { .. } => self.open_at.push(pos),
+                Inst::If { .. } | Inst::Loop | Inst::Switch { .. } => self.ctl.open_at.push(pos),
                 Inst::EndIf | Inst::EndLoop | Inst::EndSwitch => {
-                    self.open_at.pop();
+                    self.ctl.open_at.pop();
                 }
                 _ => {}
             }
@@ -164,7 +166,7 @@ impl Tr<'_, '_> {
                 swizzle,
             } => {
                 let off = self.read(offset, 0, Ty::I)?;
-                let stride = pos.and_then(|p| self.raw_strides.get(&p).copied());
+                let stride = pos.and_then(|p| self.facts.raw_strides.get(&p).copied());
                 self.emit_load(dst, *res, Addr::Raw(&off), *swizzle, stride)
             }
             Inst::StoreRaw {
@@ -174,7 +176,7 @@ impl Tr<'_, '_> {
                 count,
             } => {
                 let off = self.read(offset, 0, Ty::I)?;
-                let stride = pos.and_then(|p| self.raw_strides.get(&p).copied());
+                let stride = pos.and_then(|p| self.facts.raw_strides.get(&p).copied());
                 self.emit_store(*res, Addr::Raw(&off), value, *count, stride)
             }
             Inst::LoadStructured {
@@ -315,12 +317,14 @@ impl Tr<'_, '_> {
                 self.emit_break(None);
                 Ok(())
             }
-            Inst::BreakC { cond, nz } => self.emit_break_or_continue_c(cond, *nz, true),
+            Inst::BreakC { cond, nz } => self.emit_break_or_continue_c(cond, *nz, LoopExit::Break),
             Inst::Continue => {
                 self.emit_continue(None);
                 Ok(())
             }
-            Inst::ContinueC { cond, nz } => self.emit_break_or_continue_c(cond, *nz, false),
+            Inst::ContinueC { cond, nz } => {
+                self.emit_break_or_continue_c(cond, *nz, LoopExit::Continue)
+            }
             Inst::Switch { sel } => self.emit_switch(sel, rest),
             Inst::Case(v) => self.emit_case(Some(*v)),
             Inst::Default => self.emit_case(None),

@@ -375,7 +375,11 @@ impl Tr<'_, '_> {
             offset,
         };
         let pair = match compare {
-            None => self.inline_pairs.iter().position(|p| *p == (res, sampler)),
+            None => self
+                .facts
+                .inline_pairs
+                .iter()
+                .position(|p| *p == (res, sampler)),
             Some(_) => None,
         };
         let results = match pair {

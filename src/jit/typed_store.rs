@@ -11,7 +11,7 @@
 //! Lanes that fail write the frame's sink slot instead. Coordinates the
 //! same in every lane (scalar temps, constants) are checked once.
 
-use super::lane_addr::{pair_addrs, widen_half};
+use super::lane_addr::{pair_addrs, widen_half, Extend};
 use super::lanes::Lanes;
 use super::state::Tr;
 use super::JitError;
@@ -173,14 +173,14 @@ impl Tr<'_, '_> {
                 ok = b.ins().band(ok, inside);
             }
             for half in 0..2 {
-                let [x, y, z] = [0, 1, 2].map(|a| widen_half(b, c[a].v[j], half, false));
+                let [x, y, z] = [0, 1, 2].map(|a| widen_half(b, c[a].v[j], half, Extend::Zero));
                 let x = b.ins().ishl_imm_u(x, 2);
                 let y = b.ins().imul(y, row_pitch);
                 let z = b.ins().imul(z, slice_pitch);
                 let byte = b.ins().iadd(x, y);
                 let byte = b.ins().iadd(byte, z);
                 let fits = b.ins().icmp(IntCC::UnsignedLessThan, byte, last);
-                let ok = widen_half(b, ok, half, true);
+                let ok = widen_half(b, ok, half, Extend::Sign);
                 let ok = b.ins().band(ok, fits);
                 let addrs = pair_addrs(b, byte, ok, ptr, sink);
                 for (i, addr) in addrs.into_iter().enumerate() {

@@ -11,6 +11,15 @@
 use crate::ir::{File, Inst, Program, Src, SysVal};
 use std::collections::HashSet;
 
+/// How control enters a function body the analysis walks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Entry {
+    /// With every lane that runs (the main function).
+    Uniform,
+    /// Under a mask (subroutines: any caller may call them divergently).
+    Masked,
+}
+
 /// The uniform temp components of `main`.
 #[derive(Debug, Clone, Default)]
 pub struct Uniformity {
@@ -23,9 +32,9 @@ impl Uniformity {
         let mut u = Uniformity::default();
         loop {
             let before = u.varying.len();
-            u.pass(&prog.main, false);
+            u.pass(&prog.main, Entry::Uniform);
             for (_, body) in &prog.subroutines {
-                u.pass(body, true);
+                u.pass(body, Entry::Masked);
             }
             if u.varying.len() == before {
                 return u;
@@ -57,11 +66,12 @@ impl Uniformity {
     }
 
     /// Marks the components an instruction writes as varying when its
-    /// result is not uniform or divergent control (or `forced`) surrounds it.
-    fn pass(&mut self, body: &[Inst], forced: bool) {
+    /// result is not uniform or divergent control surrounds it (always,
+    /// in a body entered masked).
+    fn pass(&mut self, body: &[Inst], entry: Entry) {
         let mut stack: Vec<bool> = Vec::new();
         for (i, inst) in body.iter().enumerate() {
-            let divergent = forced || stack.iter().any(|d| *d);
+            let divergent = entry == Entry::Masked || stack.iter().any(|d| *d);
             match inst {
                 Inst::If { cond, .. } => stack.push(!self.src(cond, 0)),
                 Inst::Loop => stack.push(!self.loop_is_uniform(&body[i + 1..])),

@@ -5,7 +5,7 @@
 //! (`dxjit_runtime::raw_quad`), out of line, as it is rare.
 
 use super::helpers::HelperId;
-use super::lane_addr::{pair_addrs, widen_half};
+use super::lane_addr::{pair_addrs, widen_half, Extend};
 use super::lanes::{Lanes, MAX_K, VEC};
 use super::memory::Mem;
 use super::state::Tr;
@@ -58,8 +58,8 @@ impl Tr<'_, '_> {
                 None => part,
             });
             for half in 0..2 {
-                let o64 = widen_half(b, o, half, false);
-                let ok64 = widen_half(b, full, half, true);
+                let o64 = widen_half(b, o, half, Extend::Zero);
+                let ok64 = widen_half(b, full, half, Extend::Sign);
                 addrs.extend(pair_addrs(b, o64, ok64, ptr, fallback));
             }
         }

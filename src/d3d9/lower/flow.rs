@@ -3,6 +3,15 @@
 use super::*;
 use crate::ir::{AluOp, File};
 
+/// Which loop a loop end closes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum LoopEnd {
+    /// `endrep`: only the iteration counter steps.
+    Rep,
+    /// `endloop`: the counter and the loop register `aL` step.
+    Loop,
+}
+
 impl Lowerer<'_> {
     /// A boolean/predicate condition: the value to test and whether nonzero means taken.
     fn condition(&mut self, p: &SrcParam) -> Result<(Src, bool), D3d9Error> {
@@ -51,13 +60,15 @@ impl Lowerer<'_> {
         });
     }
 
-    fn loop_tail(&mut self, with_al: bool) -> Result<(), D3d9Error> {
+    /// Ends a `rep` or `loop` body: counts the iteration down (and steps
+    /// `aL` for `loop`).
+    fn loop_tail(&mut self, end: LoopEnd) -> Result<(), D3d9Error> {
         if self.loop_depth == 0 {
             return Err(self.err("end of a loop that was not opened"));
         }
         self.loop_depth -= 1;
         let counter = LOOP_BASE + 2 * self.loop_depth;
-        if with_al {
+        if end == LoopEnd::Loop {
             let al = counter + 1;
             self.alu(
                 AluOp::IAdd,
@@ -120,8 +131,8 @@ impl Lowerer<'_> {
                 self.alu(AluOp::Mov, Dst::temp(al, 1), vec![i.scalar(1)]);
                 self.loop_head(counter);
             }
-            ENDREP => self.loop_tail(false)?,
-            ENDLOOP => self.loop_tail(true)?,
+            ENDREP => self.loop_tail(LoopEnd::Rep)?,
+            ENDLOOP => self.loop_tail(LoopEnd::Loop)?,
             IF => {
                 let (cond, nz) = self.condition(self.operand(inst, 0)?)?;
                 self.emit(Inst::If { cond, nz });

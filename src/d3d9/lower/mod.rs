@@ -28,7 +28,7 @@ use super::error::D3d9Error;
 use super::opcodes;
 use super::opcodes::*;
 use super::types::*;
-use crate::ir::{self, Dst, Inst, Program, Src, Stage, XYZW};
+use crate::ir::{self, Body, Dst, Inst, Pos, Program, Src, Stage, XYZW};
 
 /// Lowering options.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -86,13 +86,15 @@ struct Lowerer<'a> {
     version: Version,
     options: Options,
     prog: Program,
-    body: Vec<Inst>,
+    body: Body,
     label: Option<u32>,
     scratch: u32,
     max_temp: u32,
     loop_depth: u32,
     index: usize,
     offset: usize,
+    /// The name of the instruction being lowered.
+    opcode: &'static str,
     decls: BTreeMap<(RegType, u32), Vec<Decl>>,
     inputs: BTreeMap<u32, ir::IoReg>,
     outputs: BTreeMap<(u32, String), ir::IoReg>,
@@ -119,13 +121,14 @@ impl<'a> Lowerer<'a> {
                 unbound_texture_alpha_one: true,
                 ..Program::new(stage)
             },
-            body: Vec::new(),
+            body: Body::new(),
             label: None,
             scratch: SCRATCH_BASE,
             max_temp: 0,
             loop_depth: 0,
             index: 0,
             offset: 0,
+            opcode: "",
             decls: BTreeMap::new(),
             inputs: BTreeMap::new(),
             outputs: BTreeMap::new(),
@@ -146,8 +149,23 @@ impl<'a> Lowerer<'a> {
         }
     }
 
+    /// Appends an IR instruction at the position of the instruction being
+    /// lowered (the prologue takes the first instruction's, the epilogue
+    /// the last one's).
     fn emit(&mut self, inst: Inst) {
-        self.body.push(inst);
+        let pos = Pos {
+            index: self.index as u32,
+            offset: self.offset as u32 * 4,
+            opcode: self.opcode,
+        };
+        self.body.push(inst, Some(pos));
+    }
+
+    /// Makes instruction `i` of `items` the one being lowered.
+    fn enter(&mut self, i: usize, inst: &Instruction) {
+        self.index = i;
+        self.offset = inst.offset;
+        self.opcode = opcodes::info(inst.opcode).map_or("", |info| info.name);
     }
 
     fn alu(&mut self, op: ir::AluOp, dst: Dst, src: Vec<Src>) {
@@ -174,9 +192,11 @@ impl<'a> Lowerer<'a> {
         let shader = self.shader;
         let items: Vec<&Instruction> = shader.instructions().collect();
         for (i, inst) in items.iter().enumerate() {
-            self.index = i;
-            self.offset = inst.offset;
+            self.enter(i, inst);
             self.prepass(inst)?;
+        }
+        if let Some(first) = items.first() {
+            self.enter(0, first);
         }
         self.prologue()?;
         if self.version.is_vs() && self.version.major >= 3 {
@@ -198,8 +218,7 @@ impl<'a> Lowerer<'a> {
             }
         }
         for (i, inst) in items.iter().enumerate() {
-            self.index = i;
-            self.offset = inst.offset;
+            self.enter(i, inst);
             self.redirect = items.get(i + 1).is_some_and(|n| n.coissue);
             self.at_function_end = items.get(i + 1).is_none_or(|n| n.opcode == LABEL);
             self.instruction(inst)?;
@@ -286,13 +305,13 @@ impl<'a> Lowerer<'a> {
     }
 
     fn end_function(&mut self) {
-        let body = std::mem::take(&mut self.body);
+        let mut body = std::mem::take(&mut self.body);
         match self.label {
-            None => self.prog.main.extend(body),
+            None => self.prog.main.append(&mut body),
             Some(l) => {
                 if let Some((_, existing)) = self.prog.subroutines.iter_mut().find(|(x, _)| *x == l)
                 {
-                    existing.extend(body);
+                    existing.append(&mut body);
                 } else {
                     self.prog.subroutines.push((l, body));
                 }

@@ -1,12 +1,12 @@
 //! Operand checks of `validate` on one-instruction programs.
 
 use super::{validate, IrError};
-use crate::ir::{AluOp, Dst, Inst, Program, Src, Stage};
+use crate::ir::{AluOp, Dst, Inst, Place, Program, Src, Stage};
 
 fn one(inst: Inst) -> Result<(), IrError> {
     let mut p = Program::new(Stage::Compute);
     p.temps = 1;
-    p.main = vec![inst];
+    p.main = vec![inst].into();
     validate(&p)
 }
 
@@ -24,7 +24,16 @@ fn an_operation_takes_its_arity_of_sources() {
     for n in [0, 1, 3] {
         let err = one(add(vec![Src::temp(0); n], 0b1111));
         assert!(
-            matches!(err, Err(IrError::Operand { index: 0, .. })),
+            matches!(
+                err,
+                Err(IrError::Operand {
+                    place: Place {
+                        index: 0,
+                        pos: None
+                    },
+                    ..
+                })
+            ),
             "{n} sources"
         );
     }

@@ -24,7 +24,7 @@ fn load(offset: u32) -> Inst {
 fn strides(main: Vec<Inst>) -> std::collections::HashMap<usize, i64> {
     let mut p = Program::new(Stage::Compute);
     p.temps = 4;
-    p.main = main;
+    p.main = main.into();
     raw_strides(&p, &Uniformity::of(&p))
 }
 

@@ -23,7 +23,7 @@ fn mov(dst: u32, src: Src) -> Inst {
 fn program(main: Vec<Inst>) -> Program {
     let mut p = Program::new(Stage::Compute);
     p.temps = 4;
-    p.main = main;
+    p.main = main.into();
     p
 }
 

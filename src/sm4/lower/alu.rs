@@ -6,6 +6,16 @@ use crate::ir::{AluOp, DoubleOp, Dst, File, Inst, Src};
 use crate::sm4::decode::Instruction;
 use crate::sm4::Sm4Error;
 
+/// How the first operation of [`Lowerer::two`] reads its second source
+/// (the second operation always reads the sources as written).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum FirstReads {
+    /// As written.
+    AsWritten,
+    /// Negated: `usubb`'s difference is `a + -b`, its borrow reads `b`.
+    SecondNegated,
+}
+
 impl Lowerer {
     pub(super) fn alu(&mut self, op: AluOp, ins: &Instruction) -> Result<(), Sm4Error> {
         let dst = self.dst(self.operand(ins, 0)?, ins.saturate())?;
@@ -60,26 +70,24 @@ impl Lowerer {
         }
     }
 
+    /// An instruction with two destinations, each the result of one of
+    /// `ops` on the same sources.
     pub(super) fn two(
         &mut self,
         ins: &Instruction,
         ops: [AluOp; 2],
-        second_neg: bool,
+        first_reads: FirstReads,
     ) -> Result<(), Sm4Error> {
         let d0 = self.dst(self.operand(ins, 0)?, ins.saturate())?;
         let d1 = self.dst(self.operand(ins, 1)?, ins.saturate())?;
         let src = self.srcs(ins, 2)?;
-        let mut adjusted = src.clone();
-        if second_neg {
-            if let Some(b) = adjusted.get_mut(1) {
+        let mut first = src.clone();
+        if first_reads == FirstReads::SecondNegated {
+            if let Some(b) = first.get_mut(1) {
                 *b = b.clone().negated();
             }
         }
-        let (first, second) = if second_neg {
-            (adjusted, src)
-        } else {
-            (src.clone(), src)
-        };
+        let second = src;
         self.pair([(ops[0], first), (ops[1], second)], [d0, d1]);
         Ok(())
     }

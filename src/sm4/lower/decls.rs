@@ -190,16 +190,19 @@ impl Lowerer {
             .max(self.hull_temps);
         merge_indexables(&mut self.prog.indexables);
         self.prog.tess = self.tess.take().map(|t| t.info);
-        let pixel = self.prog.stage == Stage::Pixel;
+        let unlisted_output = match self.prog.stage {
+            Stage::Pixel => Unlisted::Target,
+            _ => Unlisted::Unnamed,
+        };
         self.prog.inputs = self
             .inputs
             .iter()
-            .map(|(&reg, io)| io_reg(reg, io, container.inputs(), false, "v"))
+            .map(|(&reg, io)| io_reg(reg, io, container.inputs(), Unlisted::Unnamed, "v"))
             .collect();
         self.prog.outputs = self
             .outputs
             .iter()
-            .map(|(&reg, io)| io_reg(reg, io, container.outputs(), pixel, "o"))
+            .map(|(&reg, io)| io_reg(reg, io, container.outputs(), unlisted_output, "o"))
             .collect();
         let lane_input = match self.prog.stage {
             Stage::Hull => Some(("vOutputControlPointID", "SV_OUTPUTCONTROLPOINTID", 1)),
@@ -245,16 +248,27 @@ fn merge_indexables(decls: &mut Vec<IndexableDecl>) {
     *decls = merged;
 }
 
+/// The semantic of a register the signature does not list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Unlisted {
+    /// None (an empty name).
+    Unnamed,
+    /// `SV_TARGET` with the register's number: pixel-shader outputs.
+    Target,
+}
+
 /// The IR description of register `reg`, named from the signature element on it.
-fn io_reg(reg: u32, io: &Io, sig: &[SignatureElement], pixel_out: bool, prefix: &str) -> IoReg {
+fn io_reg(reg: u32, io: &Io, sig: &[SignatureElement], unlisted: Unlisted, prefix: &str) -> IoReg {
     let elem = sig
         .iter()
         .find(|e| e.register == reg && e.mask & io.mask != 0)
         .or_else(|| sig.iter().find(|e| e.register == reg));
     let (semantic, semantic_index) = match elem {
         Some(e) => (e.semantic.to_uppercase(), e.semantic_index),
-        None if pixel_out => ("SV_TARGET".to_string(), reg),
-        None => (String::new(), 0),
+        None => match unlisted {
+            Unlisted::Target => ("SV_TARGET".to_string(), reg),
+            Unlisted::Unnamed => (String::new(), 0),
+        },
     };
     IoReg {
         reg,

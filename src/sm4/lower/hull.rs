@@ -4,7 +4,7 @@
 //! [`crate::ir::TessInfo`]).
 
 use super::{Lowerer, SCRATCH};
-use crate::ir::{HullPhase, Inst, PhaseKind, Src, TESS_CB_SLOT};
+use crate::ir::{Body, HullPhase, Inst, PhaseKind, Pos, Src, TESS_CB_SLOT};
 use crate::sm4::decode::Instruction;
 use crate::sm4::opcodes::Opcode as O;
 use crate::sm4::Sm4Error;
@@ -13,10 +13,13 @@ use dxjit_runtime::dispatch::patch_rows::HEADER;
 /// The phases of a hull program being lowered.
 #[derive(Debug, Default)]
 pub(super) struct Hull {
-    /// Closed phases, with their bodies.
-    phases: Vec<(HullPhase, Vec<Inst>)>,
+    /// Closed phases, with the position of the `hs_*_phase` opening each
+    /// and their bodies.
+    phases: Vec<(HullPhase, Pos, Body)>,
     /// The phase being lowered, once `hs_*_phase` opened it.
     current: Option<HullPhase>,
+    /// The position of the `hs_*_phase` that opened the current phase.
+    opened_at: Option<Pos>,
     /// Whether `hs_decls` was seen.
     decls: bool,
     /// Temporaries the largest phase needs, scratch included.
@@ -63,7 +66,7 @@ impl Lowerer {
         };
         self.close_phase()?;
         let h = self.hull()?;
-        let last = h.phases.last().map(|(p, _)| p.kind);
+        let last = h.phases.last().map(|(p, _, _)| p.kind);
         let order = |k: PhaseKind| match k {
             PhaseKind::ControlPoint => 0,
             PhaseKind::Fork => 1,
@@ -78,7 +81,10 @@ impl Lowerer {
                 )));
             }
         }
-        self.hull()?.current = Some(HullPhase { kind, instances: 1 });
+        let pos = self.pos();
+        let h = self.hull()?;
+        h.current = Some(HullPhase { kind, instances: 1 });
+        h.opened_at = Some(pos);
         Ok(())
     }
 
@@ -123,10 +129,12 @@ impl Lowerer {
         let body = std::mem::take(&mut self.body);
         let temps = self.declared_temps.take().unwrap_or(0) + SCRATCH;
         self.scratch_used = 0;
+        let pos = self.pos();
         let h = self.hull()?;
         h.temps = h.temps.max(temps);
+        let opened_at = h.opened_at.take().unwrap_or(pos);
         match h.current.take() {
-            Some(phase) => h.phases.push((phase, body)),
+            Some(phase) => h.phases.push((phase, opened_at, body)),
             None if body.is_empty() => {}
             None => return Err(self.err("a hull-shader instruction outside every phase")),
         }
@@ -134,36 +142,42 @@ impl Lowerer {
     }
 
     /// Closes the last phase and makes the main function: a switch on the
-    /// phase selector with one case per phase.
+    /// phase selector with one case per phase. Each case label and break
+    /// carries the position of its phase's `hs_*_phase`; the switch that of
+    /// the first phase, its end that of the last.
     pub(super) fn finish_hull(&mut self) -> Result<(), Sm4Error> {
         let subroutine = self.label.is_some();
         if subroutine {
             // The last phase's body was taken as the main function when the
             // first subroutine started.
             let body = self.main.take().unwrap_or_default();
+            let pos = self.pos();
             let h = self.hull()?;
+            let opened_at = h.opened_at.take().unwrap_or(pos);
             if let Some(phase) = h.current.take() {
-                h.phases.push((phase, body));
+                h.phases.push((phase, opened_at, body));
             }
         } else {
             self.close_phase()?;
         }
         let temps = self.hull()?.temps;
         let phases = std::mem::take(&mut self.hull()?.phases);
-        let mut main = vec![Inst::Switch {
-            sel: Src {
-                swizzle: [0; 4],
-                ..Src::reg(crate::ir::File::Const(TESS_CB_SLOT), HEADER)
-            },
-        }];
+        let first = phases.first().map_or(self.pos(), |(_, at, _)| *at);
+        let last = phases.last().map_or(self.pos(), |(_, at, _)| *at);
+        let mut main = Body::new();
+        let sel = Src {
+            swizzle: [0; 4],
+            ..Src::reg(crate::ir::File::Const(TESS_CB_SLOT), HEADER)
+        };
+        main.push(Inst::Switch { sel }, Some(first));
         let mut info = Vec::with_capacity(phases.len());
-        for (i, (phase, body)) in phases.into_iter().enumerate() {
-            main.push(Inst::Case(i as u32));
-            main.extend(body);
-            main.push(Inst::Break);
+        for (i, (phase, at, mut body)) in phases.into_iter().enumerate() {
+            main.push(Inst::Case(i as u32), Some(at));
+            main.append(&mut body);
+            main.push(Inst::Break, Some(at));
             info.push(phase);
         }
-        main.push(Inst::EndSwitch);
+        main.push(Inst::EndSwitch, Some(last));
         let t = self.tess.as_mut().map(|t| &mut t.info);
         if let Some(t) = t {
             t.phases = info;

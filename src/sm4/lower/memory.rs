@@ -12,21 +12,40 @@ use crate::sm4::fields::{
 use crate::sm4::opcodes::Opcode as O;
 use crate::sm4::Sm4Error;
 
+/// Whether an atomic instruction returns the memory's original value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Returns {
+    /// `atomic_*`: nothing.
+    Nothing,
+    /// `imm_atomic_*`: the original value, into the first operand.
+    Original,
+}
+
+/// Whether a lookup compares texels with a reference value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Comparison {
+    /// `sample`, `sample_l`, `sample_b`, `sample_d`: no comparison.
+    None,
+    /// `sample_c`, `sample_c_lz`: operand 4 holds the reference.
+    Reference,
+}
+
 impl Lowerer {
     pub(super) fn count(mask: u8) -> u8 {
         (8 - mask.leading_zeros()) as u8
     }
 
+    /// An atomic operation on a UAV or group-shared memory; `imm_atomic_*`
+    /// forms return the original value in their first operand.
     pub(super) fn atomic(
         &mut self,
         op: AtomicOp,
         ins: &Instruction,
-        returns: bool,
+        returns: Returns,
     ) -> Result<(), Sm4Error> {
-        let (dst, first) = if returns {
-            (Some(self.dst(self.operand(ins, 0)?, false)?), 1)
-        } else {
-            (None, 0)
+        let (dst, first) = match returns {
+            Returns::Original => (Some(self.dst(self.operand(ins, 0)?, false)?), 1),
+            Returns::Nothing => (None, 0),
         };
         let res = self.resource(self.operand(ins, first)?)?;
         let addr = self.src(self.operand(ins, first + 1)?)?;
@@ -49,21 +68,22 @@ impl Lowerer {
         Ok(())
     }
 
+    /// A `sample*` lookup: its level of detail (or gradients) starts at
+    /// operand `lod` when it has one.
     pub(super) fn sample(
         &mut self,
         ins: &Instruction,
         lod: Option<usize>,
-        compare: bool,
+        comparison: Comparison,
     ) -> Result<(), Sm4Error> {
         let dst = self.dst(self.operand(ins, 0)?, ins.saturate())?;
         let coord = self.src(self.operand(ins, 1)?)?;
         let rop = self.operand(ins, 2)?;
         let (res, _) = self.srv(rop)?;
         let sampler = self.sampler(self.operand(ins, 3)?)?;
-        let compare = if compare {
-            Some(self.src(self.operand(ins, 4)?)?)
-        } else {
-            None
+        let compare = match comparison {
+            Comparison::Reference => Some(self.src(self.operand(ins, 4)?)?),
+            Comparison::None => None,
         };
         let lod = match (ins.opcode(), lod) {
             (O::SampleCLz, _) => Lod::Level(Src::splat_f32(0.0)),
@@ -199,11 +219,11 @@ impl Lowerer {
                     uav: t & (SYNC_UAV_MEMORY_GROUP | SYNC_UAV_MEMORY_GLOBAL) != 0,
                 }
             }
-            O::Sample => return self.sample(ins, None, false),
-            O::SampleC => return self.sample(ins, None, true),
-            O::SampleCLz => return self.sample(ins, None, true),
-            O::SampleL | O::SampleB => return self.sample(ins, Some(4), false),
-            O::SampleD => return self.sample(ins, Some(4), false),
+            O::Sample => return self.sample(ins, None, Comparison::None),
+            O::SampleC => return self.sample(ins, None, Comparison::Reference),
+            O::SampleCLz => return self.sample(ins, None, Comparison::Reference),
+            O::SampleL | O::SampleB => return self.sample(ins, Some(4), Comparison::None),
+            O::SampleD => return self.sample(ins, Some(4), Comparison::None),
             O::Ld => return self.fetch(ins),
             O::Ld2dms | O::SampleInfo | O::SamplePos => return self.msaa(ins),
             O::Gather4 | O::Gather4C | O::Gather4Po | O::Gather4PoC => return self.gather(ins),
@@ -270,25 +290,25 @@ impl Lowerer {
     pub(super) fn atomic_arm(&mut self, ins: &Instruction) -> Result<(), Sm4Error> {
         use AtomicOp as T;
         let (op, returns) = match ins.opcode() {
-            O::AtomicAnd => (T::And, false),
-            O::AtomicOr => (T::Or, false),
-            O::AtomicXor => (T::Xor, false),
-            O::AtomicCmpStore => (T::CompareExchange, false),
-            O::AtomicIadd => (T::IAdd, false),
-            O::AtomicImax => (T::IMax, false),
-            O::AtomicImin => (T::IMin, false),
-            O::AtomicUmax => (T::UMax, false),
-            O::AtomicUmin => (T::UMin, false),
-            O::ImmAtomicIadd => (T::IAdd, true),
-            O::ImmAtomicAnd => (T::And, true),
-            O::ImmAtomicOr => (T::Or, true),
-            O::ImmAtomicXor => (T::Xor, true),
-            O::ImmAtomicExch => (T::Exchange, true),
-            O::ImmAtomicCmpExch => (T::CompareExchange, true),
-            O::ImmAtomicImax => (T::IMax, true),
-            O::ImmAtomicImin => (T::IMin, true),
-            O::ImmAtomicUmax => (T::UMax, true),
-            _ => (T::UMin, true),
+            O::AtomicAnd => (T::And, Returns::Nothing),
+            O::AtomicOr => (T::Or, Returns::Nothing),
+            O::AtomicXor => (T::Xor, Returns::Nothing),
+            O::AtomicCmpStore => (T::CompareExchange, Returns::Nothing),
+            O::AtomicIadd => (T::IAdd, Returns::Nothing),
+            O::AtomicImax => (T::IMax, Returns::Nothing),
+            O::AtomicImin => (T::IMin, Returns::Nothing),
+            O::AtomicUmax => (T::UMax, Returns::Nothing),
+            O::AtomicUmin => (T::UMin, Returns::Nothing),
+            O::ImmAtomicIadd => (T::IAdd, Returns::Original),
+            O::ImmAtomicAnd => (T::And, Returns::Original),
+            O::ImmAtomicOr => (T::Or, Returns::Original),
+            O::ImmAtomicXor => (T::Xor, Returns::Original),
+            O::ImmAtomicExch => (T::Exchange, Returns::Original),
+            O::ImmAtomicCmpExch => (T::CompareExchange, Returns::Original),
+            O::ImmAtomicImax => (T::IMax, Returns::Original),
+            O::ImmAtomicImin => (T::IMin, Returns::Original),
+            O::ImmAtomicUmax => (T::UMax, Returns::Original),
+            _ => (T::UMin, Returns::Original),
         };
         self.atomic(op, ins, returns)
     }

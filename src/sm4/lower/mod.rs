@@ -19,7 +19,7 @@ use std::collections::{BTreeMap, HashMap};
 use super::decode::{decode, Instruction, ProgramType};
 use super::Sm4Error;
 use crate::dxbc::Container;
-use crate::ir::{AluOp, DoubleOp, Inst, Interpolation, Program, Stage, SysVal};
+use crate::ir::{AluOp, Body, DoubleOp, Inst, Interpolation, Pos, Program, Stage, SysVal};
 use crate::sm4::opcodes::Opcode as O;
 use crate::sm4::registers::OperandType::FunctionBody;
 
@@ -67,9 +67,9 @@ struct Lowerer {
     sysval_inputs: HashMap<u32, SysVal>,
     depth: bool,
     samplers: Vec<u32>,
-    body: Vec<Inst>,
+    body: Body,
     label: Option<u32>,
-    main: Option<Vec<Inst>>,
+    main: Option<Body>,
     tess: Option<tess::Tess>,
     hull_temps: u32,
     gs: geometry::GsState,
@@ -93,7 +93,7 @@ impl Lowerer {
             sysval_inputs: HashMap::new(),
             depth: false,
             samplers: Vec::new(),
-            body: Vec::new(),
+            body: Body::new(),
             label: None,
             main: None,
             tess: tess::Tess::for_stage(stage),
@@ -114,6 +114,16 @@ impl Lowerer {
         }
     }
 
+    /// The position of the instruction being lowered, which every IR
+    /// instruction made for it carries.
+    fn pos(&self) -> Pos {
+        Pos {
+            index: self.at.0 as u32,
+            offset: self.at.1 as u32,
+            opcode: self.at.2,
+        }
+    }
+
     fn scratch(&mut self, n: u32) -> u32 {
         self.scratch_used = self.scratch_used.max(n + 1);
         self.declared_temps.unwrap_or(0).saturating_add(n)
@@ -129,11 +139,15 @@ impl Lowerer {
         if taken > 0 {
             self.scratch(rel_index::FIRST_SCRATCH + taken - 1);
         }
-        self.body.append(self.prelude.get_mut());
-        self.body.push(inst);
+        let pos = Some(self.pos());
+        for first in self.prelude.get_mut().drain(..) {
+            self.body.push(first, pos);
+        }
+        self.body.push(inst, pos);
     }
 
     fn instruction(&mut self, ins: &Instruction) -> Result<(), Sm4Error> {
+        use alu::FirstReads::{AsWritten, SecondNegated};
         use AluOp as A;
         self.prelude_temps.set(0);
         if ins.info.decl {
@@ -210,12 +224,12 @@ impl Lowerer {
             O::Dp2 => self.dot(2, ins)?,
             O::Dp3 => self.dot(3, ins)?,
             O::Dp4 => self.dot(4, ins)?,
-            O::Imul => self.two(ins, [A::IMulHi, A::IMul], false)?,
-            O::Umul => self.two(ins, [A::UMulHi, A::IMul], false)?,
-            O::Udiv => self.two(ins, [A::UDiv, A::URem], false)?,
-            O::Uaddc => self.two(ins, [A::IAdd, A::UAddCarry], false)?,
-            O::Usubb => self.two(ins, [A::IAdd, A::USubBorrow], true)?,
-            O::Sincos => self.two(ins, [A::Sin, A::Cos], false)?,
+            O::Imul => self.two(ins, [A::IMulHi, A::IMul], AsWritten)?,
+            O::Umul => self.two(ins, [A::UMulHi, A::IMul], AsWritten)?,
+            O::Udiv => self.two(ins, [A::UDiv, A::URem], AsWritten)?,
+            O::Uaddc => self.two(ins, [A::IAdd, A::UAddCarry], AsWritten)?,
+            O::Usubb => self.two(ins, [A::IAdd, A::USubBorrow], SecondNegated)?,
+            O::Sincos => self.two(ins, [A::Sin, A::Cos], AsWritten)?,
             O::Swapc => self.swapc(ins)?,
             O::Dadd => self.double(DoubleOp::Add, ins)?,
             O::Dmax => self.double(DoubleOp::Max, ins)?,
