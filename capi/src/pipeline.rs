@@ -2,9 +2,11 @@
 //! optionally hull shader → tessellator → domain shader, then optionally a
 //! geometry shader, then stream output, with no rasterisation.
 
-use crate::bindings::Bindings;
+use crate::bindings::{Bindings, BINDINGS_V1_SIZE};
 use crate::bound::Bound;
-use crate::checks::{optional, slice, versioned, versioned_slice, write_versioned, Versioned};
+use crate::checks::{
+    optional_grown, slice, versioned, versioned_slice, write_versioned, Versioned,
+};
 use crate::dispatch::require_stage;
 use crate::enums::Stage;
 use crate::guard::{call, Message};
@@ -117,7 +119,9 @@ unsafe fn later_stage<'a>(
     let s = unsafe { shader_ref(shader) }?;
     require_stage(s, stage, "dxjit_run_pipeline")?;
     // SAFETY: forwarded contract.
-    if let Some(b) = unsafe { optional(bindings, &format!("{name}_bindings")) }? {
+    if let Some(b) =
+        unsafe { optional_grown(bindings, &format!("{name}_bindings"), &[BINDINGS_V1_SIZE]) }?
+    {
         if !b.interrupt.is_null() || b.timeout_ms != 0 {
             return Err(Failure::new(
                 Status::InvalidArgument,
@@ -195,6 +199,7 @@ fn failure(e: RunError) -> Failure {
         RunError::Interrupted => Status::Interrupted,
         RunError::DeadlineExceeded(_) => Status::DeadlineExceeded,
         RunError::Invalid(_) => Status::InvalidArgument,
+        RunError::Unlinked(_) => Status::Unlinked,
     };
     Failure::new(status, e.to_string())
 }

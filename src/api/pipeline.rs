@@ -125,6 +125,17 @@ pub fn run_pipeline(
     draw: &DrawInput,
     outputs: Vec<StreamOutput>,
 ) -> Result<PipelineOutput, RunError> {
+    for s in [
+        Some(&stages.vs),
+        stages.hs.as_ref(),
+        stages.ds.as_ref(),
+        stages.gs.as_ref(),
+    ]
+    .into_iter()
+    .flatten()
+    {
+        s.shader.check_linkage(s.bindings)?;
+    }
     let prepare = |s: &StageBinding<'_, '_>| {
         let mut raw = s.bindings.raw().clone();
         let defined = definitions::apply(s.shader.defined_constants(), &mut raw);
