@@ -230,7 +230,8 @@ impl Lowerer {
 
     pub(super) fn sampler(&self, op: &Operand) -> Result<u32, Sm4Error> {
         let slot = self.index(op.indices.first())?.base;
-        if !op.is(T::Sampler) || !self.samplers.contains(&slot) {
+        let declared = self.samplers.contains(&slot) || self.class.reaches_undeclared_sampler();
+        if !op.is(T::Sampler) || !declared {
             return Err(self.err(format!("s{slot} is not a declared sampler")));
         }
         Ok(slot)
