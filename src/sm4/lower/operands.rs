@@ -172,6 +172,10 @@ impl Lowerer {
                 (File::Output, Index::fixed(self.depth_reg()))
             }
             Some(t) if t.is_depth_output() => return Err(self.err("oDepth is not declared")),
+            Some(T::OutputStencilRef) if self.stencil_ref => {
+                (File::Output, Index::fixed(self.stencil_ref_reg()))
+            }
+            Some(T::OutputStencilRef) => return Err(self.err("oStencilRef is not declared")),
             Some(T::Null) => return Ok(Dst::null()),
             _ => {
                 let t = op.ty;
