@@ -118,10 +118,10 @@ unsafe fn later_stage<'a>(
     // SAFETY: forwarded contract.
     let s = unsafe { shader_ref(shader) }?;
     require_stage(s, stage, "dxjit_run_pipeline")?;
+    let what = format!("{name}_bindings");
     // SAFETY: forwarded contract.
-    if let Some(b) =
-        unsafe { optional_grown(bindings, &format!("{name}_bindings"), &[BINDINGS_V1_SIZE]) }?
-    {
+    let given = unsafe { optional_grown(bindings, &what, &[BINDINGS_V1_SIZE]) }?;
+    if let Some(b) = given {
         if !b.interrupt.is_null() || b.timeout_ms != 0 {
             return Err(Failure::new(
                 Status::InvalidArgument,
