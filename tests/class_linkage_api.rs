@@ -11,28 +11,7 @@ use dxjit_runtime::pipeline::Topology;
 
 /// fp0[2][1] lists ft0 (fb0: 10 + this.y) and ft1 (fb1: 20 + this.y);
 /// thread t calls fp0[t & 1] and stores the result at word t.
-const TWO_CLASSES: &str = "cs_5_0
-dcl_function_body fb0
-dcl_function_body fb1
-dcl_function_table ft0 = {fb0}
-dcl_function_table ft1 = {fb1}
-dcl_interface_dynamicindexed fp0[2][1] = {ft0, ft1}
-dcl_uav_raw u0
-dcl_input vThreadID.x
-dcl_temps 2
-dcl_thread_group 4, 1, 1
-ishl r1.x, vThreadID.x, l(2)
-and r1.y, vThreadID.x, l(1)
-fcall fp0[r1.y + 0][0]
-store_raw u0.x, r1.x, r0.x
-ret
-label fb0
-iadd r0.x, this[r1.y + 0].y, l(10)
-ret
-label fb1
-iadd r0.x, this[r1.y + 0].y, l(20)
-ret
-";
+const TWO_CLASSES: &str = include_str!("asm/two_classes.asm");
 
 fn run(bind: impl FnOnce(&mut Bindings<'_>)) -> Result<Vec<u32>, RunError> {
     let engine = Engine::new(EngineConfig::default()).expect("engine");
@@ -97,20 +76,7 @@ fn an_unbound_slot_refuses_the_call_and_slots_past_253_do_not_bind() {
 
 /// A vertex shader whose one interface slot's class adds `this[0].y` to
 /// the input's x.
-const VS_CLASS: &str = "vs_5_0
-dcl_function_body fb0
-dcl_function_table ft0 = {fb0}
-dcl_interface fp0[1][1] = {ft0}
-dcl_input v0.xyzw
-dcl_output o0.xyzw
-dcl_temps 1
-fcall fp0[0][0]
-mov o0.xyzw, r0.xyzw
-ret
-label fb0
-iadd r0.xyzw, v0.xyzw, this[0].yyyy
-ret
-";
+const VS_CLASS: &str = include_str!("asm/vs_class.asm");
 
 /// Runs two points (x = 1, 2) through `VS_CLASS` with `b` into a buffer of
 /// their x words.

@@ -23,15 +23,7 @@ ret
 ";
 
 /// Each thread stores what consume returned at its own element.
-const CONSUME: &str = "cs_5_0
-dcl_uav_structured_opc u0, 4
-dcl_input vThreadID.x
-dcl_temps 1
-dcl_thread_group 4, 1, 1
-imm_atomic_consume r0.x, u0
-store_structured u0.x, vThreadID.x, l(0), r0.x
-ret
-";
+const CONSUME: &str = include_str!("asm/consume.asm");
 
 #[test]
 fn appends_from_many_threads_fill_every_index_once() {

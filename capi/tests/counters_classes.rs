@@ -25,40 +25,11 @@ ret
 ";
 
 /// As [`APPEND`] with `imm_atomic_consume`.
-const CONSUME: &str = "cs_5_0
-dcl_uav_structured u0, 4
-dcl_input vThreadID.x
-dcl_temps 1
-dcl_thread_group 4, 1, 1
-imm_atomic_consume r0.x, u0
-store_structured u0.x, vThreadID.x, l(0), r0.x
-ret
-";
+const CONSUME: &str = include_str!("../../tests/asm/consume.asm");
 
 /// fp0[2][1] lists ft0 (fb0: 10 + this.y) and ft1 (fb1: 20 + this.y);
 /// thread t calls fp0[t & 1] and stores the result at word t.
-const TWO_CLASSES: &str = "cs_5_0
-dcl_function_body fb0
-dcl_function_body fb1
-dcl_function_table ft0 = {fb0}
-dcl_function_table ft1 = {fb1}
-dcl_interface_dynamicindexed fp0[2][1] = {ft0, ft1}
-dcl_uav_raw u0
-dcl_input vThreadID.x
-dcl_temps 2
-dcl_thread_group 4, 1, 1
-ishl r1.x, vThreadID.x, l(2)
-and r1.y, vThreadID.x, l(1)
-fcall fp0[r1.y + 0][0]
-store_raw u0.x, r1.x, r0.x
-ret
-label fb0
-iadd r0.x, this[r1.y + 0].y, l(10)
-ret
-label fb1
-iadd r0.x, this[r1.y + 0].y, l(20)
-ret
-";
+const TWO_CLASSES: &str = include_str!("../../tests/asm/two_classes.asm");
 
 fn counter(slot: u32, value: &mut u32) -> UavCounterBinding {
     UavCounterBinding {
@@ -253,20 +224,7 @@ fn first_version_bindings_still_bind_and_cannot_link_classes() {
 
 /// A vertex shader whose one interface slot's class adds `this[0].y` to
 /// the input's x.
-const VS_CLASS: &str = "vs_5_0
-dcl_function_body fb0
-dcl_function_table ft0 = {fb0}
-dcl_interface fp0[1][1] = {ft0}
-dcl_input v0.xyzw
-dcl_output o0.xyzw
-dcl_temps 1
-fcall fp0[0][0]
-mov o0.xyzw, r0.xyzw
-ret
-label fb0
-iadd r0.xyzw, v0.xyzw, this[0].yyyy
-ret
-";
+const VS_CLASS: &str = include_str!("../../tests/asm/vs_class.asm");
 
 #[test]
 fn run_pipeline_links_classes_and_refuses_unbound_interfaces() {
