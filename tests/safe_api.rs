@@ -2,6 +2,9 @@
 //! arguments and return `Result`, deadlines, interrupts, validation and the
 //! engine's cache and threads.
 
+mod api_support;
+
+use api_support::{shader, words};
 use dxjit::{
     BindError, Bindings, BufferLayout, CallOptions, DrawDesc, Engine, EngineConfig, RunError,
     Target,
@@ -12,20 +15,6 @@ use dxjit_runtime::texture::{Texture, TextureKind};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
-
-fn shader(text: &str) -> Arc<dxjit::Shader> {
-    let engine = Engine::new(EngineConfig::default()).expect("engine");
-    engine
-        .compile(&dxjit::text::assemble(text).expect("assembles"))
-        .expect("compiles")
-}
-
-fn words(bytes: &[u8]) -> Vec<u32> {
-    bytes
-        .chunks(4)
-        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
-        .collect()
-}
 
 const STORE_IDS: &str = "cs_5_0
 dcl_uav_raw u0

@@ -2,23 +2,11 @@
 //! hidden counter of append / consume buffers, which `imm_atomic_alloc` and
 //! `imm_atomic_consume` step atomically across lanes and threads.
 
-use dxjit::{BindError, Bindings, BufferLayout, Engine, EngineConfig};
+mod api_support;
+
+use api_support::{shader, words};
+use dxjit::{BindError, Bindings, BufferLayout};
 use std::sync::atomic::{AtomicU32, Ordering};
-use std::sync::Arc;
-
-fn shader(text: &str) -> Arc<dxjit::Shader> {
-    let engine = Engine::new(EngineConfig::default()).expect("engine");
-    engine
-        .compile(&dxjit::text::assemble(text).expect("assembles"))
-        .expect("compiles")
-}
-
-fn words(bytes: &[u8]) -> Vec<u32> {
-    bytes
-        .chunks(4)
-        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
-        .collect()
-}
 
 /// Each thread appends its SV_DispatchThreadID.x: it allocates an index and
 /// stores its id at (index - cb0[0].x), the counter's initial value.
@@ -35,15 +23,7 @@ ret
 ";
 
 /// Each thread stores what consume returned at its own element.
-const CONSUME: &str = "cs_5_0
-dcl_uav_structured_opc u0, 4
-dcl_input vThreadID.x
-dcl_temps 1
-dcl_thread_group 4, 1, 1
-imm_atomic_consume r0.x, u0
-store_structured u0.x, vThreadID.x, l(0), r0.x
-ret
-";
+const CONSUME: &str = include_str!("asm/consume.asm");
 
 #[test]
 fn appends_from_many_threads_fill_every_index_once() {

@@ -53,6 +53,11 @@ enum dxjit_status
   // The process's Rust log already has another logger, so the log
   // callback cannot be installed.
   DXJIT_STATUS_LOG_UNAVAILABLE = 12,
+  // The shader declares SM5 class-linkage interfaces (`dcl_interface`)
+  // and the bindings leave one of their slots without a class instance,
+  // or bind one whose function table the interface does not list:
+  // D3D11 disables such a shader, so nothing ran.
+  DXJIT_STATUS_UNLINKED = 13,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L
@@ -571,6 +576,44 @@ typedef struct dxjit_sampler_binding {
   uint32_t shadow_map;
 } dxjit_sampler_binding;
 
+// The hidden counter of a UAV (append and consume buffers,
+// `IncrementCounter` / `DecrementCounter`), bound to a UAV slot.
+typedef struct dxjit_uav_counter_binding {
+  // `sizeof(dxjit_uav_counter_binding)`.
+  size_t struct_size;
+  // The UAV slot (`u#`, 0..64) whose counter this is.
+  uint32_t slot;
+  // The counter, 4-byte aligned: set it before the call, read it after.
+  // `imm_atomic_alloc` adds 1 and returns the value before;
+  // `imm_atomic_consume` subtracts 1 (wrapping below 0) and returns the
+  // value after. The call updates it atomically from every core; nothing
+  // else may touch it during the call. A UAV without a counter gives 0
+  // and counts nothing.
+  uint32_t *counter;
+} dxjit_uav_counter_binding;
+
+// A class instance bound to an interface slot (SM5 class linkage), as
+// `ID3D11ClassLinkage::CreateClassInstance` describes one, its class given
+// by function table. A shader that declares interfaces runs only when
+// every slot it declares holds an instance of a table the interface lists
+// ([`crate::Status::Unlinked`] otherwise).
+typedef struct dxjit_class_instance_binding {
+  // `sizeof(dxjit_class_instance_binding)`.
+  size_t struct_size;
+  // The interface slot, in `fp#` numbering (`fp2[1]` is slot 3), 0..253.
+  uint32_t slot;
+  // The function table (`ft#`) of the instance's class.
+  uint32_t table;
+  // The constant buffer holding the instance's data (`this[].x`).
+  uint32_t cb;
+  // Where that data starts in it, in 16-byte rows (`this[].y`).
+  uint32_t cb_offset;
+  // The instance's first texture slot (`this[].z`).
+  uint32_t texture;
+  // The instance's first sampler slot (`this[].w`).
+  uint32_t sampler;
+} dxjit_class_instance_binding;
+
 // Everything bound for one call. Each array may be null when its count is 0.
 typedef struct dxjit_bindings {
   // `sizeof(dxjit_bindings)`.
@@ -607,6 +650,16 @@ typedef struct dxjit_bindings {
   // warning through `dxjit_set_log_callback`, like the D3D debug layer.
   // Nothing is refused: D3D's rules for unbound resources still hold.
   uint32_t validate;
+  // Hidden counters of UAVs (append and consume buffers). Callers built
+  // against the first version of this struct (its `struct_size` ending
+  // at `validate`) bind none.
+  const struct dxjit_uav_counter_binding *uav_counters;
+  // Entries in `uav_counters`.
+  size_t uav_counter_count;
+  // Class instances by interface slot (SM5 class linkage).
+  const struct dxjit_class_instance_binding *class_instances;
+  // Entries in `class_instances`.
+  size_t class_instance_count;
 } dxjit_bindings;
 
 // A pixel-shader input register and its values at the rectangle's corners,

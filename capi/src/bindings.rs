@@ -112,6 +112,58 @@ unsafe impl Versioned for SamplerBinding {
     const NAME: &'static str = "dxjit_sampler_binding";
 }
 
+/// The hidden counter of a UAV (append and consume buffers,
+/// `IncrementCounter` / `DecrementCounter`), bound to a UAV slot.
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct UavCounterBinding {
+    /// `sizeof(dxjit_uav_counter_binding)`.
+    pub struct_size: usize,
+    /// The UAV slot (`u#`, 0..64) whose counter this is.
+    pub slot: u32,
+    /// The counter, 4-byte aligned: set it before the call, read it after.
+    /// `imm_atomic_alloc` adds 1 and returns the value before;
+    /// `imm_atomic_consume` subtracts 1 (wrapping below 0) and returns the
+    /// value after. The call updates it atomically from every core; nothing
+    /// else may touch it during the call. A UAV without a counter gives 0
+    /// and counts nothing.
+    pub counter: *mut u32,
+}
+
+// SAFETY: `#[repr(C)]`, starts with `struct_size`; integers and a raw pointer.
+unsafe impl Versioned for UavCounterBinding {
+    const NAME: &'static str = "dxjit_uav_counter_binding";
+}
+
+/// A class instance bound to an interface slot (SM5 class linkage), as
+/// `ID3D11ClassLinkage::CreateClassInstance` describes one, its class given
+/// by function table. A shader that declares interfaces runs only when
+/// every slot it declares holds an instance of a table the interface lists
+/// ([`crate::Status::Unlinked`] otherwise).
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct ClassInstanceBinding {
+    /// `sizeof(dxjit_class_instance_binding)`.
+    pub struct_size: usize,
+    /// The interface slot, in `fp#` numbering (`fp2[1]` is slot 3), 0..253.
+    pub slot: u32,
+    /// The function table (`ft#`) of the instance's class.
+    pub table: u32,
+    /// The constant buffer holding the instance's data (`this[].x`).
+    pub cb: u32,
+    /// Where that data starts in it, in 16-byte rows (`this[].y`).
+    pub cb_offset: u32,
+    /// The instance's first texture slot (`this[].z`).
+    pub texture: u32,
+    /// The instance's first sampler slot (`this[].w`).
+    pub sampler: u32,
+}
+
+// SAFETY: `#[repr(C)]`, starts with `struct_size`; integers only.
+unsafe impl Versioned for ClassInstanceBinding {
+    const NAME: &'static str = "dxjit_class_instance_binding";
+}
+
 /// Everything bound for one call. Each array may be null when its count is 0.
 #[repr(C)]
 #[derive(Debug, Clone, Copy)]
@@ -150,7 +202,21 @@ pub struct Bindings {
     /// warning through `dxjit_set_log_callback`, like the D3D debug layer.
     /// Nothing is refused: D3D's rules for unbound resources still hold.
     pub validate: u32,
+    /// Hidden counters of UAVs (append and consume buffers). Callers built
+    /// against the first version of this struct (its `struct_size` ending
+    /// at `validate`) bind none.
+    pub uav_counters: *const UavCounterBinding,
+    /// Entries in `uav_counters`.
+    pub uav_counter_count: usize,
+    /// Class instances by interface slot (SM5 class linkage).
+    pub class_instances: *const ClassInstanceBinding,
+    /// Entries in `class_instances`.
+    pub class_instance_count: usize,
 }
+
+/// `struct_size` of the first version of `dxjit_bindings`, which ended at
+/// `validate`; it is still accepted.
+pub const BINDINGS_V1_SIZE: usize = std::mem::offset_of!(Bindings, uav_counters);
 
 // SAFETY: `#[repr(C)]`, starts with `struct_size`; integers and raw pointers.
 unsafe impl Versioned for Bindings {

@@ -1,7 +1,8 @@
 //! Checking a caller's bindings and converting them to the runtime's.
 
-use crate::bindings::{Bindings, BufferBinding, SamplerBinding};
-use crate::checks::{in_range, invalid, optional, versioned_slice};
+use crate::bindings::{Bindings, BufferBinding, SamplerBinding, BINDINGS_V1_SIZE};
+use crate::checks::{in_range, invalid, optional_grown, versioned_slice};
+use crate::class::{class_instances, ClassRows};
 use crate::enums::{
     address, buffer_kind, compare, filter, format, mag_filter, mip_filter, reduction, BufferKind,
 };
@@ -12,7 +13,7 @@ use dxjit_runtime::abi::View;
 use dxjit_runtime::dispatch::Bindings as RuntimeBindings;
 use dxjit_runtime::sampler::SamplerState;
 use std::collections::BTreeMap;
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Duration;
 
 /// The runtime's bindings and the constant-buffer copies they point to.
@@ -21,6 +22,8 @@ pub(crate) struct Bound {
     pub(crate) bindings: RuntimeBindings,
     /// Owns the constant-buffer memory `bindings.cbs` points to.
     _constants: Vec<Vec<u128>>,
+    /// Owns the class-instance rows `bindings.cbs` points to.
+    _classes: Option<ClassRows>,
     /// How long the call may run.
     timeout: Option<Duration>,
 }
@@ -37,8 +40,10 @@ impl Bound {
         let mut constants = BTreeMap::new();
         let mut timeout = None;
         let mut validate = false;
+        let mut classes = None;
         // SAFETY: forwarded contract.
-        if let Some(g) = unsafe { optional(b, "bindings") }? {
+        if let Some(g) = unsafe { optional_grown(b, "bindings", &[BINDINGS_V1_SIZE]) }? {
+            let g = &g;
             if !g.interrupt.is_null() {
                 if !g.interrupt.is_aligned() {
                     return Err(Failure::new(Status::NullPointer, "interrupt is misaligned"));
@@ -52,6 +57,10 @@ impl Bound {
             constants = unsafe { constant_bytes(g) }?;
             // SAFETY: forwarded contract.
             unsafe { bind_views(g, &mut bindings) }?;
+            // SAFETY: forwarded contract.
+            unsafe { bind_counters(g, &mut bindings) }?;
+            // SAFETY: forwarded contract.
+            classes = unsafe { class_instances(g) }?;
         }
         apply_definitions(shader, &mut constants)?;
         let mut owned = Vec::new();
@@ -60,12 +69,14 @@ impl Bound {
             bindings.cbs[slot] = view;
             owned.push(block);
         }
+        let classes = ClassRows::bind(shader, classes, &mut bindings)?;
         if validate {
             dxjit::api::validate_bindings(shader.shader.program(), &bindings);
         }
         Ok(Bound {
             bindings,
             _constants: owned,
+            _classes: classes,
             timeout,
         })
     }
@@ -173,6 +184,31 @@ unsafe fn bind_views(g: &Bindings, bindings: &mut RuntimeBindings) -> Outcome<()
     Ok(())
 }
 
+/// Binds the UAV counters of `g`: each points at the caller's word.
+///
+/// # Safety
+/// As [`Bound::new`]: each counter is a 4-byte aligned word that only the
+/// call touches while it runs.
+unsafe fn bind_counters(g: &Bindings, bindings: &mut RuntimeBindings) -> Outcome<()> {
+    // SAFETY: the array holds its count of entries (contract).
+    let counters = unsafe { versioned_slice(g.uav_counters, g.uav_counter_count, "uav_counters") }?;
+    let mut bound = vec![false; bindings.uav_counters.len()];
+    for c in counters {
+        let slot = in_range(c.slot, bindings.uav_counters.len(), "UAV counter slot")?;
+        claim(&mut bound, slot, "UAV counter")?;
+        if c.counter.is_null() || !c.counter.is_aligned() {
+            return Err(Failure::new(
+                Status::NullPointer,
+                format!("counter of UAV {slot} is null or misaligned"),
+            ));
+        }
+        // `AtomicU32` has the size and alignment of `u32`: the runtime
+        // updates the caller's word in place.
+        bindings.uav_counters[slot] = c.counter.cast_const().cast::<AtomicU32>();
+    }
+    Ok(())
+}
+
 /// Writes the constants the shader defines itself (D3D9 `def`) over the
 /// caller's, as Direct3D 9 does.
 fn apply_definitions(shader: &Shader, constants: &mut BTreeMap<usize, Vec<u8>>) -> Outcome<()> {
@@ -209,7 +245,7 @@ fn constant_view(bytes: &[u8]) -> Outcome<(View, Vec<u128>)> {
 }
 
 /// Marks `slot` bound, failing if it already was.
-fn claim(bound: &mut [bool], slot: usize, what: &str) -> Outcome<()> {
+pub(crate) fn claim(bound: &mut [bool], slot: usize, what: &str) -> Outcome<()> {
     if std::mem::replace(&mut bound[slot], true) {
         return invalid(format!("{what} slot {slot} is bound twice"));
     }

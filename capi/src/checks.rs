@@ -76,6 +76,38 @@ pub unsafe fn optional<'a, T: Versioned>(ptr: *const T, what: &str) -> Outcome<O
     unsafe { versioned(ptr, what) }.map(Some)
 }
 
+/// Like [`optional`], for a struct that has grown: `struct_size` may also
+/// be one of the `older` sizes, each a prefix of the struct, whose fields
+/// past it read as zero. Gives a copy.
+///
+/// # Safety
+/// When non-null and aligned, `ptr` points to a readable struct of
+/// `struct_size` bytes that nothing writes meanwhile.
+pub unsafe fn optional_grown<T: Versioned + Copy>(
+    ptr: *const T,
+    what: &str,
+    older: &[usize],
+) -> Outcome<Option<T>> {
+    if ptr.is_null() {
+        return Ok(None);
+    }
+    usable(ptr, what)?;
+    // SAFETY: checked non-null and aligned; the caller guarantees the size word.
+    let size = unsafe { ptr.cast::<usize>().read() };
+    if !older.contains(&size) || size >= std::mem::size_of::<T>() {
+        // SAFETY: forwarded contract.
+        return unsafe { versioned(ptr, what) }.map(|t| Some(*t));
+    }
+    // SAFETY: every bit pattern, zero included, is a valid T (`Versioned`).
+    let mut value: T = unsafe { std::mem::zeroed() };
+    // SAFETY: `size` readable bytes at `ptr` (contract), less than the size
+    // of `value`, which they do not overlap.
+    unsafe {
+        std::ptr::copy_nonoverlapping(ptr.cast::<u8>(), (&mut value as *mut T).cast::<u8>(), size)
+    };
+    Ok(Some(value))
+}
+
 /// Writes `value` to an out-struct the caller sized with `struct_size`.
 ///
 /// # Safety

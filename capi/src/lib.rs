@@ -12,6 +12,7 @@
 pub mod bindings;
 mod bound;
 pub mod checks;
+mod class;
 pub mod compile;
 pub mod dispatch;
 pub mod draw;

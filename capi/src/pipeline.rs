@@ -2,9 +2,11 @@
 //! optionally hull shader → tessellator → domain shader, then optionally a
 //! geometry shader, then stream output, with no rasterisation.
 
-use crate::bindings::Bindings;
+use crate::bindings::{Bindings, BINDINGS_V1_SIZE};
 use crate::bound::Bound;
-use crate::checks::{optional, slice, versioned, versioned_slice, write_versioned, Versioned};
+use crate::checks::{
+    optional_grown, slice, versioned, versioned_slice, write_versioned, Versioned,
+};
 use crate::dispatch::require_stage;
 use crate::enums::Stage;
 use crate::guard::{call, Message};
@@ -116,8 +118,10 @@ unsafe fn later_stage<'a>(
     // SAFETY: forwarded contract.
     let s = unsafe { shader_ref(shader) }?;
     require_stage(s, stage, "dxjit_run_pipeline")?;
+    let what = format!("{name}_bindings");
     // SAFETY: forwarded contract.
-    if let Some(b) = unsafe { optional(bindings, &format!("{name}_bindings")) }? {
+    let given = unsafe { optional_grown(bindings, &what, &[BINDINGS_V1_SIZE]) }?;
+    if let Some(b) = given {
         if !b.interrupt.is_null() || b.timeout_ms != 0 {
             return Err(Failure::new(
                 Status::InvalidArgument,
@@ -195,6 +199,7 @@ fn failure(e: RunError) -> Failure {
         RunError::Interrupted => Status::Interrupted,
         RunError::DeadlineExceeded(_) => Status::DeadlineExceeded,
         RunError::Invalid(_) => Status::InvalidArgument,
+        RunError::Unlinked(_) => Status::Unlinked,
     };
     Failure::new(status, e.to_string())
 }

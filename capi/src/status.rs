@@ -34,6 +34,11 @@ pub enum Status {
     /// The process's Rust log already has another logger, so the log
     /// callback cannot be installed.
     LogUnavailable = 12,
+    /// The shader declares SM5 class-linkage interfaces (`dcl_interface`)
+    /// and the bindings leave one of their slots without a class instance,
+    /// or bind one whose function table the interface does not list:
+    /// D3D11 disables such a shader, so nothing ran.
+    Unlinked = 13,
 }
 
 /// A failed call: its status and a message for the caller.

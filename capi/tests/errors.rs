@@ -13,24 +13,13 @@ use dxjit_capi::vertices::{dxjit_run_vertices, VertexBatch};
 use dxjit_capi::Status;
 use std::mem::size_of;
 use std::ptr::{null, null_mut};
-use support::{assemble, raw_uav, with_message, COMPUTE, PIXEL};
+use support::{assemble, empty_bindings, raw_uav, with_message, COMPUTE, PIXEL};
 
 fn bindings_with_uav(uav: &BufferBinding) -> Bindings {
     Bindings {
-        struct_size: size_of::<Bindings>(),
-        constant_buffers: null(),
-        constant_buffer_count: 0,
-        buffers: null(),
-        buffer_count: 0,
-        textures: null(),
-        texture_count: 0,
         uavs: uav,
         uav_count: 1,
-        samplers: null(),
-        sampler_count: 0,
-        interrupt: null(),
-        timeout_ms: 0,
-        validate: 0,
+        ..empty_bindings()
     }
 }
 

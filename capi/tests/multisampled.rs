@@ -75,6 +75,7 @@ fn samples_lie_one_after_another_per_texel() {
         interrupt: null(),
         timeout_ms: 0,
         validate: 0,
+        ..support::empty_bindings()
     };
     // SAFETY: a live shader and texture, bindings to live memory.
     let status = unsafe { dxjit_dispatch(shader, &bindings, 1, 1, 1, null_mut()) };

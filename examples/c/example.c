@@ -1,9 +1,9 @@
 /* dxjit from C: compile a compute shader, a D3D9 vertex shader and an SM4
  * pixel shader; reflect them; dispatch, run vertices and draw; shade the
  * quads of a tiny rasterizer; draw through a vertex and a geometry shader
- * into stream output; stop an
- * endless loop by timeout and from another thread; check every result
- * against hand-computed values. Prints one line per check, then
+ * into stream output; append through a UAV's hidden counter and call a
+ * class instance's method; stop an endless loop by timeout and from
+ * another thread; check every result against hand-computed values. Prints one line per check, then
  * "N passed, M failed"; exits non-zero on any failure. */
 
 #define _POSIX_C_SOURCE 200809L
@@ -450,6 +450,62 @@ static void run_endless(void) {
     dxjit_shader_free(cs);
 }
 
+/* Append and class linkage: each of 4 threads takes a slot with
+ * imm_atomic_alloc from u0's hidden counter and stores there what its
+ * class instance's method returns: 100 + this[].y. */
+static const char APPEND_CLASS[] =
+    "cs_5_0\n"
+    "dcl_function_body fb0\n"
+    "dcl_function_table ft0 = {fb0}\n"
+    "dcl_interface fp0[1][1] = {ft0}\n"
+    "dcl_uav_structured u0, 4\n"
+    "dcl_temps 2\n"
+    "dcl_thread_group 4, 1, 1\n"
+    "imm_atomic_alloc r1.x, u0\n"
+    "fcall fp0[0][0]\n"
+    "store_structured u0.x, r1.x, l(0), r0.x\n"
+    "ret\n"
+    "label fb0\n"
+    "iadd r0.x, this[0].y, l(100)\n"
+    "ret\n";
+
+static void run_append_class(void) {
+    dxjit_shader *cs = assemble(APPEND_CLASS, "assemble the append and class shader");
+    if (!cs) return;
+    uint32_t out[8];
+    for (int i = 0; i < 8; i++) out[i] = 0xdeadbeef;
+    uint32_t counter = 2;
+    dxjit_buffer_binding uav = {.struct_size = sizeof uav, .slot = 0, .kind = DXJIT_BUFFER_KIND_STRUCTURED,
+                                .data = out, .size = sizeof out, .stride = 4};
+    dxjit_uav_counter_binding c = {.struct_size = sizeof c, .slot = 0, .counter = &counter};
+    dxjit_class_instance_binding instance = {.struct_size = sizeof instance, .slot = 0, .table = 0,
+                                             .cb_offset = 7};
+    dxjit_bindings b;
+    memset(&b, 0, sizeof b);
+    b.struct_size = sizeof b;
+    b.uavs = &uav;
+    b.uav_count = 1;
+    b.uav_counters = &c;
+    b.uav_counter_count = 1;
+    char *message = NULL;
+    dxjit_status s = dxjit_dispatch(cs, &b, 1, 1, 1, &message);
+    check(s == DXJIT_STATUS_UNLINKED && message != NULL && strstr(message, "interface slot 0") != NULL,
+          "class linkage: a shader with its interface slot unbound is refused");
+    dxjit_string_free(message);
+    check(counter == 2 && out[0] == 0xdeadbeef, "class linkage: the refused call ran nothing");
+    b.class_instances = &instance;
+    b.class_instance_count = 1;
+    s = dxjit_dispatch(cs, &b, 1, 1, 1, &message);
+    if (called(s, message, "dxjit_dispatch with a counter and a class instance")) {
+        /* The allocs from 2 return 2, 3, 4, 5 and leave 6; each of those
+           words gets 100 + 7; words 0, 1, 6, 7 keep their fill. */
+        int ok = counter == 6;
+        for (int i = 0; i < 8; i++) ok &= out[i] == (i >= 2 && i < 6 ? 107u : 0xdeadbeefu);
+        check(ok, "append: the counter goes 2 -> 6 and words 2..5 hold this[0].y + 100 = 107");
+    }
+    dxjit_shader_free(cs);
+}
+
 /* The pipeline: a vertex shader scales positions by its cb0[0].x; a
  * geometry shader turns each triangle into one point at its centroid
  * moved by its own cb0[0].xy, with SV_PrimitiveID in o1.x. */
@@ -598,6 +654,7 @@ int main(void) {
     run_vertex();
     run_pixel();
     run_pipeline();
+    run_append_class();
     check(dxjit_shader_compile(NULL, 4, NULL, NULL, NULL) == DXJIT_STATUS_NULL_POINTER,
           "compile from a null pointer is refused");
     printf("%d passed, %d failed\n", passed, failed);

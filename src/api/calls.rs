@@ -234,6 +234,16 @@ impl Shader {
         })
     }
 
+    /// Refuses bindings that leave one of the shader's class-linkage
+    /// interface slots unbound, or bound to a table it does not list.
+    pub(super) fn check_linkage(&self, bindings: &Bindings<'_>) -> Result<(), RunError> {
+        let interfaces = &self.program().interfaces;
+        if interfaces.is_empty() {
+            return Ok(());
+        }
+        crate::ir::class::check(interfaces, bindings.class_instances()).map_err(RunError::Unlinked)
+    }
+
     pub(super) fn require(&self, expected: Stage, call: &'static str) -> Result<(), RunError> {
         match self.stage() {
             got if got == expected => Ok(()),
@@ -253,10 +263,7 @@ impl Shader {
         options: &CallOptions,
         run: impl FnOnce(&RawBindings) -> R,
     ) -> Result<R, RunError> {
-        if !self.program().interfaces.is_empty() {
-            crate::ir::class::check(&self.program().interfaces, bindings.class_instances())
-                .map_err(RunError::Invalid)?;
-        }
+        self.check_linkage(bindings)?;
         let mut raw = bindings.raw().clone();
         let _defined = definitions::apply(self.defined_constants(), &mut raw);
         if options.validate {

@@ -42,6 +42,11 @@ pub enum RunError {
     /// Arguments that do not match the shader (input counts, registers).
     #[error("{0}")]
     Invalid(String),
+    /// The shader declares SM5 class-linkage interfaces whose slots are not
+    /// all bound to class instances of tables they list: D3D11 disables
+    /// such a shader. The message names the first such slot.
+    #[error("{0}")]
+    Unlinked(String),
     /// The bindings' interrupt flag was set: the call stopped early and
     /// its outputs are partly written.
     #[error("interrupted")]

@@ -23,7 +23,7 @@ pub use engine::{Engine, EngineConfig};
 pub use error::{BindError, RunError};
 pub use pipeline::{
     run_from_sources, run_pipeline, run_pipeline_raw, DrawInput, PipelineOutput, PipelineStages,
-    RawStage, RawStages, StageBinding, VertexSource,
+    RawStage, RawStages, StageBinding, Stages, VertexSource,
 };
 pub use quads::{evaluate_planes, PlaneInput, QuadInputs, QuadResults};
 pub use stream_output::{SoDeclEntry, SoOffset, StreamOutput, SO_MAX_STRIDE, SO_SLOTS};

@@ -29,18 +29,39 @@ pub struct StageBinding<'s, 'b> {
     pub bindings: &'s Bindings<'b>,
 }
 
-/// The shaders of a pipeline: a vertex shader and optional later stages.
+/// The stages of a pipeline, each a `T` (a shader and its bindings): a
+/// vertex shader and optional later stages.
 #[derive(Clone, Copy)]
-pub struct PipelineStages<'s, 'b> {
+pub struct Stages<T> {
     /// The vertex shader.
-    pub vs: StageBinding<'s, 'b>,
+    pub vs: T,
     /// A hull shader (with `ds`, for a patch-list draw).
-    pub hs: Option<StageBinding<'s, 'b>>,
+    pub hs: Option<T>,
     /// A domain shader (with `hs`).
-    pub ds: Option<StageBinding<'s, 'b>>,
+    pub ds: Option<T>,
     /// A geometry shader.
-    pub gs: Option<StageBinding<'s, 'b>>,
+    pub gs: Option<T>,
 }
+
+impl<T> Stages<T> {
+    /// Each stage, in pipeline order.
+    pub fn iter(&self) -> impl Iterator<Item = &T> {
+        std::iter::once(&self.vs).chain([&self.hs, &self.ds, &self.gs].into_iter().flatten())
+    }
+
+    /// The stages with `f` applied to each.
+    pub fn map<'a, U>(&'a self, mut f: impl FnMut(&'a T) -> U) -> Stages<U> {
+        Stages {
+            vs: f(&self.vs),
+            hs: self.hs.as_ref().map(&mut f),
+            ds: self.ds.as_ref().map(&mut f),
+            gs: self.gs.as_ref().map(&mut f),
+        }
+    }
+}
+
+/// The shaders of a pipeline with their safe bindings.
+pub type PipelineStages<'s, 'b> = Stages<StageBinding<'s, 'b>>;
 
 /// A shader and the runtime's bindings for it (see [`run_pipeline_raw`]).
 #[derive(Clone, Copy)]
@@ -52,17 +73,7 @@ pub struct RawStage<'a> {
 }
 
 /// [`PipelineStages`] over the runtime's bindings.
-#[derive(Clone, Copy)]
-pub struct RawStages<'a> {
-    /// The vertex shader.
-    pub vs: RawStage<'a>,
-    /// A hull shader (refused).
-    pub hs: Option<RawStage<'a>>,
-    /// A domain shader (refused).
-    pub ds: Option<RawStage<'a>>,
-    /// A geometry shader.
-    pub gs: Option<RawStage<'a>>,
-}
+pub type RawStages<'a> = Stages<RawStage<'a>>;
 
 /// What a draw reads.
 #[derive(Debug, Clone, PartialEq)]
@@ -125,33 +136,18 @@ pub fn run_pipeline(
     draw: &DrawInput,
     outputs: Vec<StreamOutput>,
 ) -> Result<PipelineOutput, RunError> {
-    let prepare = |s: &StageBinding<'_, '_>| {
+    for s in stages.iter() {
+        s.shader.check_linkage(s.bindings)?;
+    }
+    let prepared = stages.map(|s| {
         let mut raw = s.bindings.raw().clone();
         let defined = definitions::apply(s.shader.defined_constants(), &mut raw);
-        (raw, defined)
-    };
-    let vs = prepare(&stages.vs);
-    let hs = stages.hs.as_ref().map(prepare);
-    let ds = stages.ds.as_ref().map(prepare);
-    let gs = stages.gs.as_ref().map(prepare);
-    let raw = RawStages {
-        vs: RawStage {
-            shader: stages.vs.shader,
-            bindings: &vs.0,
-        },
-        hs: stages.hs.zip(hs.as_ref()).map(|(s, b)| RawStage {
-            shader: s.shader,
-            bindings: &b.0,
-        }),
-        ds: stages.ds.zip(ds.as_ref()).map(|(s, b)| RawStage {
-            shader: s.shader,
-            bindings: &b.0,
-        }),
-        gs: stages.gs.zip(gs.as_ref()).map(|(s, b)| RawStage {
-            shader: s.shader,
-            bindings: &b.0,
-        }),
-    };
+        (s.shader, raw, defined)
+    });
+    let raw = prepared.map(|(shader, raw, _)| RawStage {
+        shader,
+        bindings: raw,
+    });
     // SAFETY: every view in the raw bindings was made by `Bindings` from a
     // borrow it holds for the call (writable ones from exclusive borrows),
     // or by `definitions` from memory alive until this function returns.

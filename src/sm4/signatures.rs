@@ -63,6 +63,7 @@ pub fn from_program(
                 )
             }
             Some(T::OutputDepth) => ("SV_Depth", V::Undefined.code(), u32::MAX, 1),
+            Some(T::OutputStencilRef) => ("SV_StencilRef", V::Undefined.code(), u32::MAX, 1),
             _ => continue,
         };
         let list: &mut Vec<SignatureElement> = if output { &mut outputs } else { &mut inputs };

@@ -3,7 +3,7 @@
 //! of it.
 #![allow(dead_code)]
 
-use dxjit_capi::bindings::BufferBinding;
+use dxjit_capi::bindings::{Bindings, BufferBinding};
 use dxjit_capi::compile::dxjit_shader_assemble;
 use dxjit_capi::enums::BufferKind;
 use dxjit_capi::guard::dxjit_string_free;
@@ -68,5 +68,29 @@ pub fn raw_uav(slot: u32, data: &mut [u32]) -> BufferBinding {
         depth: 0,
         row_pitch: 0,
         slice_pitch: 0,
+    }
+}
+
+/// Bindings of the current version with nothing bound.
+pub fn empty_bindings() -> Bindings {
+    Bindings {
+        struct_size: size_of::<Bindings>(),
+        constant_buffers: std::ptr::null(),
+        constant_buffer_count: 0,
+        buffers: std::ptr::null(),
+        buffer_count: 0,
+        textures: std::ptr::null(),
+        texture_count: 0,
+        uavs: std::ptr::null(),
+        uav_count: 0,
+        samplers: std::ptr::null(),
+        sampler_count: 0,
+        interrupt: std::ptr::null(),
+        timeout_ms: 0,
+        validate: 0,
+        uav_counters: std::ptr::null(),
+        uav_counter_count: 0,
+        class_instances: std::ptr::null(),
+        class_instance_count: 0,
     }
 }

@@ -167,30 +167,41 @@ impl Lower<'_> {
                 "{what} names uav {slot}, which the case does not bind"
             ))
         })?;
-        let offset = e.offset.unwrap_or(0);
-        if !offset.is_multiple_of(4) {
-            return Err(self.bad(format!("{what}: offset must be a multiple of 4")));
-        }
-        let data = self.values(
-            e.data.as_deref().unwrap_or_default(),
-            &format!("{what}.data"),
-        )?;
-        if e.data.is_none() {
-            return Err(self.bad(format!("{what} needs data")));
-        }
-        let end = u64::from(offset) + 4 * data.len() as u64;
-        if end > uav.byte_size() {
-            return Err(self.bad(format!(
-                "{what} reads past the end of uav {slot} ({} bytes)",
-                uav.byte_size()
-            )));
-        }
+        let (offset, data) =
+            self.expect_words(&e, what, &format!("uav {slot}"), uav.byte_size())?;
         Ok(Expect::Uav {
             slot,
             offset,
             data,
             tolerance,
         })
+    }
+
+    /// The `offset` and `data` of a uav or stream_output expectation,
+    /// checked against the `size` bytes of the buffer it names (`name`,
+    /// such as `uav 0`): a whole word offset and words within the buffer.
+    pub(crate) fn expect_words(
+        &self,
+        e: &RawExpect,
+        what: &str,
+        name: &str,
+        size: u64,
+    ) -> Result<(u32, Vec<Value>), CaseError> {
+        let offset = e.offset.unwrap_or(0);
+        if !offset.is_multiple_of(4) {
+            return Err(self.bad(format!("{what}: offset must be a multiple of 4")));
+        }
+        let nums = e
+            .data
+            .as_deref()
+            .ok_or_else(|| self.bad(format!("{what} needs data")))?;
+        let data = self.values(nums, &format!("{what}.data"))?;
+        if u64::from(offset) + 4 * data.len() as u64 > size {
+            return Err(self.bad(format!(
+                "{what} reads past the end of {name} ({size} bytes)"
+            )));
+        }
+        Ok((offset, data))
     }
 
     /// The uav_counter form: `value = [N]`, one word.

@@ -192,21 +192,12 @@ impl Lower<'_> {
                     "{what} names stream_output {slot}, which the case does not bind"
                 ))
             })?;
-        let offset = e.offset.unwrap_or(0);
-        if !offset.is_multiple_of(4) {
-            return Err(self.bad(format!("{what}: offset must be a multiple of 4")));
-        }
-        let nums = e
-            .data
-            .as_deref()
-            .ok_or_else(|| self.bad(format!("{what} needs data")))?;
-        let data = self.values(nums, &format!("{what}.data"))?;
-        if u64::from(offset) + 4 * data.len() as u64 > u64::from(so.size) {
-            return Err(self.bad(format!(
-                "{what} reads past the end of stream_output {slot} ({} bytes)",
-                so.size
-            )));
-        }
+        let (offset, data) = self.expect_words(
+            &e,
+            what,
+            &format!("stream_output {slot}"),
+            u64::from(so.size),
+        )?;
         let unordered_stride = match e.unordered {
             Some(true) => {
                 let words = (so.stride / 4) as usize;

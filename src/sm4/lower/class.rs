@@ -15,13 +15,14 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::Lowerer;
 use crate::ir::class::{InterfaceDecl, CLASS_CB_SLOT, MAX_SLOTS, ROWS, TABLE_ROW};
-use crate::ir::{CbDecl, File, Index, Inst, Src};
+use crate::ir::{AluOp, CbDecl, File, Index, Inst, Src};
 use crate::sm4::decode::{Instruction, OpIndex};
 use crate::sm4::encoding::IndexRepresentation;
 use crate::sm4::fields::{INTERFACE_ARRAY_SIZE, INTERFACE_TABLE_COUNT};
 use crate::sm4::opcodes::Opcode as O;
 use crate::sm4::registers::OperandType as T;
 use crate::sm4::Sm4Error;
+use dxjit_runtime::abi::SAMPLER_SLOTS;
 
 /// The IR label of function body `fb<n>`.
 pub(super) fn body_label(n: u32) -> u32 {
@@ -37,6 +38,16 @@ pub(super) struct ClassDecls {
     tables: BTreeMap<u32, Vec<u32>>,
     /// The labels `label fb#` has started.
     defined: BTreeSet<u32>,
+    /// Set while lowering a case of [`Lowerer::dynamic_slot`] for a sampler
+    /// slot the shader does not declare: it reads the slot as bound.
+    undeclared_sampler: bool,
+}
+
+impl ClassDecls {
+    /// Whether a sampler operand may name an undeclared slot here.
+    pub(super) fn reaches_undeclared_sampler(&self) -> bool {
+        self.undeclared_sampler
+    }
 }
 
 impl Lowerer {
@@ -222,9 +233,16 @@ impl Lowerer {
 
     /// Lowers an instruction with a constant-buffer, texture or sampler
     /// operand whose slot is indexed relatively (`t[this[0].z + 1]`) as a
-    /// switch on the slot over the declared slots of that kind, each case
-    /// the instruction with the slot fixed; `false` when it has none. A
-    /// slot that names none of them leaves the destination as it was.
+    /// switch on the slot, each case the instruction with the slot fixed;
+    /// `false` when it has none.
+    ///
+    /// A class instance's slots are API slots, declared or not (dxbc-spirv
+    /// gives such an operand the whole register space of its kind). So the
+    /// cases are every sampler slot D3D11 has, and the declared constant
+    /// buffers and textures; a texture slot the shader does not declare
+    /// reads as an unbound one (0 in every component), as do sampler slots
+    /// past D3D11's 16. A constant-buffer slot it does not declare leaves
+    /// the destination as it was.
     pub(super) fn dynamic_slot(&mut self, ins: &Instruction) -> Result<bool, Sm4Error> {
         let found = ins.operands.iter().enumerate().find(|(_, o)| {
             matches!(
@@ -236,16 +254,18 @@ impl Lowerer {
             return Ok(false);
         };
         let ix = self.index(op.indices.first())?;
-        let slots: Vec<u32> = match op.register() {
-            Some(T::ConstantBuffer) => self
-                .prog
-                .cbs
-                .iter()
-                .map(|c| c.slot)
-                .filter(|&s| s != CLASS_CB_SLOT)
-                .collect(),
-            Some(T::Resource) => self.prog.srvs.iter().map(|r| r.slot).collect(),
-            _ => self.samplers.clone(),
+        let (slots, unbound_reads_zero): (Vec<u32>, bool) = match op.register() {
+            Some(T::ConstantBuffer) => (
+                self.prog
+                    .cbs
+                    .iter()
+                    .map(|c| c.slot)
+                    .filter(|&s| s != CLASS_CB_SLOT)
+                    .collect(),
+                false,
+            ),
+            Some(T::Resource) => (self.prog.srvs.iter().map(|r| r.slot).collect(), true),
+            _ => ((0..SAMPLER_SLOTS as u32).collect(), true),
         };
         let rel = ix
             .rel
@@ -259,7 +279,21 @@ impl Lowerer {
                 value: u64::from(s),
                 rel: None,
             };
-            self.instruction(&fixed)?;
+            let declared = self.class.undeclared_sampler;
+            self.class.undeclared_sampler = op.is(T::Sampler) && !self.samplers.contains(&s);
+            let lowered = self.instruction(&fixed);
+            self.class.undeclared_sampler = declared;
+            lowered?;
+            self.emit(Inst::Break);
+        }
+        if unbound_reads_zero {
+            let dst = self.dst(self.operand(ins, 0)?, false)?;
+            self.emit(Inst::Default);
+            self.emit(Inst::Alu {
+                op: AluOp::Mov,
+                dst,
+                src: vec![Src::splat(0)],
+            });
             self.emit(Inst::Break);
         }
         self.emit(Inst::EndSwitch);

@@ -165,6 +165,7 @@ impl Lowerer {
                     if let Sel::Mask(m) = op.sel { m } else { 0xf };
             }
             Some(t) if t.is_depth_output() => self.depth = true,
+            Some(OperandType::OutputStencilRef) => self.stencil_ref = true,
             _ => {
                 let t = op.ty;
                 return Err(self.err(format!("output operand type {t} is not supported")));
@@ -227,6 +228,16 @@ impl Lowerer {
                 name: "oDepth".into(),
                 mask: 1,
                 semantic: "SV_DEPTH".into(),
+                semantic_index: 0,
+                interpolation: Interpolation::Linear,
+            });
+        }
+        if self.stencil_ref {
+            self.prog.outputs.push(IoReg {
+                reg: self.stencil_ref_reg(),
+                name: "oStencilRef".into(),
+                mask: 1,
+                semantic: "SV_STENCILREF".into(),
                 semantic_index: 0,
                 interpolation: Interpolation::Linear,
             });

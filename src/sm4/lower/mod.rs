@@ -66,6 +66,8 @@ struct Lowerer {
     outputs: BTreeMap<u32, Io>,
     sysval_inputs: HashMap<u32, SysVal>,
     depth: bool,
+    /// Whether `oStencilRef` is declared.
+    stencil_ref: bool,
     samplers: Vec<u32>,
     body: Body,
     label: Option<u32>,
@@ -92,6 +94,7 @@ impl Lowerer {
             outputs: BTreeMap::new(),
             sysval_inputs: HashMap::new(),
             depth: false,
+            stencil_ref: false,
             samplers: Vec::new(),
             body: Body::new(),
             label: None,
@@ -132,6 +135,11 @@ impl Lowerer {
     /// The output register oDepth lands in: the first one past the declared outputs.
     fn depth_reg(&self) -> u32 {
         self.outputs.keys().next_back().map_or(0, |r| r + 1)
+    }
+
+    /// The output register oStencilRef lands in: the one after oDepth's.
+    fn stencil_ref_reg(&self) -> u32 {
+        self.depth_reg() + u32::from(self.depth)
     }
 
     fn emit(&mut self, inst: Inst) {

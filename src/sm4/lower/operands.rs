@@ -172,6 +172,10 @@ impl Lowerer {
                 (File::Output, Index::fixed(self.depth_reg()))
             }
             Some(t) if t.is_depth_output() => return Err(self.err("oDepth is not declared")),
+            Some(T::OutputStencilRef) if self.stencil_ref => {
+                (File::Output, Index::fixed(self.stencil_ref_reg()))
+            }
+            Some(T::OutputStencilRef) => return Err(self.err("oStencilRef is not declared")),
             Some(T::Null) => return Ok(Dst::null()),
             _ => {
                 let t = op.ty;
@@ -230,7 +234,8 @@ impl Lowerer {
 
     pub(super) fn sampler(&self, op: &Operand) -> Result<u32, Sm4Error> {
         let slot = self.index(op.indices.first())?.base;
-        if !op.is(T::Sampler) || !self.samplers.contains(&slot) {
+        let declared = self.samplers.contains(&slot) || self.class.reaches_undeclared_sampler();
+        if !op.is(T::Sampler) || !declared {
             return Err(self.err(format!("s{slot} is not a declared sampler")));
         }
         Ok(slot)
