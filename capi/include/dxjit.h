@@ -58,6 +58,10 @@ enum dxjit_status
   // or bind one whose function table the interface does not list:
   // D3D11 disables such a shader, so nothing ran.
   DXJIT_STATUS_UNLINKED = 13,
+  // The shader ran `abort` or `debug_break` in a live lane: the call
+  // stopped there, its outputs partly written. The message names the
+  // instruction and its byte offset.
+  DXJIT_STATUS_HALTED = 14,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L

@@ -9,11 +9,12 @@ use crate::enums::{
 use crate::sampler_array::sampler_bindings;
 use crate::shader::Shader;
 use crate::status::{Failure, Outcome, Status};
+use dxjit::api::RunError;
 use dxjit_runtime::abi::View;
 use dxjit_runtime::dispatch::Bindings as RuntimeBindings;
 use dxjit_runtime::sampler::SamplerState;
 use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::atomic::AtomicU32;
 use std::time::Duration;
 
 /// The runtime's bindings and the constant-buffer copies they point to.
@@ -81,9 +82,14 @@ impl Bound {
         })
     }
 
-    /// Runs `call` on the bindings, under the timeout; a call stopped by
-    /// the interrupt flag or the timeout is a failure that says which.
-    pub(crate) fn run<R>(&self, call: impl FnOnce(&RuntimeBindings) -> R) -> Outcome<R> {
+    /// Runs `call` of `shader` on the bindings, under the timeout; a call
+    /// stopped by the interrupt flag, the timeout or the shader's `abort`
+    /// or `debug_break` is a failure that says which.
+    pub(crate) fn run<R>(
+        &self,
+        shader: &dxjit::Shader,
+        call: impl FnOnce(&RuntimeBindings) -> R,
+    ) -> Outcome<R> {
         let flag = &self.bindings.interrupt;
         let (result, expired) = match self.timeout {
             Some(limit) => dxjit::api::within_deadline(flag, limit, || call(&self.bindings)),
@@ -96,10 +102,13 @@ impl Bound {
                 format!("stopped at its timeout of {ms} ms"),
             ));
         }
-        if flag.load(Ordering::Relaxed) != 0 {
-            return Err(Failure::new(Status::Interrupted, "interrupted"));
+        match dxjit::api::stop_reason(flag, shader) {
+            Some(stop @ RunError::Halted { .. }) => {
+                Err(Failure::new(Status::Halted, stop.to_string()))
+            }
+            Some(_) => Err(Failure::new(Status::Interrupted, "interrupted")),
+            None => Ok(result),
         }
-        Ok(result)
     }
 }
 

@@ -59,6 +59,8 @@ pub unsafe extern "C" fn dxjit_dispatch(
         let bound = unsafe { Bound::new(s, bindings) }?;
         // SAFETY: the caller's contract keeps every bound view valid and
         // untouched for the call; `s` keeps its code alive.
-        bound.run(|b| unsafe { dxjit_runtime::dispatch::dispatch(&s.shader.kernel(), b, groups) })
+        bound.run(&s.shader, |b| unsafe {
+            dxjit_runtime::dispatch::dispatch(&s.shader.kernel(), b, groups)
+        })
     })
 }

@@ -205,6 +205,8 @@ pub unsafe extern "C" fn dxjit_draw(
         // SAFETY: the caller's contract keeps every bound view and target
         // valid and untouched for the call (targets checked not to overlap
         // and to fit their sizes); `s` keeps its code alive.
-        bound.run(|b| unsafe { dxjit_runtime::dispatch::draw(&s.shader.kernel(), b, &draw) })
+        bound.run(&s.shader, |b| unsafe {
+            dxjit_runtime::dispatch::draw(&s.shader.kernel(), b, &draw)
+        })
     })
 }

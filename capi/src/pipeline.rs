@@ -200,6 +200,7 @@ fn failure(e: RunError) -> Failure {
         RunError::DeadlineExceeded(_) => Status::DeadlineExceeded,
         RunError::Invalid(_) => Status::InvalidArgument,
         RunError::Unlinked(_) => Status::Unlinked,
+        RunError::Halted { .. } => Status::Halted,
     };
     Failure::new(status, e.to_string())
 }
@@ -249,7 +250,7 @@ pub unsafe extern "C" fn dxjit_run_pipeline(
             unsafe { versioned_slice(d.stream_outputs, d.stream_output_count, "stream_outputs") }?;
         // SAFETY: forwarded contract.
         let outputs = unsafe { read_buffers(buffers) }?;
-        let out = vs_bound.run(|b| {
+        let out = vs_bound.run(&vs.shader, |b| {
             let stages = RawStages {
                 vs: RawStage {
                     shader: &vs.shader,

@@ -147,7 +147,7 @@ pub unsafe extern "C" fn dxjit_shade_quads(
         // SAFETY: the caller's contract keeps every bound view valid and
         // untouched for the call; `inputs` holds 4 * ni registers per quad,
         // `outputs` 4 * no and `alive` one entry per quad.
-        bound.run(|raw| unsafe {
+        bound.run(&s.shader, |raw| unsafe {
             dxjit_runtime::dispatch::shade_quads(
                 &s.shader.kernel(),
                 raw,

@@ -39,6 +39,10 @@ pub enum Status {
     /// or bind one whose function table the interface does not list:
     /// D3D11 disables such a shader, so nothing ran.
     Unlinked = 13,
+    /// The shader ran `abort` or `debug_break` in a live lane: the call
+    /// stopped there, its outputs partly written. The message names the
+    /// instruction and its byte offset.
+    Halted = 14,
 }
 
 /// A failed call: its status and a message for the caller.

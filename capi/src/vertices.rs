@@ -95,7 +95,7 @@ pub unsafe extern "C" fn dxjit_run_vertices(
         let bound = unsafe { Bound::new(s, bindings) }?;
         // SAFETY: the caller's contract keeps every bound view valid and
         // untouched for the call; `inputs` holds `count` vertices' registers.
-        let out = bound.run(|bindings| unsafe {
+        let out = bound.run(&s.shader, |bindings| unsafe {
             dxjit_runtime::dispatch::run_vertices(&s.shader.kernel(), bindings, &inputs, b.count)
         })?;
         let flat: Vec<u32> = out.iter().flatten().copied().collect();

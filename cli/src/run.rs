@@ -6,6 +6,7 @@ use crate::case::{
     SrvDesc, SrvKind, StageDesc, TargetImage, UavDesc, UavDimension, UavKind, VertexOutput,
     VertexOutputs,
 };
+use dxjit::api::RunError;
 use dxjit::d3d9::bump::{BumpEnvBlock, BUMP_ENV_SLOT, STAGES};
 use dxjit::ir::{class, IoReg, Program, Stage};
 use dxjit::shader::{compile, CompileOptions, Family, Shader};
@@ -667,7 +668,18 @@ impl Prepared {
                 limit.as_millis()
             ));
         }
-        Ok(result)
+        match self.stop_reason() {
+            Some(stop) => Err(stop.to_string()),
+            None => Ok(result),
+        }
+    }
+
+    /// Why the action stopped early, from its interrupt word: the
+    /// shader's `abort` or `debug_break`, or an interrupt.
+    pub fn stop_reason(&self) -> Option<RunError> {
+        let word = self.interrupt()?;
+        let action = self.action_shader()?;
+        dxjit::api::stop_reason(&word, action.shader)
     }
 
     /// The shader the action runs, with its constants; `None` without an action.
@@ -801,8 +813,12 @@ pub fn execute_watched(
         watch(word.clone());
     }
     prepared.act();
-    if interrupt.is_some_and(|w| w.load(Ordering::Relaxed) != 0) {
-        return Err("interrupted: the shader ran past its time limit".into());
+    match prepared.stop_reason() {
+        Some(RunError::Interrupted) => {
+            return Err("interrupted: the shader ran past its time limit".into())
+        }
+        Some(stop) => return Err(stop.to_string()),
+        None => {}
     }
     if let Some(e) = prepared.failure() {
         return Err(e);

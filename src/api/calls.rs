@@ -12,7 +12,6 @@ use crate::ir::Stage;
 use crate::shader::Shader;
 use dxjit_runtime::dispatch::{self, Bindings as RawBindings, Draw, PixelInput};
 use std::ops::Range;
-use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 /// The largest rectangle coordinate a draw takes (D3D11's largest target).
@@ -279,10 +278,10 @@ impl Shader {
                 options.deadline.unwrap_or_default(),
             ));
         }
-        if flag.load(Ordering::Relaxed) != 0 {
-            return Err(RunError::Interrupted);
+        match super::stop_reason(&flag, self) {
+            Some(stop) => Err(stop),
+            None => Ok(result),
         }
-        Ok(result)
     }
 }
 

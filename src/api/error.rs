@@ -51,6 +51,17 @@ pub enum RunError {
     /// its outputs are partly written.
     #[error("interrupted")]
     Interrupted,
+    /// The shader ran `abort` or `debug_break` in a live lane: the call
+    /// stopped there, its outputs partly written.
+    #[error("the shader ran `{instruction}` at byte {offset}{}", index.map_or(String::new(), |i| format!(" (instruction {i})")))]
+    Halted {
+        /// `abort` or `debug_break`.
+        instruction: &'static str,
+        /// The instruction's byte offset in the program.
+        offset: u32,
+        /// The instruction's index in the program, declarations included.
+        index: Option<u32>,
+    },
     /// The call ran past its deadline and was stopped; its outputs are
     /// partly written.
     #[error("stopped at its deadline of {0:?}")]

@@ -18,7 +18,6 @@ use dxjit_runtime::dispatch::{self, Bindings as RawBindings, GeometryDesc};
 use dxjit_runtime::pipeline::{
     self as rt, assemble, stream_out, Primitives, SoCounts, Topology, MAX_STREAMS, STRIP_CUT,
 };
-use std::sync::atomic::Ordering;
 
 /// A shader and what is bound to it.
 #[derive(Clone, Copy)]
@@ -272,11 +271,11 @@ fn stream0_signature(outputs: &[crate::ir::IoReg]) -> Vec<OutputElement> {
         .collect()
 }
 
-/// An error when `stage`'s interrupt word is set.
+/// An error when `stage`'s interrupt word is set (see [`super::stop_reason`]).
 fn check_interrupt(stage: &RawStage<'_>) -> Result<(), RunError> {
-    match stage.bindings.interrupt.load(Ordering::Relaxed) {
-        0 => Ok(()),
-        _ => Err(RunError::Interrupted),
+    match super::stop_reason(&stage.bindings.interrupt, stage.shader) {
+        Some(stop) => Err(stop),
+        None => Ok(()),
     }
 }
 

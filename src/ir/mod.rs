@@ -11,6 +11,7 @@ mod body;
 pub mod class;
 mod components;
 mod geometry;
+pub mod halt;
 mod info;
 mod liveness;
 mod tess;
@@ -18,6 +19,7 @@ mod validate;
 
 pub use body::{Body, Place, Pos};
 pub use geometry::{GeometryInfo, OutputElement};
+pub use halt::HaltKind;
 pub use info::{AluInfo, ResultKind, SrcTy};
 pub use liveness::{Components, Liveness};
 pub use tess::{FactorSlot, HullPhase, PhaseKind, TessInfo, TESS_CB_SLOT};
@@ -618,6 +620,9 @@ pub enum Inst {
     CallC { cond: Src, nz: bool, label: u32 },
     /// Ends the invocation's pixel without writing it, for lanes whose test holds.
     Discard { cond: Src, nz: bool },
+    /// `abort` / `debug_break`: when any lane runs it, the whole call stops
+    /// with an error naming the instruction `offset` bytes into the program.
+    Halt { kind: HaltKind, offset: u32 },
     /// `gather4*`: component `channel` of the four texels of mip 0 a
     /// bilinear lookup at `coord` blends, (i0, j1), (i1, j1), (i1, j0),
     /// (i0, j0) in x..w, then `swizzle`; with `compare`, each compared with

@@ -311,6 +311,35 @@ impl Tr<'_, '_> {
         self.b.switch_to_block(go_on);
     }
 
+    /// `abort` / `debug_break`: when any lane runs it, stores the halt word
+    /// (`ir::halt`) in the frame's interrupt word, which stops the other
+    /// calls of the draw or dispatch too, and returns
+    /// [`STATUS_INTERRUPTED`].
+    pub fn emit_halt(&mut self, kind: crate::ir::HaltKind, offset: u32) {
+        let exec = self.exec();
+        let mut any = exec.v[0];
+        for j in 1..self.k {
+            any = self.b.ins().bor(any, exec.v[j]);
+        }
+        let any = self.b.ins().vany_true(any);
+        let stop = self.b.create_block();
+        let go_on = self.b.create_block();
+        self.b.ins().brif(any, stop, &[], go_on, &[]);
+        self.b.switch_to_block(stop);
+        self.b.set_cold_block(stop);
+        let word = crate::ir::halt::halt_word(kind, offset);
+        let word = self.b.ins().iconst(types::I32, i64::from(word));
+        self.b
+            .ins()
+            .atomic_store(MemFlagsData::trusted(), word, self.func.interrupt);
+        let status = self
+            .b
+            .ins()
+            .iconst(types::I32, i64::from(STATUS_INTERRUPTED));
+        self.b.ins().return_(&[status]);
+        self.b.switch_to_block(go_on);
+    }
+
     /// breakc / continuec: a uniform loop whose condition reads as a
     /// scalar branches on it; otherwise the lanes passing the test break
     /// or continue.

@@ -121,6 +121,10 @@ impl Tr<'_, '_> {
             }
         }
         match inst {
+            Inst::Halt { kind, offset } => {
+                self.emit_halt(*kind, *offset);
+                Ok(())
+            }
             Inst::Alu { op, dst, src } => self.emit_alu(*op, dst, src),
             Inst::Dot {
                 n,

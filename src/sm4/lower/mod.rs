@@ -168,6 +168,14 @@ impl Lowerer {
             return Ok(());
         }
         match ins.opcode() {
+            O::Abort | O::DebugBreak => {
+                let kind = match ins.opcode() {
+                    O::Abort => crate::ir::HaltKind::Abort,
+                    _ => crate::ir::HaltKind::DebugBreak,
+                };
+                let offset = self.pos().offset;
+                self.emit(Inst::Halt { kind, offset });
+            }
             O::Add => self.alu(A::Add, ins)?,
             O::And => self.alu(A::And, ins)?,
             O::DerivRtx | O::DerivRtxCoarse => self.alu(A::DerivRtxCoarse, ins)?,
