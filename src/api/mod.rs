@@ -9,6 +9,7 @@ mod deadline;
 mod definitions;
 mod engine;
 mod error;
+mod multisample;
 mod pipeline;
 mod quads;
 mod stream_output;
@@ -21,6 +22,7 @@ pub use calls::{CallOptions, DrawDesc, MAX_COORDINATE, MAX_GROUPS};
 pub use deadline::within as within_deadline;
 pub use engine::{Engine, EngineConfig};
 pub use error::{BindError, RunError};
+pub use multisample::sample_shading;
 pub use pipeline::{
     run_from_sources, run_pipeline, run_pipeline_raw, DrawInput, PipelineOutput, PipelineStages,
     RawStage, RawStages, StageBinding, VertexSource,

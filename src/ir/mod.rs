@@ -89,6 +89,10 @@ pub enum SysVal {
     InstanceId,
     /// SV_GSInstanceID (`vGSInstanceID`).
     GsInstanceId,
+    /// SV_Coverage / `vCoverage`: the samples the pixel covers (bit i = sample i).
+    Coverage,
+    /// SV_SampleIndex / `vSampleIndex`: the sample a per-sample invocation shades.
+    SampleIndex,
 }
 
 /// A register index: a static part plus an optional per-lane relative part.
@@ -724,6 +728,9 @@ pub enum Interpolation {
     NoPerspective,
     /// Linear at the centroid.
     Centroid,
+    /// Linear at the sample's position (`linear sample`, `linear
+    /// noperspective sample`): the shader runs once per sample.
+    Sample,
 }
 
 /// An indexable temporary array `x#[count]`.
@@ -805,6 +812,11 @@ pub struct Program {
     pub const_overrides: Vec<(u32, u32, [u32; 4])>,
     /// Pixel outputs written by depth (`oDepth`/SV_Depth) land in this output register.
     pub depth_output: Option<u32>,
+    /// The output register the coverage mask (`oMask`/SV_Coverage) lands in.
+    pub mask_output: Option<u32>,
+    /// Pixel shaders that run once per sample: they read SV_SampleIndex or
+    /// have an input with [`Interpolation::Sample`].
+    pub per_sample: bool,
     /// The main function.
     pub main: Vec<Inst>,
     /// Subroutines by label.
@@ -842,6 +854,8 @@ impl Program {
             thread_group: [1, 1, 1],
             const_overrides: Vec::new(),
             depth_output: None,
+            mask_output: None,
+            per_sample: false,
             main: Vec::new(),
             subroutines: Vec::new(),
             tess: None,

@@ -70,6 +70,26 @@ impl Interpolant {
     }
 }
 
+/// The words of an input given at the rectangle's corners at place (`u`,
+/// `v`) across it, computed as the row loop computes them: components
+/// whose corners agree keep their word; the others are `top + rise × v` in
+/// f64, rounded to f32 once.
+pub(super) fn corner_value(corners: &[[u32; 4]; 4], u: f64, v: f64) -> [u32; 4] {
+    std::array::from_fn(|c| match Interpolant::new(corners, c) {
+        Interpolant::Flat(word) => word,
+        Interpolant::Bilinear {
+            top_left,
+            top_step,
+            bottom_left,
+            bottom_step,
+        } => {
+            let top = top_left + top_step * u;
+            let bottom = bottom_left + bottom_step * u;
+            ((top + (bottom - top) * v) as f32).to_bits()
+        }
+    })
+}
+
 /// A draw's inputs, prepared once: the words that are the same at every
 /// pixel, and for the components that vary, their values along the top
 /// edge and rises to the bottom edge at every column. A pixel's word is

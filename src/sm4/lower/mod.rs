@@ -4,6 +4,7 @@ mod alu;
 mod class;
 mod counter;
 mod decls;
+mod eval;
 mod gather;
 mod geometry;
 mod hull;
@@ -66,6 +67,8 @@ struct Lowerer {
     outputs: BTreeMap<u32, Io>,
     sysval_inputs: HashMap<u32, SysVal>,
     depth: bool,
+    /// Whether the shader declares `oMask`.
+    mask: bool,
     samplers: Vec<u32>,
     body: Vec<Inst>,
     label: Option<u32>,
@@ -92,6 +95,7 @@ impl Lowerer {
             outputs: BTreeMap::new(),
             sysval_inputs: HashMap::new(),
             depth: false,
+            mask: false,
             samplers: Vec::new(),
             body: Vec::new(),
             label: None,
@@ -122,6 +126,12 @@ impl Lowerer {
     /// The output register oDepth lands in: the first one past the declared outputs.
     fn depth_reg(&self) -> u32 {
         self.outputs.keys().next_back().map_or(0, |r| r + 1)
+    }
+
+    /// The output register oMask lands in: the one after oDepth's place,
+    /// taken only when the shader declares oDepth.
+    fn mask_reg(&self) -> u32 {
+        self.depth_reg() + u32::from(self.depth)
     }
 
     fn emit(&mut self, inst: Inst) {
