@@ -177,7 +177,10 @@ unsafe fn draw_of(s: &Shader, d: &DrawDesc) -> Outcome<Draw> {
     for (i, t) in targets.iter().enumerate() {
         checked.push(target(t, i, s.kernel.output_regs)?);
     }
-    if let Some((t, _)) = checked.iter().find(|(t, _)| t.samples != checked[0].0.samples) {
+    if let Some((t, _)) = checked
+        .iter()
+        .find(|(t, _)| t.samples != checked[0].0.samples)
+    {
         return invalid(format!(
             "targets of {} and {} samples: every target of a draw has the same sample count",
             checked[0].0.samples, t.samples

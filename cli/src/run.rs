@@ -10,8 +10,8 @@ use dxjit::d3d9::bump::{BumpEnvBlock, BUMP_ENV_SLOT, STAGES};
 use dxjit::ir::{class, IoReg, Program, Stage};
 use dxjit::shader::{compile, CompileOptions, Family, Shader};
 use dxjit_runtime::abi::View;
-use dxjit_runtime::msaa::TARGET_SAMPLE_COUNTS;
 use dxjit_runtime::dispatch::{self, Bindings, PixelInput, RenderTarget};
+use dxjit_runtime::msaa::TARGET_SAMPLE_COUNTS;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Arc;
 

@@ -16,6 +16,7 @@ pub fn sample_shading(prog: &Program) -> SampleShading {
             .filter(|i| i.interpolation == Interpolation::Sample)
             .map(|i| i.reg)
             .collect(),
+        sample_position: prog.sample_position,
     }
 }
 

@@ -815,8 +815,11 @@ pub struct Program {
     /// The output register the coverage mask (`oMask`/SV_Coverage) lands in.
     pub mask_output: Option<u32>,
     /// Pixel shaders that run once per sample: they read SV_SampleIndex or
-    /// have an input with [`Interpolation::Sample`].
+    /// have an input (or SV_Position) interpolated per sample.
     pub per_sample: bool,
+    /// SV_Position is declared `sample`: it is the sample's position when
+    /// shading per sample, not the pixel centre.
+    pub sample_position: bool,
     /// The main function.
     pub main: Vec<Inst>,
     /// Subroutines by label.
@@ -856,6 +859,7 @@ impl Program {
             depth_output: None,
             mask_output: None,
             per_sample: false,
+            sample_position: false,
             main: Vec::new(),
             subroutines: Vec::new(),
             tess: None,

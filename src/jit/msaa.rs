@@ -90,7 +90,10 @@ impl Tr<'_, '_> {
                 self.helper(HelperId::SamplePos),
                 self.view_addr(Resource::Srv(r))?,
             ),
-            None => (self.helper(HelperId::RasterSamplePos), self.raster_samples()),
+            None => (
+                self.helper(HelperId::RasterSamplePos),
+                self.raster_samples(),
+            ),
         };
         let out = self.args_ptr();
         if let Some(i) = self.read_scalar(index, 0, Ty::I) {

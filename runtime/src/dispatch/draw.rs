@@ -57,6 +57,8 @@ pub struct SampleShading {
     /// The input registers interpolated at the sample's position when
     /// shading per sample.
     pub sample_inputs: Vec<u32>,
+    /// SV_Position is the sample's position when shading per sample.
+    pub sample_position: bool,
 }
 
 /// A draw: the rectangle covered and how inputs and outputs are fed.

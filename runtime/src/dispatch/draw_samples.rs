@@ -8,8 +8,9 @@
 //! covers. Without per-sample shading the shader runs once a pixel, with
 //! inputs at the pixel centre, and its output goes to every covered
 //! sample (D3D11.3, "Multisample Rasterization"); with it, once per
-//! sample, with `sample` inputs at the sample's position, `vSampleIndex`
-//! the sample and `vCoverage` only its bit, writing only that sample.
+//! sample, with `sample` inputs (and SV_Position, when declared `sample`) at
+//! the sample's position, `vSampleIndex` the sample and `vCoverage` only
+//! its bit, writing only that sample.
 //! `oMask` is ANDed with the coverage before anything is written (bit i
 //! gates sample i; a single-sampled target has sample 0 only).
 
@@ -88,7 +89,10 @@ pub(super) unsafe fn draw_multisampled(k: &Kernel, b: &Bindings, d: &Draw, sampl
 
 /// The pixel of lane `l` of a call starting at (`x`, `y`).
 fn lane_pixel(x: u32, y: u32, l: usize) -> (u32, u32) {
-    (x + 2 * (l / 4) as u32 + (l & 1) as u32, y + ((l >> 1) & 1) as u32)
+    (
+        x + 2 * (l / 4) as u32 + (l & 1) as u32,
+        y + ((l >> 1) & 1) as u32,
+    )
 }
 
 /// Writes one call's lane mask, system values and inputs.
@@ -96,11 +100,13 @@ fn fill(d: &Draw, w: usize, pass: Pass, ib: &mut Block, sv: &mut Block, call: &m
     let [x0, y0, x1, y1] = d.rect;
     let (span_x, span_y) = (f64::from(x1 - x0), f64::from(y1 - y0));
     let center = d.pixel_center;
-    let all = (1u32 << pass.samples) - 1;
-    let offset = match pass.sample {
-        Some(s) => standard_pattern(pass.samples)[s as usize].map(|c| f64::from(c) / 16.0),
-        None => [0.0; 2],
-    };
+    let all = 1u32
+        .checked_shl(pass.samples)
+        .map_or(u32::MAX, |bit| bit - 1);
+    let offset = pass
+        .sample
+        .and_then(|s| standard_pattern(pass.samples).get(s as usize))
+        .map_or([0.0; 2], |p| p.map(|c| f64::from(c) / 16.0));
     let (inputs, sysvals, mask) = (ib.words(), sv.words(), call.lane_mask.words());
     let at = |slot: SysValSlot, c: usize, l: usize| (slot as usize * 4 + c) * w + l;
     // The input block holds the kernel's input registers, 4 × w words each.
@@ -109,7 +115,12 @@ fn fill(d: &Draw, w: usize, pass: Pass, ib: &mut Block, sv: &mut Block, call: &m
         let (x, y) = lane_pixel(pass.x, pass.y, l);
         let inside = (x0..x1).contains(&x) && (y0..y1).contains(&y);
         mask[l] = if inside { u32::MAX } else { 0 };
-        let (px, py) = (x as f32 + center, y as f32 + center);
+        let [sx, sy] = if d.shading.sample_position {
+            offset.map(|o| o as f32)
+        } else {
+            [0.0; 2]
+        };
+        let (px, py) = (x as f32 + center + sx, y as f32 + center + sy);
         sysvals[at(SysValSlot::Position, 0, l)] = px.to_bits();
         sysvals[at(SysValSlot::Position, 1, l)] = py.to_bits();
         sysvals[at(SysValSlot::Position, 3, l)] = 1.0f32.to_bits();
@@ -136,7 +147,15 @@ fn fill(d: &Draw, w: usize, pass: Pass, ib: &mut Block, sv: &mut Block, call: &m
 
 /// Stores the samples each alive lane covers (ANDed with its `oMask`) of
 /// every target inside it.
-fn store(d: &Draw, w: usize, no: usize, pass: Pass, call: &mut Call, ob: &mut Block, sv: &mut Block) {
+fn store(
+    d: &Draw,
+    w: usize,
+    no: usize,
+    pass: Pass,
+    call: &mut Call,
+    ob: &mut Block,
+    sv: &mut Block,
+) {
     let (mask, out, sysvals) = (call.lane_mask.words(), ob.words(), sv.words());
     let coverage_at = SysValSlot::Coverage as usize * 4 * w;
     let SampleShading { mask_output, .. } = d.shading;
@@ -153,7 +172,7 @@ fn store(d: &Draw, w: usize, no: usize, pass: Pass, call: &mut Call, ob: &mut Bl
             }
             let at = r * 4 * w + l;
             let value = [out[at], out[at + w], out[at + 2 * w], out[at + 3 * w]];
-            for s in (0..t.samples.max(1)).filter(|s| bits & (1 << s) != 0) {
+            for s in (0..t.samples.clamp(1, 32)).filter(|s| bits & (1 << s) != 0) {
                 write_sample(t, x, y, s, value);
             }
         }

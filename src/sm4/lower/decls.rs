@@ -132,12 +132,18 @@ impl Lowerer {
             }
             _ => None,
         };
+        use InterpolationMode as M;
+        let sampled = matches!(
+            M::from_code(ins.field(INTERPOLATION_MODE)),
+            Some(M::LinearSample | M::LinearNoPerspectiveSample)
+        );
         if let Some(sv) = sysval {
-            self.prog.per_sample |= sv == SysVal::SampleIndex;
+            let sample_position = sv == SysVal::Position && sampled;
+            self.prog.per_sample |= sv == SysVal::SampleIndex || sample_position;
+            self.prog.sample_position |= sample_position;
             self.sysval_inputs.insert(reg, sv);
             return Ok(());
         }
-        use InterpolationMode as M;
         let interpolation = match M::from_code(ins.field(INTERPOLATION_MODE)) {
             Some(M::Constant) => Interpolation::Constant,
             Some(M::LinearCentroid | M::LinearNoPerspectiveCentroid) => Interpolation::Centroid,
