@@ -85,6 +85,7 @@ fn targets_of_different_sample_counts_are_refused() {
 fn shade_quads_gives_covered_pixels_coverage_1() {
     let s = shader(
         "ps_5_0
+dcl_input_ps linear v0.x
 dcl_input vCoverage
 dcl_output o0.x
 mov o0.x, vCoverage.x
@@ -97,8 +98,15 @@ ret
         coverage: 0b1001,
         front_facing: true,
     };
+    // One input register (v0, unread) per pixel.
+    let inputs = [[0u32; 4]; 4];
     let r = s
-        .shade_quads(&Bindings::new(), &[quad], 0.5, QuadInputs::PerPixel(&[]))
+        .shade_quads(
+            &Bindings::new(),
+            &[quad],
+            0.5,
+            QuadInputs::PerPixel(&inputs),
+        )
         .expect("shades");
     // One sample a pixel: covered pixels 0 and 3 read 1; helpers read 0.
     let x: Vec<u32> = r.outputs.iter().map(|o| o[0]).collect();
