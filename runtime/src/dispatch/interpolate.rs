@@ -240,6 +240,30 @@ mod tests {
     }
 
     #[test]
+    fn corner_values_match_the_row_table_bit_for_bit() {
+        let f = |x: f32| x.to_bits();
+        // A third and a tenth are inexact, so the two paths agree only if
+        // they round alike; component 1 is flat and keeps its word.
+        let corners = [
+            [f(0.0), 7, f(1.0), 0],
+            [f(1.0), 7, f(0.1), 0],
+            [f(1.0 / 3.0), 7, f(2.0), 0],
+            [f(4.0), 7, f(-3.0), 0],
+        ];
+        let columns = Axis::new(0, 6, 0, 6, 0.5);
+        let inputs = Inputs::new(&[PixelInput { reg: 0, corners }], 1, &columns);
+        for x in 0..6 {
+            for v in [0.0, 0.25, 0.7] {
+                let u = columns.at(x).0;
+                assert_eq!(
+                    super::corner_value(&corners, u, v),
+                    block(&inputs, x, v)[..4]
+                );
+            }
+        }
+    }
+
+    #[test]
     fn later_inputs_replace_earlier_ones() {
         let f = |x: f32| x.to_bits();
         let varying = [[f(0.0); 4], [f(1.0); 4], [f(2.0); 4], [f(4.0); 4]];
