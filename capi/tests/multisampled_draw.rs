@@ -73,3 +73,10 @@ fn counts_a_target_cannot_have_are_refused() {
     assert!(message.contains("1, 2, 4 or 8"), "{message}");
     assert_eq!(words, [0; 32]);
 }
+
+#[test]
+fn the_samples_field_keeps_the_struct_size() {
+    // struct_size, data and size (8 bytes each), then six u32s: 48 bytes,
+    // the size of the struct before `samples` took its tail padding.
+    assert_eq!(size_of::<RenderTarget>(), 48);
+}

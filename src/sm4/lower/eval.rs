@@ -96,7 +96,7 @@ impl Lowerer {
         };
         self.emit_alu(AluOp::DerivRtyCoarse, unsaturated, vec![src]);
         let slope = Src {
-            file: dst.file.clone(),
+            file: dst.file,
             index: Index {
                 base: dst.index.base,
                 rel: dst.index.rel.clone(),
