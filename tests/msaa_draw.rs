@@ -50,7 +50,7 @@ fn sample_counts_a_target_cannot_have_are_refused() {
 fn a_4x_draw_writes_the_samples_omask_leaves_in_every_covered_pixel() {
     let s = shader(MASKED);
     // 3 x 1 pixels of 4 samples, r32_uint: 12 words, cleared to 9.
-    let mut pixels = vec![9u8, 0, 0, 0].repeat(12);
+    let mut pixels = [9u8, 0, 0, 0].repeat(12);
     let mut targets = [Target::multisampled(&mut pixels, 3, 1, 48, Format::R32Uint, 0, 4).unwrap()];
     let desc = DrawDesc {
         rect: [1, 0, 3, 1],
