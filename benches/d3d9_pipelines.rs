@@ -168,6 +168,7 @@ fn two_fetches(c: &mut Criterion) {
     let d = Draw {
         rect: [0, 0, w, h],
         pixel_center: 0.0,
+        shading: Default::default(),
         inputs: vec![
             PixelInput {
                 reg: reg("t0"),
@@ -185,6 +186,7 @@ fn two_fetches(c: &mut Criterion) {
             row_pitch: w * 4,
             format: Format::Bgra8Unorm,
             output_reg: out,
+            samples: 1,
         }],
     };
     let mut g = c.benchmark_group("d3d9");

@@ -107,11 +107,13 @@ fn direct_targets_convert_and_cover_exactly() {
         row_pitch: width * format.bytes_per_texel(),
         format,
         output_reg,
+        samples: 1,
     };
     let rect = [1, 0, WIDTH, HEIGHT - 1];
     let d = Draw {
         rect,
         pixel_center: 0.5,
+        shading: Default::default(),
         inputs: Vec::new(),
         targets: vec![
             target(rgba.as_mut_ptr().cast(), WIDTH, Format::Rgba8Unorm, 0),

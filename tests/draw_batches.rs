@@ -39,6 +39,7 @@ fn draw_covers_exactly_the_rectangle_across_batches() {
     let d = Draw {
         rect,
         pixel_center: 0.5,
+        shading: Default::default(),
         inputs: vec![PixelInput {
             reg: reg("v1"),
             corners,
@@ -50,6 +51,7 @@ fn draw_covers_exactly_the_rectangle_across_batches() {
             row_pitch: WIDTH * 16,
             format: Format::Rgba32Float,
             output_reg: 0,
+            samples: 1,
         }],
     };
     // SAFETY: the target memory outlives the call and nothing else touches it.

@@ -89,10 +89,12 @@ fn draw(
         row_pitch: WIDTH * 16,
         format: Format::Rgba32Float,
         output_reg,
+        samples: 1,
     };
     let d = Draw {
         rect: [0, 0, WIDTH, HEIGHT],
         pixel_center: 0.5,
+        shading: Default::default(),
         inputs: vec![PixelInput {
             reg: shader.program().input_named("v1").expect("declared"),
             corners,

@@ -223,6 +223,7 @@ fn huge_output_register_does_not_exhaust_memory() {
         let d = Draw {
             rect: [0, 0, 1, 1],
             pixel_center: 0.5,
+            shading: Default::default(),
             inputs: Vec::new(),
             targets: vec![RenderTarget {
                 ptr: pixels.as_mut_ptr().cast(),
@@ -231,6 +232,7 @@ fn huge_output_register_does_not_exhaust_memory() {
                 row_pitch: 16,
                 format: Format::Rgba32Float,
                 output_reg: 0,
+                samples: 1,
             }],
         };
         // SAFETY: the target memory outlives the call and nothing else touches it.

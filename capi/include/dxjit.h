@@ -684,18 +684,25 @@ typedef struct dxjit_render_target {
   size_t struct_size;
   // First byte of row 0.
   void *data;
-  // Bytes at `data`: at least `(height - 1) * row_pitch + width * texel size`.
+  // Bytes at `data`: at least `(height - 1) * row_pitch + width *
+  // samples * texel size`.
   size_t size;
   // Pixels per row.
   uint32_t width;
   // Rows.
   uint32_t height;
-  // Bytes between rows, at least `width * texel size`.
+  // Bytes between rows, at least `width * samples * texel size`.
   uint32_t row_pitch;
   // A `dxjit_format`.
   uint32_t format;
   // The shader output register written to it (below `output_registers`).
   uint32_t output_reg;
+  // Samples a pixel: 1, 2, 4 or 8; 0 means 1. This field took the
+  // struct's former tail padding, so its size is unchanged: a caller
+  // from before it that zeroed the struct draws single-sampled. A pixel
+  // holds its samples one after the other, sample 0 first (as a
+  // multisampled texture does). Every target of a draw has the same count.
+  uint32_t samples;
 } dxjit_render_target;
 
 // A draw: the rectangle, its inputs and its targets.

@@ -10,6 +10,7 @@ use crate::reflect::shader_ref;
 use crate::shader::Shader;
 use crate::status::{Failure, Outcome, Status};
 use dxjit_runtime::dispatch::{Draw, PixelInput as RuntimeInput, RenderTarget as RuntimeTarget};
+use dxjit_runtime::msaa::TARGET_SAMPLE_COUNTS;
 use std::ffi::{c_char, c_void};
 
 /// The largest rectangle coordinate (D3D11's largest render target).
@@ -42,18 +43,25 @@ pub struct RenderTarget {
     pub struct_size: usize,
     /// First byte of row 0.
     pub data: *mut c_void,
-    /// Bytes at `data`: at least `(height - 1) * row_pitch + width * texel size`.
+    /// Bytes at `data`: at least `(height - 1) * row_pitch + width *
+    /// samples * texel size`.
     pub size: usize,
     /// Pixels per row.
     pub width: u32,
     /// Rows.
     pub height: u32,
-    /// Bytes between rows, at least `width * texel size`.
+    /// Bytes between rows, at least `width * samples * texel size`.
     pub row_pitch: u32,
     /// A `dxjit_format`.
     pub format: u32,
     /// The shader output register written to it (below `output_registers`).
     pub output_reg: u32,
+    /// Samples a pixel: 1, 2, 4 or 8; 0 means 1. This field took the
+    /// struct's former tail padding, so its size is unchanged: a caller
+    /// from before it that zeroed the struct draws single-sampled. A pixel
+    /// holds its samples one after the other, sample 0 first (as a
+    /// multisampled texture does). Every target of a draw has the same count.
+    pub samples: u32,
 }
 
 // SAFETY: `#[repr(C)]`, starts with `struct_size`; integers and a raw pointer.
@@ -106,11 +114,17 @@ fn target(t: &RenderTarget, i: usize, output_regs: u32) -> Outcome<(RuntimeTarge
         output_regs as usize,
         "render target output register",
     )?;
-    let row = u64::from(t.width) * u64::from(fmt.bytes_per_texel());
+    let samples = t.samples.max(1);
+    if !TARGET_SAMPLE_COUNTS.contains(&samples) {
+        return invalid(format!(
+            "targets[{i}]: {samples} samples a pixel (1, 2, 4 or 8 are allowed)"
+        ));
+    }
+    let row = u64::from(t.width) * u64::from(samples) * u64::from(fmt.bytes_per_texel());
     let span = u64::from(t.height.saturating_sub(1)) * u64::from(t.row_pitch) + row;
     if t.width == 0 || t.height == 0 || u64::from(t.row_pitch) < row || span > t.size as u64 {
         return invalid(format!(
-            "targets[{i}]: {}x{} pixels with row pitch {} need {span} bytes, {} given",
+            "targets[{i}]: {}x{} pixels of {samples} samples with row pitch {} need {span} bytes, {} given",
             t.width, t.height, t.row_pitch, t.size
         ));
     }
@@ -122,6 +136,7 @@ fn target(t: &RenderTarget, i: usize, output_regs: u32) -> Outcome<(RuntimeTarge
         row_pitch: t.row_pitch,
         format: fmt,
         output_reg: t.output_reg,
+        samples,
     };
     Ok((target, [start, start.saturating_add(span as usize)]))
 }
@@ -162,6 +177,15 @@ unsafe fn draw_of(s: &Shader, d: &DrawDesc) -> Outcome<Draw> {
     for (i, t) in targets.iter().enumerate() {
         checked.push(target(t, i, s.kernel.output_regs)?);
     }
+    if let Some((t, _)) = checked
+        .iter()
+        .find(|(t, _)| t.samples != checked[0].0.samples)
+    {
+        return invalid(format!(
+            "targets of {} and {} samples: every target of a draw has the same sample count",
+            checked[0].0.samples, t.samples
+        ));
+    }
     let mut spans: Vec<[usize; 2]> = checked.iter().map(|(_, span)| *span).collect();
     spans.sort_unstable();
     if spans.windows(2).any(|w| w[1][0] < w[0][1]) {
@@ -172,6 +196,7 @@ unsafe fn draw_of(s: &Shader, d: &DrawDesc) -> Outcome<Draw> {
         pixel_center: d.pixel_center,
         inputs,
         targets: checked.into_iter().map(|(t, _)| t).collect(),
+        shading: s.shader.sample_shading(),
     })
 }
 

@@ -189,6 +189,7 @@ fn draw_into(pixels: &mut [u8], width: u32, row_pitch: u32, format: Format) -> (
         row_pitch,
         format: format as u32,
         output_reg: 0,
+        samples: 1,
     };
     let draw = DrawDesc {
         struct_size: size_of::<DrawDesc>(),

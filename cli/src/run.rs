@@ -12,6 +12,7 @@ use dxjit::ir::{class, IoReg, Program, Stage};
 use dxjit::shader::{compile, CompileOptions, Family, Shader};
 use dxjit_runtime::abi::View;
 use dxjit_runtime::dispatch::{self, Bindings, PixelInput, RenderTarget};
+use dxjit_runtime::msaa::TARGET_SAMPLE_COUNTS;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Arc;
 
@@ -767,14 +768,9 @@ impl Prepared {
             Ready::Draw { images, .. } => {
                 outcome.targets = images
                     .iter()
-                    .map(|(image, m)| {
-                        let n = image.width as usize
-                            * image.height as usize
-                            * image.format.bytes_per_texel() as usize;
-                        TargetImage {
-                            data: m.bytes(n),
-                            ..image.clone()
-                        }
+                    .map(|(image, m)| TargetImage {
+                        data: m.bytes(image.byte_size()),
+                        ..image.clone()
                     })
                     .collect();
             }
@@ -906,17 +902,27 @@ fn prepare_draw(
         });
     }
     let mut images: Vec<(TargetImage, Memory)> = Vec::new();
-    for t in &draw.targets {
+    for (i, t) in draw.targets.iter().enumerate() {
+        if !TARGET_SAMPLE_COUNTS.contains(&t.samples) {
+            return Err(format!(
+                "targets[{i}]: {} samples a pixel (1, 2, 4 or 8 are allowed)",
+                t.samples
+            ));
+        }
+        if t.samples != draw.targets[0].samples {
+            return Err("every target of a draw has the same sample count".into());
+        }
         let mut texel = vec![0u8; t.format.bytes_per_texel() as usize];
         t.format.store(draw.clear, &mut texel);
-        let size = t.width as usize * t.height as usize * texel.len();
-        let cleared: Vec<u8> = texel.iter().copied().cycle().take(size).collect();
         let image = TargetImage {
             format: t.format,
             width: t.width,
             height: t.height,
+            samples: t.samples,
             data: Vec::new(),
         };
+        let size = image.byte_size();
+        let cleared: Vec<u8> = texel.iter().copied().cycle().take(size).collect();
         images.push((
             image,
             Memory::from_words(&dxjit::shader::words(&cleared), size, 0),
@@ -954,9 +960,10 @@ fn prepare_draw(
             ptr: m.ptr(),
             width: image.width,
             height: image.height,
-            row_pitch: image.width * image.format.bytes_per_texel(),
+            row_pitch: image.width * image.samples * image.format.bytes_per_texel(),
             format: image.format,
             output_reg,
+            samples: image.samples,
         });
     }
     let d = dispatch::Draw {
@@ -964,6 +971,7 @@ fn prepare_draw(
         pixel_center,
         inputs,
         targets,
+        shading: ps.sample_shading(),
     };
     Ok((ps, bound, d, images, compile_us))
 }

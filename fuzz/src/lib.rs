@@ -147,6 +147,7 @@ pub fn compile_and_run(bytes: &[u8], verify_checksum: bool) -> Reached {
                     row_pitch: 64,
                     format: Format::Rgba32Float,
                     output_reg: t as u32,
+                    samples: 1,
                 })
                 .collect();
             let inputs = (0..k.input_regs)
@@ -158,6 +159,7 @@ pub fn compile_and_run(bytes: &[u8], verify_checksum: bool) -> Reached {
             let d = Draw {
                 rect: [0, 0, 3, 3],
                 pixel_center: 0.5,
+                shading: Default::default(),
                 inputs,
                 targets,
             };

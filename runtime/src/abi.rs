@@ -259,10 +259,18 @@ pub enum SysValSlot {
     InstanceId = 8,
     /// SV_GSInstanceID (x).
     GsInstanceId = 9,
+    /// Pixel shaders: SV_Coverage / `vCoverage` (x): the samples of the
+    /// pixel the invocation covers, bit i for sample i (only the shaded
+    /// sample's bit when shading per sample).
+    Coverage = 10,
+    /// Pixel shaders: SV_SampleIndex / `vSampleIndex` (x, the sample shaded
+    /// when shading per sample, else 0) and the rasterizer's sample count
+    /// (y, as `sample_info rasterizer` reports it; 0 reads as 1).
+    Sample = 11,
 }
 
 /// Number of system-value registers.
-pub const SYSVAL_COUNT: usize = 10;
+pub const SYSVAL_COUNT: usize = 12;
 
 /// The signature of a compiled shader.
 pub type ShaderFn = unsafe extern "C" fn(*mut Frame) -> u32;

@@ -20,6 +20,7 @@ use std::sync::Arc;
 mod cb_table;
 mod domain;
 mod draw;
+mod draw_samples;
 mod geometry;
 mod hull;
 mod interpolate;
@@ -28,7 +29,7 @@ mod quads;
 mod vertex_list;
 
 pub use domain::{run_domain, DomainDesc, DomainPatch};
-pub use draw::{draw, Draw, PixelInput, RenderTarget};
+pub use draw::{draw, Draw, PixelInput, RenderTarget, SampleShading};
 pub use geometry::{run_geometry, GeometryDesc};
 pub use hull::{run_hull, HullDesc, HullOutput, HullPhaseKind, HullPhaseRun};
 pub use quads::{shade_quads, Quad};

@@ -72,8 +72,10 @@ macro_rules! foreach_helper {
                 ) -> ();
                 /// `sample_info`: a view's samples a texel (0 when unbound).
                 SampleCount = msaa::dxjit_sample_count(view: *const $crate::abi::View) -> u32;
-                /// `sample_pos`: four floats; a null view is the rasterizer.
+                /// `sample_pos`: four floats (zeros for a null view).
                 SamplePos = msaa::dxjit_sample_pos(view: *const $crate::abi::View, index: i32, out: *mut f32) -> ();
+                /// `sample_pos rasterizer`: four floats for a rasterizer of `samples` samples.
+                RasterSamplePos = msaa::dxjit_raster_sample_pos(samples: u32, index: i32, out: *mut f32) -> ();
                 /// One `lod` for a 2x2 quad.
                 LodQuad = sampler::dxjit_lod_quad(
                     view: *const $crate::abi::View,

@@ -1,14 +1,13 @@
 //! Multisampled resources as shaders see them: `ld2dms`, `sample_info` and
-//! `sample_pos`, and D3D's standard sample patterns.
-//!
-//! dxjit rasterizes with one sample a pixel, so the rasterizer's sample
-//! count is always [`RASTERIZER_SAMPLES`].
+//! `sample_pos`, and D3D's standard sample patterns, which both
+//! multisampled textures and multisampled render targets use.
 
 use crate::abi::View;
 use crate::texture::Texture;
 
-/// The rasterizer's sample count in dxjit's draw path.
-pub const RASTERIZER_SAMPLES: u32 = 1;
+/// The sample counts a render target may have: D3D11 requires every
+/// device to support 1, 2, 4 and 8 samples for render-target formats.
+pub const TARGET_SAMPLE_COUNTS: [u32; 4] = [1, 2, 4, 8];
 
 /// D3D11's standard sample pattern for 1 sample, in 1/16 pixel from the
 /// pixel centre (D3D11.3 functional specification, "Standard Sample
@@ -98,19 +97,26 @@ pub unsafe extern "C" fn dxjit_sample_count(view: *const View) -> u32 {
     unsafe { texture_of(view) }.map_or(0, Texture::samples)
 }
 
-/// `sample_pos` of sample `index` of `view`'s texture, or of the rasterizer
-/// when `view` is null, written to `out` as four floats.
+/// `sample_pos` of sample `index` of `view`'s texture, written to `out` as
+/// four floats (zeros for a null or unbound view).
 ///
 /// # Safety
 /// `view` is null or points to a valid view record; `out` has room for four words.
 pub unsafe extern "C" fn dxjit_sample_pos(view: *const View, index: i32, out: *mut f32) {
-    let samples = if view.is_null() {
-        RASTERIZER_SAMPLES
-    } else {
-        // SAFETY: forwarded from the caller.
-        unsafe { dxjit_sample_count(view) }
-    };
+    // SAFETY: forwarded from the caller.
+    let samples = unsafe { dxjit_sample_count(view) };
     let words = sample_position(samples, index);
+    // SAFETY: `out` has room for four words.
+    unsafe { std::ptr::copy_nonoverlapping(words.as_ptr(), out, 4) };
+}
+
+/// `sample_pos rasterizer`: sample `index` of a rasterizer with `samples`
+/// samples a pixel (0 counts as 1), written to `out` as four floats.
+///
+/// # Safety
+/// `out` has room for four words.
+pub unsafe extern "C" fn dxjit_raster_sample_pos(samples: u32, index: i32, out: *mut f32) {
+    let words = sample_position(samples.max(1), index);
     // SAFETY: `out` has room for four words.
     unsafe { std::ptr::copy_nonoverlapping(words.as_ptr(), out, 4) };
 }

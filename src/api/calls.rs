@@ -92,7 +92,9 @@ impl Shader {
     }
 
     /// Shades `desc.rect` in 2x2 quads with a pixel shader and writes
-    /// `targets`, on every core.
+    /// `targets`, on every core. Multisampled targets (all of one sample
+    /// count) get every sample the rectangle covers, shaded once a pixel
+    /// or, for shaders that run per sample, once a sample.
     pub fn draw(
         &self,
         bindings: &Bindings<'_>,
@@ -137,11 +139,19 @@ impl Shader {
                 kernel.output_regs
             ));
         }
+        if let Some(t) = targets.iter().find(|t| t.samples() != targets[0].samples()) {
+            return invalid(format!(
+                "targets of {} and {} samples: every target of a draw has the same sample count",
+                targets[0].samples(),
+                t.samples()
+            ));
+        }
         let draw = Draw {
             rect: desc.rect,
             pixel_center: desc.pixel_center,
             inputs: desc.inputs.clone(),
             targets: targets.iter().map(|t| *t.raw()).collect(),
+            shading: self.sample_shading(),
         };
         self.guarded(bindings, options, |raw| {
             // SAFETY: as in `dispatch_with`; each target was made from an

@@ -24,6 +24,10 @@ pub enum BindError {
     /// A render target's size, pitch or format does not fit its memory.
     #[error("render target: {0}")]
     BadTarget(String),
+    /// A render target's sample count is not one D3D11 requires devices to
+    /// support for render targets (1, 2, 4 or 8).
+    #[error("render target: {0} samples a pixel (1, 2, 4 or 8 are allowed)")]
+    BadSampleCount(u32),
 }
 
 /// Why a call did not run to the end.

@@ -10,6 +10,7 @@ mod definitions;
 mod engine;
 mod error;
 mod halt;
+mod multisample;
 mod pipeline;
 mod quads;
 mod stream_output;
@@ -23,6 +24,7 @@ pub use deadline::within as within_deadline;
 pub use engine::{Engine, EngineConfig};
 pub use error::{BindError, RunError};
 pub use halt::stop_reason;
+pub use multisample::sample_shading;
 pub use pipeline::{
     run_from_sources, run_pipeline, run_pipeline_raw, DrawInput, PipelineOutput, PipelineStages,
     RawStage, RawStages, StageBinding, Stages, VertexSource,

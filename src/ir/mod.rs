@@ -93,6 +93,10 @@ pub enum SysVal {
     InstanceId,
     /// SV_GSInstanceID (`vGSInstanceID`).
     GsInstanceId,
+    /// SV_Coverage / `vCoverage`: the samples the pixel covers (bit i = sample i).
+    Coverage,
+    /// SV_SampleIndex / `vSampleIndex`: the sample a per-sample invocation shades.
+    SampleIndex,
 }
 
 /// A register index: a static part plus an optional per-lane relative part.
@@ -731,6 +735,9 @@ pub enum Interpolation {
     NoPerspective,
     /// Linear at the centroid.
     Centroid,
+    /// Linear at the sample's position (`linear sample`, `linear
+    /// noperspective sample`): the shader runs once per sample.
+    Sample,
 }
 
 /// An indexable temporary array `x#[count]`.
@@ -812,6 +819,14 @@ pub struct Program {
     pub const_overrides: Vec<(u32, u32, [u32; 4])>,
     /// Pixel outputs written by depth (`oDepth`/SV_Depth) land in this output register.
     pub depth_output: Option<u32>,
+    /// The output register the coverage mask (`oMask`/SV_Coverage) lands in.
+    pub mask_output: Option<u32>,
+    /// Pixel shaders that run once per sample: they read SV_SampleIndex or
+    /// have an input (or SV_Position) interpolated per sample.
+    pub per_sample: bool,
+    /// SV_Position is declared `sample`: it is the sample's position when
+    /// shading per sample, not the pixel centre.
+    pub sample_position: bool,
     /// The main function.
     pub main: Body,
     /// Subroutines by label.
@@ -849,6 +864,9 @@ impl Program {
             thread_group: [1, 1, 1],
             const_overrides: Vec::new(),
             depth_output: None,
+            mask_output: None,
+            per_sample: false,
+            sample_position: false,
             main: Body::new(),
             subroutines: Vec::new(),
             tess: None,

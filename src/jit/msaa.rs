@@ -1,6 +1,8 @@
 //! Multisampled resources: `ld2dms` (one `dxjit_load_sample` call a lane),
 //! `sample_info` (one `dxjit_sample_count` call, the same in every lane)
-//! and `sample_pos` (one `dxjit_sample_pos` call a lane).
+//! and `sample_pos` (one `dxjit_sample_pos` call a lane). The rasterizer's
+//! sample count is the y of the `Sample` system value, the same in every
+//! lane (the runtime leaves 0 for a single-sampled draw, read as 1).
 
 use super::helpers::HelperId;
 use super::operand::Ty;
@@ -8,7 +10,8 @@ use super::state::Tr;
 use super::JitError;
 use crate::ir::{Dst, Resource, Src};
 use cranelift_codegen::ir::{types, InstBuilder, MemFlagsData, Value};
-use dxjit_runtime::msaa::RASTERIZER_SAMPLES;
+use dxjit_runtime::abi::{Frame, SysValSlot};
+use std::mem::offset_of;
 
 impl Tr<'_, '_> {
     /// `ld2dms`: sample `sample.x` of texel `coord + offset` of SRV `res`.
@@ -61,10 +64,7 @@ impl Tr<'_, '_> {
                 let call = self.b.ins().call(f, &[view]);
                 self.b.inst_results(call)[0]
             }
-            None => self
-                .b
-                .ins()
-                .iconst(types::I32, i64::from(RASTERIZER_SAMPLES)),
+            None => self.raster_samples(),
         };
         let count = if uint {
             count
@@ -85,14 +85,19 @@ impl Tr<'_, '_> {
         index: &Src,
         swizzle: [u8; 4],
     ) -> Result<(), JitError> {
-        let view = match res {
-            Some(r) => self.view_addr(Resource::Srv(r))?,
-            None => self.b.ins().iconst(types::I64, 0),
+        let (f, first) = match res {
+            Some(r) => (
+                self.helper(HelperId::SamplePos),
+                self.view_addr(Resource::Srv(r))?,
+            ),
+            None => (
+                self.helper(HelperId::RasterSamplePos),
+                self.raster_samples(),
+            ),
         };
-        let f = self.helper(HelperId::SamplePos);
         let out = self.args_ptr();
         if let Some(i) = self.read_scalar(index, 0, Ty::I) {
-            self.b.ins().call(f, &[view, i, out]);
+            self.b.ins().call(f, &[first, i, out]);
             let words = self.four_words(out);
             return self.write_uniform_words(dst, words, swizzle);
         }
@@ -101,11 +106,24 @@ impl Tr<'_, '_> {
         for j in 0..self.k {
             for l in 0..4u8 {
                 let i = self.b.ins().extractlane(idx.v[j], l);
-                self.b.ins().call(f, &[view, i, out]);
+                self.b.ins().call(f, &[first, i, out]);
                 per_lane.push(self.four_words(out));
             }
         }
         self.collect4(&per_lane, dst, swizzle)
+    }
+
+    /// The rasterizer's sample count: lane 0 of the `Sample` system
+    /// value's y, at least 1.
+    fn raster_samples(&mut self) -> Value {
+        let sysvals = self.frame_ptr(offset_of!(Frame, sysvals));
+        let at = (SysValSlot::Sample as u32 * 4 + 1) * self.lanes() * 4;
+        let count = self
+            .b
+            .ins()
+            .load(types::I32, MemFlagsData::trusted(), sysvals, at as i32);
+        let one = self.b.ins().iconst(types::I32, 1);
+        self.b.ins().umax(count, one)
     }
 
     /// The four words a helper left at `out`.

@@ -31,6 +31,8 @@ fn sysval_slot(sv: SysVal) -> SysValSlot {
         SysVal::PrimitiveId => SysValSlot::PrimitiveId,
         SysVal::InstanceId => SysValSlot::InstanceId,
         SysVal::GsInstanceId => SysValSlot::GsInstanceId,
+        SysVal::Coverage => SysValSlot::Coverage,
+        SysVal::SampleIndex => SysValSlot::Sample,
     }
 }
 

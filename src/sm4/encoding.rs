@@ -127,6 +127,11 @@ named_enum! {
     }
 }
 
+/// `sample_info`'s return-type field for `_uint` (the instruction's own
+/// return type, float 0 or uint 1, not `resinfo`'s, where uint is 2): fxc
+/// encodes `sampleinfo_uint` with 1.
+pub const SAMPLE_INFO_UINT: u32 = 1;
+
 named_enum! {
     /// The class of a custom-data block.
     pub enum CustomDataClass {

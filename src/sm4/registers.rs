@@ -134,14 +134,15 @@ impl OperandType {
     }
 
     /// Whether compilers declare the (single-component) register as a
-    /// one-component operand rather than with no components: the depth,
-    /// coverage and stencil outputs and the coverage inputs.
+    /// one-component operand rather than with no components: the depth
+    /// and stencil outputs and the coverage inputs. fxc declares `oMask`
+    /// with no components (`dcl_output oMask` is 0x02000065, 0x0000f000 in
+    /// Wine's d3d11 test_sample_mask).
     pub fn declared_with_one_component(self) -> bool {
         use OperandType as T;
         matches!(
             self,
             T::OutputDepth
-                | T::OutputCoverageMask
                 | T::InputCoverageMask
                 | T::OutputDepthGreaterEqual
                 | T::OutputDepthLessEqual

@@ -94,10 +94,11 @@ fn check_one(expect: &Expect, outcome: &Outcome) -> Option<String> {
         Expect::Target {
             target,
             area,
+            sample,
             value,
             tolerance,
         } => match outcome.targets.get(*target as usize) {
-            Some(image) => check_target(*target, *area, value, image, *tolerance),
+            Some(image) => check_target(*target, *area, *sample, value, image, *tolerance),
             None => Some(format!("target {target} is missing from the outcome")),
         },
         Expect::Vertex {
@@ -233,6 +234,7 @@ fn check_uav(
 fn check_target(
     target: u32,
     area: Area,
+    sample: Option<u32>,
     value: &[Value],
     image: &TargetImage,
     tolerance: Tolerance,
@@ -248,21 +250,28 @@ fn check_target(
         Area::Pixel([x, y]) => [x, y, x.saturating_add(1), y.saturating_add(1)],
         Area::Rect(r) => r,
     };
+    let samples = match sample {
+        Some(s) => s..s + 1,
+        None => 0..image.samples,
+    };
     let mut bad: Vec<(u32, u32, Option<[u32; 4]>)> = Vec::new();
     let mut count = 0usize;
     for y in y0..y1 {
         for x in x0..x1 {
-            let texel = image.texel(x, y);
-            let same = texel.is_some_and(|t| {
-                value
-                    .iter()
-                    .zip(t)
-                    .all(|(e, w)| element_matches(*e, w, kind, tolerance))
+            let texels: Vec<Option<[u32; 4]>> =
+                samples.clone().map(|s| image.sample(x, y, s)).collect();
+            let differs = texels.iter().find(|texel| {
+                !texel.is_some_and(|t| {
+                    value
+                        .iter()
+                        .zip(t)
+                        .all(|(e, w)| element_matches(*e, w, kind, tolerance))
+                })
             });
-            if !same {
+            if let Some(texel) = differs {
                 count += 1;
                 if bad.len() < SHOWN {
-                    bad.push((x, y, texel));
+                    bad.push((x, y, *texel));
                 }
             }
         }
@@ -276,7 +285,8 @@ fn check_target(
     };
     Some(match area {
         Area::Pixel([x, y]) => format!(
-            "target {target} pixel ({x}, {y}): expected {}, got {}{}",
+            "target {target} pixel ({x}, {y}){}: expected {}, got {}{}",
+            shown_samples(sample, image.samples),
             show_values(value),
             got(&bad[0].2),
             show_tolerance(tolerance)
@@ -287,7 +297,8 @@ fn check_target(
                 .map(|(x, y, t)| format!("({x}, {y}) has {}", got(t)))
                 .collect();
             format!(
-                "target {target} rect {r:?}: {count} of {} pixels differ from {}{}: {}",
+                "target {target} rect {r:?}{}: {count} of {} pixels differ from {}{}: {}",
+                shown_samples(sample, image.samples),
                 (u64::from(x1 - x0)) * u64::from(y1 - y0),
                 show_values(value),
                 show_tolerance(tolerance),
@@ -295,4 +306,14 @@ fn check_target(
             )
         }
     })
+}
+
+/// Which samples a target expectation compared, for its message: nothing
+/// for a single-sampled target.
+fn shown_samples(sample: Option<u32>, samples: u32) -> String {
+    match sample {
+        Some(s) => format!(" sample {s}"),
+        None if samples > 1 => format!(" (every one of {samples} samples)"),
+        None => String::new(),
+    }
 }

@@ -32,6 +32,7 @@ fn keys(e: &RawExpect) -> Vec<&'static str> {
         ("target", e.target.is_some()),
         ("pixel", e.pixel.is_some()),
         ("rect", e.rect.is_some()),
+        ("sample", e.sample.is_some()),
         ("value", e.value.is_some()),
         ("vertex", e.vertex.is_some()),
         ("reg", e.reg.is_some()),
@@ -125,7 +126,7 @@ impl Lower<'_> {
         } else if e.pixel.is_some() || e.rect.is_some() {
             (
                 "target",
-                &["target", "pixel", "rect", "value", "abs", "ulp"],
+                &["target", "pixel", "rect", "sample", "value", "abs", "ulp"],
             )
         } else {
             return Err(self.bad(format!(
@@ -310,9 +311,16 @@ impl Lower<'_> {
                 texel::name(t.format)
             )));
         }
+        if let Some(s) = e.sample.filter(|&s| s >= t.samples) {
+            return Err(self.bad(format!(
+                "{what}: sample {s} of a target of {} samples",
+                t.samples
+            )));
+        }
         Ok(Expect::Target {
             target,
             area,
+            sample: e.sample,
             value,
             tolerance,
         })

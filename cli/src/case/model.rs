@@ -361,6 +361,9 @@ pub struct TargetDesc {
     /// A dxjit extension: `output`, the pixel-shader output register the
     /// target takes (e.g. `oDepth`) instead of colour output n for target n.
     pub output: Option<String>,
+    /// `sample_count` (or `samples`): samples a pixel, default 1. A count a
+    /// render target cannot have is refused when the draw is prepared.
+    pub samples: u32,
 }
 
 /// `[draw]`.
@@ -497,6 +500,9 @@ pub enum Expect {
         target: u32,
         /// The pixel or rectangle.
         area: Area,
+        /// `sample`: the one sample of each pixel compared; `None` compares
+        /// every sample of a multisampled target.
+        sample: Option<u32>,
         /// One element per component of the target's format, r, g, b, a.
         value: Vec<Value>,
         /// Tolerance of float elements.

@@ -1,4 +1,5 @@
-//! Multisampled texture views of case files (`texture2dms`, `texture2dmsarray`).
+//! Multisampled texture views of case files (`texture2dms`, `texture2dmsarray`);
+//! the tests also cover multisampled render targets (`sample_count`).
 
 use super::model::{SrvDesc, SrvKind};
 use dxjit_runtime::texture::{Texture, TextureKind};
@@ -54,6 +55,42 @@ mod tests {
         let texture = srv.multisampled_texture().unwrap().unwrap();
         assert_eq!(texture.samples(), 4);
         assert_eq!(texture.fetch_sample(0, 1, 0, 2), [7, 0, 0, 1]);
+    }
+
+    /// A draw case with one `target` (TOML inline table) and `expect` keys.
+    fn draw_case(target: &str, expect: &str) -> String {
+        format!(
+            "format = 1\nname = \"ms\"\n[ps]\nasm = \"ps_5_0\\nret\"\n\
+             [draw]\ntargets = [{target}]\n[[expect]]\npixel = [0, 0]\n{expect}value = [0]\n"
+        )
+    }
+
+    #[test]
+    fn targets_take_sample_count_or_samples_and_expectations_a_sample() {
+        use crate::case::model::Action;
+        let target = "{ format = \"r32_uint\", width = 1, height = 1, sample_count = 4 }";
+        let parsed =
+            parse_case_str(&draw_case(target, "sample = 3\n"), Path::new("ms.toml")).unwrap();
+        let Action::Draw(draw) = &parsed.action else {
+            panic!("a draw")
+        };
+        assert_eq!(draw.targets[0].samples, 4);
+        let err =
+            parse_case_str(&draw_case(target, "sample = 4\n"), Path::new("ms.toml")).unwrap_err();
+        assert!(
+            err.to_string().contains("sample 4 of a target of 4"),
+            "{err}"
+        );
+        let both =
+            "{ format = \"r32_uint\", width = 1, height = 1, samples = 2, sample_count = 2 }";
+        let err = parse_case_str(&draw_case(both, ""), Path::new("ms.toml")).unwrap_err();
+        assert!(err.to_string().contains("both given"), "{err}");
+        let plain = "{ format = \"r32_uint\", width = 1, height = 1 }";
+        let parsed = parse_case_str(&draw_case(plain, ""), Path::new("ms.toml")).unwrap();
+        let Action::Draw(draw) = &parsed.action else {
+            panic!("a draw")
+        };
+        assert_eq!(draw.targets[0].samples, 1);
     }
 
     #[test]

@@ -38,20 +38,32 @@ pub struct TargetImage {
     pub width: u32,
     /// Height in pixels.
     pub height: u32,
-    /// Rows top to bottom, tightly packed, `bytes_per_texel` per pixel.
+    /// Samples a pixel.
+    pub samples: u32,
+    /// Rows top to bottom, tightly packed, `bytes_per_texel` per sample,
+    /// a pixel's samples one after the other.
     pub data: Vec<u8>,
 }
 
 impl TargetImage {
-    /// The four words a shader would read from pixel (x, y); `None` outside
-    /// the image or past the end of `data`.
-    pub fn texel(&self, x: u32, y: u32) -> Option<[u32; 4]> {
-        if x >= self.width || y >= self.height {
+    /// The four words a shader would read from sample `s` of pixel (x, y);
+    /// `None` outside the image or past the end of `data`.
+    pub fn sample(&self, x: u32, y: u32, s: u32) -> Option<[u32; 4]> {
+        if x >= self.width || y >= self.height || s >= self.samples {
             return None;
         }
         let size = texel::texel_size(self.format) as usize;
-        let at = (y as usize * self.width as usize + x as usize) * size;
+        let pixel = y as usize * self.width as usize + x as usize;
+        let at = (pixel * self.samples as usize + s as usize) * size;
         texel::decode(self.format, self.data.get(at..)?)
+    }
+
+    /// Bytes of the image: every sample of every pixel.
+    pub fn byte_size(&self) -> usize {
+        self.width as usize
+            * self.height as usize
+            * self.samples as usize
+            * self.format.bytes_per_texel() as usize
     }
 }
 

@@ -853,11 +853,18 @@ impl Lower<'_> {
                 if t.width == 0 || t.height == 0 {
                     return Err(self.bad(format!("{what}: width and height must be at least 1")));
                 }
+                let samples = match (t.samples, t.sample_count) {
+                    (Some(_), Some(_)) => {
+                        return Err(self.bad(format!("{what}: samples and sample_count both given")))
+                    }
+                    (s, c) => s.or(c).unwrap_or(1),
+                };
                 Ok(TargetDesc {
                     format: self.writable_format(&t.format, &what)?,
                     width: t.width,
                     height: t.height,
                     output: t.output.clone(),
+                    samples,
                 })
             })
             .collect::<Result<Vec<_>, _>>()?;

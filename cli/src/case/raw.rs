@@ -187,6 +187,8 @@ pub(crate) struct RawTarget {
     pub width: u32,
     pub height: u32,
     pub output: Option<String>,
+    pub samples: Option<u32>,
+    pub sample_count: Option<u32>,
 }
 
 /// `[vertices]`.
@@ -256,6 +258,7 @@ pub(crate) struct RawExpect {
     pub target: Option<u32>,
     pub pixel: Option<[u32; 2]>,
     pub rect: Option<[u32; 4]>,
+    pub sample: Option<u32>,
     pub value: Option<Vec<Num>>,
     pub vertex: Option<u32>,
     pub reg: Option<String>,

@@ -149,16 +149,17 @@ impl DrawDesc {
 }
 
 impl TargetDesc {
-    /// An image of this target with every pixel holding `value` (four words
-    /// as a shader writes them) converted to the format.
+    /// An image of this target with every sample holding `value` (four
+    /// words as a shader writes them) converted to the format.
     pub fn cleared(&self, value: [u32; 4]) -> TargetImage {
         let texel = texel::encode(self.format, value);
-        let pixels = self.width as usize * self.height as usize;
+        let samples = self.width as usize * self.height as usize * self.samples as usize;
         TargetImage {
             format: self.format,
             width: self.width,
             height: self.height,
-            data: texel.repeat(pixels),
+            samples: self.samples,
+            data: texel.repeat(samples),
         }
     }
 }

@@ -92,6 +92,7 @@ pub fn targets(
                 width: TEXTURE_SIZE,
                 height: TEXTURE_SIZE,
                 output: Some(r.name.clone()),
+                samples: 1,
             }
         })
         .collect()

@@ -1,4 +1,6 @@
 //! Pixel shaders over a rectangle in 2x2 quads, one call per row of quads.
+//! Draws to multisampled targets, or with a shader writing `oMask`, go
+//! through [`super::draw_samples`] instead.
 //!
 //! The runtime prepares, once per draw, the inputs' values along the
 //! rectangle's columns (in f64, in the default float mode); compiled code
@@ -6,6 +8,7 @@
 //! denormals flushed, and stores the 8-bit unorm targets itself. The
 //! runtime stores the other targets after the row.
 
+use super::draw_samples::draw_multisampled;
 use super::interpolate::{Axis, Inputs};
 use super::{with_flushed_denormals, Bindings, Block, Call, Kernel};
 use crate::abi::{DirectTarget, DrawRow, SysValSlot, DIRECT_TARGETS, SYSVAL_COUNT};
@@ -37,6 +40,25 @@ pub struct RenderTarget {
     pub format: Format,
     /// The shader output register written to it.
     pub output_reg: u32,
+    /// Samples a pixel: 1, 2, 4 or 8. A pixel's samples lie one after the
+    /// other, sample 0 first (as in a `texture2dms`): sample `s` of pixel
+    /// (x, y) starts at byte `y * row_pitch + (x * samples + s) * texel size`.
+    pub samples: u32,
+}
+
+/// What a pixel shader does with samples, from its declarations.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SampleShading {
+    /// It runs once per sample (it reads SV_SampleIndex or has `sample`
+    /// inputs).
+    pub per_sample: bool,
+    /// The output register holding its `oMask`, if it writes one.
+    pub mask_output: Option<u32>,
+    /// The input registers interpolated at the sample's position when
+    /// shading per sample.
+    pub sample_inputs: Vec<u32>,
+    /// SV_Position is the sample's position when shading per sample.
+    pub sample_position: bool,
 }
 
 /// A draw: the rectangle covered and how inputs and outputs are fed.
@@ -48,8 +70,17 @@ pub struct Draw {
     pub pixel_center: f32,
     /// Interpolated inputs.
     pub inputs: Vec<PixelInput>,
-    /// Render targets.
+    /// Render targets, all of the same sample count.
     pub targets: Vec<RenderTarget>,
+    /// What the shader does with samples.
+    pub shading: SampleShading,
+}
+
+impl Draw {
+    /// The rasterizer's sample count: the targets' (1 without targets).
+    pub fn samples(&self) -> u32 {
+        self.targets.first().map_or(1, |t| t.samples.max(1))
+    }
 }
 
 // SAFETY: render targets are written at disjoint pixels by different threads.
@@ -83,6 +114,8 @@ impl RowMemory {
         words[(pos + 3) * w..(pos + 4) * w].fill(1.0f32.to_bits());
         let front = SysValSlot::FrontFace as usize * 4 * w;
         words[front..front + w].fill(u32::MAX);
+        let coverage = SysValSlot::Coverage as usize * 4 * w;
+        words[coverage..coverage + w].fill(1);
         let output_words = k.output_regs as usize * 4 * w;
         let output_blocks = if keep_outputs { steps } else { 1 };
         RowMemory {
@@ -110,12 +143,17 @@ impl RowMemory {
 /// view was made from; no other thread writes memory a view reads, or
 /// touches memory a UAV views, during the call.
 /// Each target's `ptr` is writable for `(height - 1) * row_pitch + width *
-/// texel size` bytes, untouched by anything else during the call, and no two
-/// targets overlap.
+/// samples * texel size` bytes, untouched by anything else during the
+/// call, and no two targets overlap. Every target has the same `samples`.
 pub unsafe fn draw(k: &Kernel, b: &Bindings, d: &Draw) {
     let [x0, y0, x1, y1] = d.rect;
     if x1 <= x0 || y1 <= y0 {
         return;
+    }
+    let samples = d.samples();
+    if samples > 1 || d.shading.mask_output.is_some() {
+        // SAFETY: forwarded from the caller.
+        return unsafe { draw_multisampled(k, b, d, samples) };
     }
     let w = k.lanes as usize;
     let quads_per_call = w / 4;

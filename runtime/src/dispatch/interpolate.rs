@@ -70,6 +70,26 @@ impl Interpolant {
     }
 }
 
+/// The words of an input given at the rectangle's corners at place (`u`,
+/// `v`) across it, computed as the row loop computes them: components
+/// whose corners agree keep their word; the others are `top + rise × v` in
+/// f64, rounded to f32 once.
+pub(super) fn corner_value(corners: &[[u32; 4]; 4], u: f64, v: f64) -> [u32; 4] {
+    std::array::from_fn(|c| match Interpolant::new(corners, c) {
+        Interpolant::Flat(word) => word,
+        Interpolant::Bilinear {
+            top_left,
+            top_step,
+            bottom_left,
+            bottom_step,
+        } => {
+            let top = top_left + top_step * u;
+            let bottom = bottom_left + bottom_step * u;
+            ((top + (bottom - top) * v) as f32).to_bits()
+        }
+    })
+}
+
 /// A draw's inputs, prepared once: the words that are the same at every
 /// pixel, and for the components that vary, their values along the top
 /// edge and rises to the bottom edge at every column. A pixel's word is
@@ -217,6 +237,30 @@ mod tests {
         assert_eq!(block(&inputs, 2, 0.5)[0], f(1.75));
         // Rounded once, from f64, to f32.
         assert_eq!(block(&inputs, 1, 0.0)[0], f((1.0f64 / 3.0) as f32));
+    }
+
+    #[test]
+    fn corner_values_match_the_row_table_bit_for_bit() {
+        let f = |x: f32| x.to_bits();
+        // A third and a tenth are inexact, so the two paths agree only if
+        // they round alike; component 1 is flat and keeps its word.
+        let corners = [
+            [f(0.0), 7, f(1.0), 0],
+            [f(1.0), 7, f(0.1), 0],
+            [f(1.0 / 3.0), 7, f(2.0), 0],
+            [f(4.0), 7, f(-3.0), 0],
+        ];
+        let columns = Axis::new(0, 6, 0, 6, 0.5);
+        let inputs = Inputs::new(&[PixelInput { reg: 0, corners }], 1, &columns);
+        for x in 0..6 {
+            for v in [0.0, 0.25, 0.7] {
+                let u = columns.at(x).0;
+                assert_eq!(
+                    super::corner_value(&corners, u, v),
+                    block(&inputs, x, v)[..4]
+                );
+            }
+        }
     }
 
     #[test]

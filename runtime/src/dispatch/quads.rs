@@ -7,7 +7,8 @@ use crate::abi::{SysValSlot, SYSVAL_COUNT};
 use rayon::prelude::*;
 
 /// One 2x2 quad: pixels (x, y), (x+1, y), (x, y+1), (x+1, y+1), in that
-/// order everywhere (bit i of `coverage`, input and output block i).
+/// order everywhere (bit i of `coverage`, input and output block i). The
+/// rasterizer has one sample a pixel: a covered pixel's `vCoverage` is 1.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Quad {
     /// Left column.
@@ -137,6 +138,7 @@ fn fill(
     mask[..w].fill(0);
     let pos = SysValSlot::Position as usize * 4;
     let face = SysValSlot::FrontFace as usize * 4;
+    let cov = SysValSlot::Coverage as usize * 4;
     for (q, quad) in quads.iter().enumerate() {
         for p in 0..4 {
             let lane = 4 * q + p;
@@ -152,11 +154,10 @@ fn fill(
             sysval[(pos + 1) * w + lane] = y.to_bits();
             sysval[(pos + 3) * w + lane] = 1.0f32.to_bits();
             sysval[face * w + lane] = if quad.front_facing { u32::MAX } else { 0 };
-            mask[lane] = if quad.coverage & (1 << p) != 0 {
-                u32::MAX
-            } else {
-                0
-            };
+            let covered = quad.coverage & (1 << p) != 0;
+            mask[lane] = if covered { u32::MAX } else { 0 };
+            // One sample a pixel: vCoverage is sample 0 when covered.
+            sysval[cov * w + lane] = u32::from(covered);
         }
     }
 }

@@ -5,7 +5,7 @@
 
 use super::lex::{bracketed, components, number, split_top, strip_prefix_ci};
 use super::source::{fault, Res};
-use crate::sm4::encoding::{ExtendedOpcodeType, ResInfoReturnType, TestBoolean};
+use crate::sm4::encoding::{ExtendedOpcodeType, ResInfoReturnType, TestBoolean, SAMPLE_INFO_UINT};
 use crate::sm4::fields::{
     self, Field, AOFFIMMI, EXTENDED_RESOURCE_DIMENSION, EXTENDED_TYPE, INTERFACE_DYNAMIC,
     OPCODE_CONTROLS, PRECISE_MASK, RESINFO_RETURN_TYPE, RESOURCE_DIMENSION, SAMPLE_COUNT, SATURATE,
@@ -124,12 +124,17 @@ fn suffixes(info: &'static OpInfo, rest: &str) -> Res<Mnemonic> {
             "_nz" if info.test => controls |= control(TEST_BOOLEAN, TestBoolean::NonZero.code()),
             "_z" if info.test => {}
             "_sat" if !info.decl => controls |= control(SATURATE, 1),
-            "_rcpfloat" if op.has_return_type_suffix() => {
+            "_rcpfloat" if op == Opcode::Resinfo => {
                 controls |= control(RESINFO_RETURN_TYPE, ResInfoReturnType::RcpFloat.code())
+            }
+            "_uint" if op == Opcode::SampleInfo => {
+                controls |= control(RESINFO_RETURN_TYPE, SAMPLE_INFO_UINT)
             }
             "_uint" if op.has_return_type_suffix() => {
                 controls |= control(RESINFO_RETURN_TYPE, ResInfoReturnType::Uint.code())
             }
+            // sample_info's value 2, which no name has (resinfo's is `_uint`).
+            "_2" if op == Opcode::SampleInfo => controls |= control(RESINFO_RETURN_TYPE, 2),
             // The return type no name has, as the disassembler prints it.
             "_3" if op.has_return_type_suffix() => {
                 controls |= control(RESINFO_RETURN_TYPE, RESINFO_RETURN_TYPE.max())

@@ -10,7 +10,7 @@ use std::fmt::Write;
 
 use super::asm::assemble_instruction;
 use super::decode::{decode, Instruction, Operand, Shader};
-use super::encoding::{OperandModifier, ResInfoReturnType};
+use super::encoding::{OperandModifier, ResInfoReturnType, SAMPLE_INFO_UINT};
 use super::fields::RESINFO_RETURN_TYPE;
 use super::names::ResourceDimension;
 use super::opcodes::Block;
@@ -111,6 +111,13 @@ fn dimension_name(dim: u32) -> &'static str {
 /// or the number for one no type has).
 fn return_suffix(ins: &Instruction) -> String {
     let value = ins.field(RESINFO_RETURN_TYPE);
+    if ins.opcode() == crate::sm4::opcodes::Opcode::SampleInfo {
+        return match value {
+            0 => String::new(),
+            SAMPLE_INFO_UINT => "_uint".to_string(),
+            _ => format!("_{value}"),
+        };
+    }
     ResInfoReturnType::from_code(value)
         .map_or_else(|| format!("_{value}"), |r| r.name().to_string())
 }

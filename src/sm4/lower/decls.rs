@@ -127,19 +127,28 @@ impl Lowerer {
             (_, Some(SystemValue::PrimitiveId)) => Some(SysVal::PrimitiveId),
             (_, Some(SystemValue::InstanceId)) => Some(SysVal::InstanceId),
             (_, Some(SystemValue::IsFrontFace)) => Some(SysVal::FrontFace),
+            (_, Some(SystemValue::SampleIndex)) if self.prog.stage == Stage::Pixel => {
+                Some(SysVal::SampleIndex)
+            }
             _ => None,
         };
+        use InterpolationMode as M;
+        let sampled = matches!(
+            M::from_code(ins.field(INTERPOLATION_MODE)),
+            Some(M::LinearSample | M::LinearNoPerspectiveSample)
+        );
         if let Some(sv) = sysval {
+            let sample_position = sv == SysVal::Position && sampled;
+            self.prog.per_sample |= sv == SysVal::SampleIndex || sample_position;
+            self.prog.sample_position |= sample_position;
             self.sysval_inputs.insert(reg, sv);
             return Ok(());
         }
-        use InterpolationMode as M;
         let interpolation = match M::from_code(ins.field(INTERPOLATION_MODE)) {
             Some(M::Constant) => Interpolation::Constant,
             Some(M::LinearCentroid | M::LinearNoPerspectiveCentroid) => Interpolation::Centroid,
-            Some(M::LinearNoPerspective | M::LinearNoPerspectiveSample) => {
-                Interpolation::NoPerspective
-            }
+            Some(M::LinearNoPerspective) => Interpolation::NoPerspective,
+            Some(M::LinearSample | M::LinearNoPerspectiveSample) => Interpolation::Sample,
             _ => Interpolation::Linear,
         };
         let entry = self.inputs.entry(reg).or_default();
@@ -149,6 +158,7 @@ impl Lowerer {
             O::DclInputPs | O::DclInputPsSgv | O::DclInputPsSiv
         ) {
             entry.interpolation = interpolation;
+            self.prog.per_sample |= interpolation == Interpolation::Sample;
         }
         Ok(())
     }
@@ -166,6 +176,7 @@ impl Lowerer {
             }
             Some(t) if t.is_depth_output() => self.depth = true,
             Some(OperandType::OutputStencilRef) => self.stencil_ref = true,
+            Some(OperandType::OutputCoverageMask) => self.mask = true,
             _ => {
                 let t = op.ty;
                 return Err(self.err(format!("output operand type {t} is not supported")));
@@ -238,6 +249,18 @@ impl Lowerer {
                 name: "oStencilRef".into(),
                 mask: 1,
                 semantic: "SV_STENCILREF".into(),
+                semantic_index: 0,
+                interpolation: Interpolation::Linear,
+            });
+        }
+        if self.mask {
+            let reg = self.mask_reg();
+            self.prog.mask_output = Some(reg);
+            self.prog.outputs.push(IoReg {
+                reg,
+                name: "oMask".into(),
+                mask: 1,
+                semantic: "SV_COVERAGE".into(),
                 semantic_index: 0,
                 interpolation: Interpolation::Linear,
             });

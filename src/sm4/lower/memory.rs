@@ -226,6 +226,7 @@ impl Lowerer {
             O::SampleD => return self.sample(ins, Some(4), Comparison::None),
             O::Ld => return self.fetch(ins),
             O::Ld2dms | O::SampleInfo | O::SamplePos => return self.msaa(ins),
+            O::EvalSnapped | O::EvalSampleIndex | O::EvalCentroid => return self.eval(ins),
             O::Gather4 | O::Gather4C | O::Gather4Po | O::Gather4PoC => return self.gather(ins),
             O::Lod => return self.query_lod(ins),
             O::If => {

@@ -4,6 +4,7 @@ mod alu;
 mod class;
 mod counter;
 mod decls;
+mod eval;
 mod gather;
 mod geometry;
 mod hull;
@@ -68,6 +69,8 @@ struct Lowerer {
     depth: bool,
     /// Whether `oStencilRef` is declared.
     stencil_ref: bool,
+    /// Whether the shader declares `oMask`.
+    mask: bool,
     samplers: Vec<u32>,
     body: Body,
     label: Option<u32>,
@@ -95,6 +98,7 @@ impl Lowerer {
             sysval_inputs: HashMap::new(),
             depth: false,
             stencil_ref: false,
+            mask: false,
             samplers: Vec::new(),
             body: Body::new(),
             label: None,
@@ -137,9 +141,16 @@ impl Lowerer {
         self.outputs.keys().next_back().map_or(0, |r| r + 1)
     }
 
-    /// The output register oStencilRef lands in: the one after oDepth's.
+    /// The output register oStencilRef lands in: the one after oDepth's
+    /// place, taken only when the shader declares oDepth.
     fn stencil_ref_reg(&self) -> u32 {
         self.depth_reg() + u32::from(self.depth)
+    }
+
+    /// The output register oMask lands in: the one after oStencilRef's
+    /// place, taken only when the shader declares oStencilRef.
+    fn mask_reg(&self) -> u32 {
+        self.stencil_ref_reg() + u32::from(self.stencil_ref)
     }
 
     fn emit(&mut self, inst: Inst) {

@@ -4,7 +4,7 @@ use super::operands::swizzle_of;
 use super::Lowerer;
 use crate::ir::Inst;
 use crate::sm4::decode::{Instruction, Operand};
-use crate::sm4::encoding::ResInfoReturnType;
+use crate::sm4::encoding::SAMPLE_INFO_UINT;
 use crate::sm4::fields::RESINFO_RETURN_TYPE;
 use crate::sm4::opcodes::Opcode as O;
 use crate::sm4::registers::OperandType;
@@ -31,8 +31,7 @@ impl Lowerer {
                 Inst::SampleInfo {
                     dst,
                     res: self.srv_or_rasterizer(rop)?,
-                    uint: ResInfoReturnType::from_code(ins.field(RESINFO_RETURN_TYPE))
-                        == Some(ResInfoReturnType::Uint),
+                    uint: ins.field(RESINFO_RETURN_TYPE) == SAMPLE_INFO_UINT,
                     swizzle: swizzle_of(rop.sel),
                 }
             }

@@ -135,6 +135,10 @@ impl Lowerer {
             }
             Some(T::InputPrimitiveId) => reg(File::SysVal(SysVal::PrimitiveId), Index::fixed(0)),
             Some(T::InputGsInstanceId) => reg(File::SysVal(SysVal::GsInstanceId), Index::fixed(0)),
+            Some(T::InputCoverageMask) => Src {
+                swizzle: [0; 4],
+                ..reg(File::SysVal(SysVal::Coverage), Index::fixed(0))
+            },
             Some(T::Null) => reg(File::Null, Index::fixed(0)),
             Some(T::InputThreadId) => reg(File::SysVal(SysVal::DispatchThreadId), Index::fixed(0)),
             Some(T::InputThreadGroupId) => reg(File::SysVal(SysVal::GroupId), Index::fixed(0)),
@@ -176,6 +180,10 @@ impl Lowerer {
                 (File::Output, Index::fixed(self.stencil_ref_reg()))
             }
             Some(T::OutputStencilRef) => return Err(self.err("oStencilRef is not declared")),
+            Some(T::OutputCoverageMask) if self.mask => {
+                (File::Output, Index::fixed(self.mask_reg()))
+            }
+            Some(T::OutputCoverageMask) => return Err(self.err("oMask is not declared")),
             Some(T::Null) => return Ok(Dst::null()),
             _ => {
                 let t = op.ty;
