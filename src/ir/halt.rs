@@ -66,9 +66,10 @@ mod tests {
                 assert_eq!(halted(halt_word(kind, offset)), Some((kind, offset)));
             }
         }
-        // 0x8000_003c: bit 31, offset 15 words = 60 bytes, abort.
-        assert_eq!(halt_word(HaltKind::Abort, 60), 0x8000_003c);
-        assert_eq!(halt_word(HaltKind::DebugBreak, 60), 0xc000_003c);
+        // Byte 60 is word 15: bit 31 and 0xf for abort, bit 30 too for
+        // debug_break.
+        assert_eq!(halt_word(HaltKind::Abort, 60), 0x8000_000f);
+        assert_eq!(halt_word(HaltKind::DebugBreak, 60), 0xc000_000f);
     }
 
     #[test]
