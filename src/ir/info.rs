@@ -87,6 +87,25 @@ impl AluOp {
     }
 }
 
+impl DoubleOp {
+    /// Sources read.
+    pub fn arity(self) -> u8 {
+        use DoubleOp::*;
+        match self {
+            Fma | Movc => 3,
+            Add | Mul | Div | Min | Max | Eq | Ge | Lt | Ne => 2,
+            Rcp | Mov | ToF32 | FromF32 | ToI32 | ToU32 | FromI32 | FromU32 => 1,
+        }
+    }
+
+    /// Whether each double read gives one 32-bit result (comparisons and
+    /// conversions from double), so a destination takes at most two.
+    pub fn narrows(self) -> bool {
+        use DoubleOp::*;
+        matches!(self, Eq | Ge | Lt | Ne | ToF32 | ToI32 | ToU32)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::{ResultKind, SrcTy};
@@ -124,24 +143,5 @@ mod tests {
         assert_eq!(AluOp::IToF.info().result, ResultKind::Float);
         assert_eq!(AluOp::FToU.info().source(0), SrcTy::Float);
         assert_eq!(AluOp::FToU.info().result, ResultKind::Int);
-    }
-}
-
-impl DoubleOp {
-    /// Sources read.
-    pub fn arity(self) -> u8 {
-        use DoubleOp::*;
-        match self {
-            Fma | Movc => 3,
-            Add | Mul | Div | Min | Max | Eq | Ge | Lt | Ne => 2,
-            Rcp | Mov | ToF32 | FromF32 | ToI32 | ToU32 | FromI32 | FromU32 => 1,
-        }
-    }
-
-    /// Whether each double read gives one 32-bit result (comparisons and
-    /// conversions from double), so a destination takes at most two.
-    pub fn narrows(self) -> bool {
-        use DoubleOp::*;
-        matches!(self, Eq | Ge | Lt | Ne | ToF32 | ToI32 | ToU32)
     }
 }

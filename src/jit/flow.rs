@@ -7,7 +7,7 @@ use super::state::{Flow, Saved, Tr};
 use super::JitError;
 use crate::ir::{Inst, Src};
 use cranelift_codegen::ir::condcodes::IntCC;
-use cranelift_codegen::ir::{types, Block, InstBuilder, MemFlagsData};
+use cranelift_codegen::ir::{types, Block, InstBuilder, MemFlagsData, Value};
 use cranelift_frontend::Variable;
 use dxjit_runtime::abi::{Frame, STATUS_BARRIER, STATUS_INTERRUPTED};
 use std::mem::offset_of;
@@ -298,11 +298,19 @@ impl Tr<'_, '_> {
             .b
             .ins()
             .load(types::I32, MemFlagsData::trusted(), self.func.interrupt, 0);
+        self.return_interrupted_if(flag, |_| {});
+    }
+
+    /// Returns [`STATUS_INTERRUPTED`] where `cond` is nonzero, after
+    /// `before` emits what the cold path does first; code after this goes
+    /// on where `cond` is zero.
+    fn return_interrupted_if(&mut self, cond: Value, before: impl FnOnce(&mut Self)) {
         let stop = self.b.create_block();
         let go_on = self.b.create_block();
-        self.b.ins().brif(flag, stop, &[], go_on, &[]);
+        self.b.ins().brif(cond, stop, &[], go_on, &[]);
         self.b.switch_to_block(stop);
         self.b.set_cold_block(stop);
+        before(self);
         let status = self
             .b
             .ins()
@@ -322,22 +330,12 @@ impl Tr<'_, '_> {
             any = self.b.ins().bor(any, exec.v[j]);
         }
         let any = self.b.ins().vany_true(any);
-        let stop = self.b.create_block();
-        let go_on = self.b.create_block();
-        self.b.ins().brif(any, stop, &[], go_on, &[]);
-        self.b.switch_to_block(stop);
-        self.b.set_cold_block(stop);
         let word = crate::ir::halt::halt_word(kind, offset);
-        let word = self.b.ins().iconst(types::I32, i64::from(word));
-        self.b
-            .ins()
-            .atomic_store(MemFlagsData::trusted(), word, self.func.interrupt);
-        let status = self
-            .b
-            .ins()
-            .iconst(types::I32, i64::from(STATUS_INTERRUPTED));
-        self.b.ins().return_(&[status]);
-        self.b.switch_to_block(go_on);
+        self.return_interrupted_if(any, |t| {
+            let word = t.b.ins().iconst(types::I32, i64::from(word));
+            t.b.ins()
+                .atomic_store(MemFlagsData::trusted(), word, t.func.interrupt);
+        });
     }
 
     /// breakc / continuec: a uniform loop whose condition reads as a
