@@ -295,8 +295,8 @@ static void run_pixel(void) {
                                {{bits(0), bits(0), 0, 0}, {bits(1), bits(0), 0, 0},
                                 {bits(0), bits(1), 0, 0}, {bits(1), bits(1), 0, 0}}};
     dxjit_render_target targets[2] = {
-        {sizeof targets[0], color, sizeof color, W, H, W * 4, DXJIT_FORMAT_RGBA8_UNORM, 0},
-        {sizeof targets[1], coords, sizeof coords, W, H, W * 16, DXJIT_FORMAT_RGBA32_FLOAT, 1},
+        {sizeof targets[0], color, sizeof color, W, H, W * 4, DXJIT_FORMAT_RGBA8_UNORM, 0, 1},
+        {sizeof targets[1], coords, sizeof coords, W, H, W * 16, DXJIT_FORMAT_RGBA32_FLOAT, 1, 1},
     };
     dxjit_draw_desc d = {sizeof d, {0, 0, W, H}, 0.5f, &input, 1, targets, 2};
     status = dxjit_draw(ps, &b, &d, &message);
@@ -320,7 +320,7 @@ static void run_pixel(void) {
     check(dxjit_draw(ps, &b, &d, NULL) == DXJIT_STATUS_INVALID_ARGUMENT,
           "draw with overlapping render targets is refused");
     targets[1] = (dxjit_render_target){sizeof targets[1], coords, sizeof coords, W, H, W * 16,
-                                       DXJIT_FORMAT_RGBA32_FLOAT, 1};
+                                       DXJIT_FORMAT_RGBA32_FLOAT, 1, 1};
     tb.slot = 500;
     check(dxjit_draw(ps, &b, &d, NULL) == DXJIT_STATUS_OUT_OF_RANGE,
           "a texture slot out of range is refused");
