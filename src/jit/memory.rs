@@ -5,7 +5,7 @@
 //! frame's zero slot for loads and its sink slot for stores, so compiled code
 //! never touches memory outside what was bound.
 
-use super::lanes::{Lanes, MAX_K};
+use super::lanes::Lanes;
 use super::operand::Ty;
 use super::state::Tr;
 use super::JitError;
@@ -279,42 +279,61 @@ impl Tr<'_, '_> {
             _ => Addr::Raw(&a0),
         };
         let addrs = self.lane_addrs(&m, form, 0, sink, Some(&exec));
-        let mut out = Lanes { v: [v.v[0]; MAX_K] };
+        let out = self.lane_by_lane(v, |t, j, l| {
+            let a = addrs[j * 4 + l as usize];
+            let x = t.b.ins().extractlane(v.v[j], l);
+            let flags = MemFlagsData::trusted();
+            let old = match (op, cmp) {
+                (AtomicOp::CompareExchange, Some(c)) => {
+                    let e = t.b.ins().extractlane(c.v[j], l);
+                    t.b.ins().atomic_cas(flags, a, e, x)
+                }
+                _ => {
+                    let rmw = match op {
+                        AtomicOp::And => AtomicRmwOp::And,
+                        AtomicOp::Or => AtomicRmwOp::Or,
+                        AtomicOp::Xor => AtomicRmwOp::Xor,
+                        AtomicOp::IAdd => AtomicRmwOp::Add,
+                        AtomicOp::IMax => AtomicRmwOp::Smax,
+                        AtomicOp::IMin => AtomicRmwOp::Smin,
+                        AtomicOp::UMax => AtomicRmwOp::Umax,
+                        AtomicOp::UMin => AtomicRmwOp::Umin,
+                        AtomicOp::Exchange | AtomicOp::CompareExchange => AtomicRmwOp::Xchg,
+                    };
+                    t.b.ins().atomic_rmw(types::I32, flags, rmw, a, x)
+                }
+            };
+            let is_sink = t.b.ins().icmp(IntCC::Equal, a, sink);
+            let zero = t.b.ins().iconst(types::I32, 0);
+            t.b.ins().select(is_sink, zero, old)
+        });
+        self.write_if(dst, out)
+    }
+
+    /// Builds lanes like `init`, lane `l` of vector `j` from `lane(self,
+    /// j, l)`, in lane order (atomics and helper calls run one lane at a
+    /// time).
+    pub(super) fn lane_by_lane(
+        &mut self,
+        init: Lanes,
+        mut lane: impl FnMut(&mut Self, usize, u8) -> Value,
+    ) -> Lanes {
+        let mut out = init;
         for j in 0..self.k {
-            let mut acc = v.v[j];
+            let mut acc = init.v[j];
             for l in 0..4u8 {
-                let a = addrs[j * 4 + l as usize];
-                let x = self.b.ins().extractlane(v.v[j], l);
-                let flags = MemFlagsData::trusted();
-                let old = match (op, cmp) {
-                    (AtomicOp::CompareExchange, Some(c)) => {
-                        let e = self.b.ins().extractlane(c.v[j], l);
-                        self.b.ins().atomic_cas(flags, a, e, x)
-                    }
-                    _ => {
-                        let rmw = match op {
-                            AtomicOp::And => AtomicRmwOp::And,
-                            AtomicOp::Or => AtomicRmwOp::Or,
-                            AtomicOp::Xor => AtomicRmwOp::Xor,
-                            AtomicOp::IAdd => AtomicRmwOp::Add,
-                            AtomicOp::IMax => AtomicRmwOp::Smax,
-                            AtomicOp::IMin => AtomicRmwOp::Smin,
-                            AtomicOp::UMax => AtomicRmwOp::Umax,
-                            AtomicOp::UMin => AtomicRmwOp::Umin,
-                            AtomicOp::Exchange | AtomicOp::CompareExchange => AtomicRmwOp::Xchg,
-                        };
-                        self.b.ins().atomic_rmw(types::I32, flags, rmw, a, x)
-                    }
-                };
-                let is_sink = self.b.ins().icmp(IntCC::Equal, a, sink);
-                let zero = self.b.ins().iconst(types::I32, 0);
-                let old = self.b.ins().select(is_sink, zero, old);
-                acc = self.b.ins().insertlane(acc, old, l);
+                let x = lane(self, j, l);
+                acc = self.b.ins().insertlane(acc, x, l);
             }
             out.v[j] = acc;
         }
+        out
+    }
+
+    /// Writes `v` to every masked component of `dst`, when there is one.
+    pub(super) fn write_if(&mut self, dst: Option<&Dst>, v: Lanes) -> Result<(), JitError> {
         match dst {
-            Some(d) => self.write_each(d, out),
+            Some(d) => self.write_each(d, v),
             None => Ok(()),
         }
     }

@@ -210,26 +210,17 @@ impl Tr<'_, '_> {
         };
         let exec = self.exec();
         let code = self.b.ins().iconst(types::I32, i64::from(op as u32));
-        let mut out = v;
-        for j in 0..self.k {
-            let mut acc = v.v[j];
-            for l in 0..4u8 {
-                let x = self.b.ins().extractlane(c[0].v[j], l);
-                let y = self.b.ins().extractlane(c[1].v[j], l);
-                let z = self.b.ins().extractlane(c[2].v[j], l);
-                let val = self.b.ins().extractlane(v.v[j], l);
-                let e = self.b.ins().extractlane(cmp.v[j], l);
-                let active = self.b.ins().extractlane(exec.v[j], l);
-                let call = self.b.ins().call(f, &[view, code, x, y, z, val, e, active]);
-                let old = self.b.inst_results(call)[0];
-                acc = self.b.ins().insertlane(acc, old, l);
-            }
-            out.v[j] = acc;
-        }
-        match dst {
-            Some(d) => self.write_each(d, out),
-            None => Ok(()),
-        }
+        let out = self.lane_by_lane(v, |t, j, l| {
+            let x = t.b.ins().extractlane(c[0].v[j], l);
+            let y = t.b.ins().extractlane(c[1].v[j], l);
+            let z = t.b.ins().extractlane(c[2].v[j], l);
+            let val = t.b.ins().extractlane(v.v[j], l);
+            let e = t.b.ins().extractlane(cmp.v[j], l);
+            let active = t.b.ins().extractlane(exec.v[j], l);
+            let call = t.b.ins().call(f, &[view, code, x, y, z, val, e, active]);
+            t.b.inst_results(call)[0]
+        });
+        self.write_if(dst, out)
     }
 
     /// resinfo: width, height, depth or layers, and mip count at a level;
