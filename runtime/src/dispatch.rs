@@ -240,6 +240,19 @@ impl Call {
         // kernel (scratch, lane mask, SoA blocks set by the caller, bindings).
         unsafe { func(&mut *self.frame) }
     }
+
+    /// Runs `func` once from its start on the SoA blocks `[inputs,
+    /// outputs, sysvals]` (the outputs zeroed first), with denormals
+    /// flushed.
+    fn run_on_blocks(&mut self, func: ShaderFn, [ib, ob, sv]: [&mut Block; 3]) -> u32 {
+        ob.zero();
+        let frame = &mut self.frame;
+        frame.inputs = ib.words().as_ptr();
+        frame.outputs = ob.words().as_mut_ptr();
+        frame.sysvals = sv.words().as_ptr();
+        frame.resume = 0;
+        with_flushed_denormals(|| self.run(func))
+    }
 }
 
 /// Per-batch system values and lane masks of a compute dispatch: they are

@@ -16,7 +16,7 @@
 
 use super::draw::{Draw, RenderTarget, SampleShading};
 use super::interpolate::corner_value;
-use super::{with_flushed_denormals, Bindings, Block, Call, Kernel};
+use super::{Bindings, Block, Call, Kernel};
 use crate::abi::{SysValSlot, SYSVAL_COUNT};
 use crate::msaa::standard_pattern;
 use rayon::prelude::*;
@@ -73,13 +73,7 @@ pub(super) unsafe fn draw_multisampled(k: &Kernel, b: &Bindings, d: &Draw, sampl
                         samples,
                     };
                     fill(d, w, pass, ib, sv, call);
-                    ob.zero();
-                    let frame = &mut call.frame;
-                    frame.inputs = ib.words().as_ptr();
-                    frame.outputs = ob.words().as_mut_ptr();
-                    frame.sysvals = sv.words().as_ptr();
-                    frame.resume = 0;
-                    with_flushed_denormals(|| call.run(k.func));
+                    call.run_on_blocks(k.func, [ib, ob, sv]);
                     store(d, w, no, pass, call, ob, sv);
                 }
             }

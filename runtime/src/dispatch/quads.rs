@@ -2,7 +2,7 @@
 //! coverage and facing per quad, attributes per pixel, outputs and the
 //! surviving coverage returned instead of written to targets.
 
-use super::{with_flushed_denormals, Bindings, Block, Call, Kernel};
+use super::{Bindings, Block, Call, Kernel};
 use crate::abi::{SysValSlot, SYSVAL_COUNT};
 use rayon::prelude::*;
 
@@ -73,13 +73,7 @@ pub unsafe fn shade_quads(
                         return;
                     }
                     fill(w, ni, quads, inputs, pixel_center, ib, sv, call);
-                    ob.zero();
-                    let frame = &mut call.frame;
-                    frame.inputs = ib.words().as_ptr();
-                    frame.outputs = ob.words().as_mut_ptr();
-                    frame.sysvals = sv.words().as_ptr();
-                    frame.resume = 0;
-                    with_flushed_denormals(|| call.run(k.func));
+                    call.run_on_blocks(k.func, [ib, ob, sv]);
                     gather(w, no, call, ob, outputs, alive);
                 }
             },
