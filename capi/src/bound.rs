@@ -9,7 +9,6 @@ use crate::enums::{
 use crate::sampler_array::sampler_bindings;
 use crate::shader::Shader;
 use crate::status::{Failure, Outcome, Status};
-use dxjit::api::RunError;
 use dxjit_runtime::abi::View;
 use dxjit_runtime::dispatch::Bindings as RuntimeBindings;
 use dxjit_runtime::sampler::SamplerState;
@@ -103,10 +102,7 @@ impl Bound {
             ));
         }
         match dxjit::api::stop_reason(flag, shader) {
-            Some(stop @ RunError::Halted { .. }) => {
-                Err(Failure::new(Status::Halted, stop.to_string()))
-            }
-            Some(_) => Err(Failure::new(Status::Interrupted, "interrupted")),
+            Some(stop) => Err(stop.into()),
             None => Ok(result),
         }
     }

@@ -15,7 +15,7 @@ use crate::shader::Shader;
 use crate::status::{Failure, Outcome, Status};
 use crate::stream_output::{read_buffers, write_buffers, StreamOutputBuffer};
 use crate::topology::topology;
-use dxjit::api::{run_pipeline_raw, DrawInput, RawStage, RawStages, RunError};
+use dxjit::api::{run_pipeline_raw, DrawInput, RawStage, RawStages};
 use dxjit_runtime::pipeline::STRIP_CUT;
 use std::ffi::c_char;
 
@@ -192,19 +192,6 @@ fn raw_stage<'a>(stage: &'a Option<(&Shader, Bound)>) -> Option<RawStage<'a>> {
     })
 }
 
-/// The status a pipeline's refusal or stop returns.
-fn failure(e: RunError) -> Failure {
-    let status = match e {
-        RunError::WrongStage { .. } => Status::WrongStage,
-        RunError::Interrupted => Status::Interrupted,
-        RunError::DeadlineExceeded(_) => Status::DeadlineExceeded,
-        RunError::Invalid(_) => Status::InvalidArgument,
-        RunError::Unlinked(_) => Status::Unlinked,
-        RunError::Halted { .. } => Status::Halted,
-    };
-    Failure::new(status, e.to_string())
-}
-
 /// Draws through a pipeline into stream-output buffers, on every core:
 /// the vertex shader, then the hull shader, tessellator and domain shader
 /// (both or neither, with a patch-list topology), then the geometry shader
@@ -264,7 +251,7 @@ pub unsafe extern "C" fn dxjit_run_pipeline(
             // valid and untouched for the call; the shaders are live.
             unsafe { run_pipeline_raw(&stages, &draw, outputs) }
         })?;
-        let out = out.map_err(failure)?;
+        let out = out.map_err(Failure::from)?;
         // SAFETY: the buffers are writable for their sizes (contract);
         // stream output keeps each buffer's length.
         unsafe { write_buffers(buffers, &out.buffers) };

@@ -54,6 +54,22 @@ pub struct Failure {
     pub message: String,
 }
 
+/// The status a refused or stopped call returns, with the error's words.
+impl From<dxjit::api::RunError> for Failure {
+    fn from(e: dxjit::api::RunError) -> Failure {
+        use dxjit::api::RunError;
+        let status = match e {
+            RunError::WrongStage { .. } => Status::WrongStage,
+            RunError::Interrupted => Status::Interrupted,
+            RunError::DeadlineExceeded(_) => Status::DeadlineExceeded,
+            RunError::Invalid(_) => Status::InvalidArgument,
+            RunError::Unlinked(_) => Status::Unlinked,
+            RunError::Halted { .. } => Status::Halted,
+        };
+        Failure::new(status, e.to_string())
+    }
+}
+
 impl Failure {
     /// A failure with `status` and `message`.
     pub fn new(status: Status, message: impl Into<String>) -> Failure {
