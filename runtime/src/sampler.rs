@@ -61,6 +61,7 @@ mod reduce;
 mod seam;
 mod texel;
 
+pub use filter::{SUBTEXEL_STEPS, UNORM8_SCALE};
 pub use gather::{dxjit_gather_quad, dxjit_lod_quad, gather_quad, lod_quad, GatherSample};
 pub use inline::{InlineSampler, INLINE_COORD_LIMIT, INLINE_PAIRS};
 

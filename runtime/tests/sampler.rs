@@ -461,14 +461,16 @@ fn cube_face_coordinates() {
     }
     // Linear taps cross the face's edges (seamless cube filtering). Near
     // the +X / -Y / -Z corner, (1, -0.99, -0.99) is +X's (u, v) = (0.995,
-    // 0.995): texel coordinates 1.49 on both axes, so taps 1 (weight 0.51)
-    // and 2 (0.49). (1, 1) is +X's 3; (2, 1) crosses to -Z's texel (0, 1),
-    // 52; (1, 2) to -Y's texel (1, 1), 33; (2, 2) is the corner, the mean
-    // of those three, 88 / 3. 0.2601 × 3 + 0.2499 × (52 + 33) + 0.2401 ×
-    // 88 / 3 = 29.06473.
+    // 0.995): texel coordinates 1.49 on both axes, so taps 1 and 2, the
+    // fraction 0.49 truncated to 8 sub-texel bits, 125 / 256: weights
+    // 131 / 256 and 125 / 256. (1, 1) is +X's 3; (2, 1) crosses to -Z's
+    // texel (0, 1), 52; (1, 2) to -Y's texel (1, 1), 33; (2, 2) is the
+    // corner, the mean of those three, 88 / 3. (131² × 3 + 131 × 125 × 85
+    // + 125² × 88 / 3) / 65536 = 29.01751.
     let linear = sampler(Filter::Linear, MipFilter::None, Address::Wrap);
     let q = at_level([1.0, -0.99, -0.99, 0.0], 0.0);
-    let seamless = 0.51 * 0.51 * 3.0 + 0.51 * 0.49 * 85.0 + 0.49 * 0.49 * 88.0 / 3.0;
+    let (near, far) = (131.0 / 256.0, 125.0 / 256.0);
+    let seamless = near * near * 3.0 + near * far * 85.0 + far * far * 88.0 / 3.0;
     let got = red(&t, &linear, &q);
     assert!(got.iter().all(|g| (g - seamless).abs() < 1e-3), "{got:?}");
 }

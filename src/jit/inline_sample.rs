@@ -16,7 +16,9 @@ use crate::ir::{Dim, Inst, Program, ResourceKind};
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::{types, InstBuilder, MemFlagsData, Value};
 use dxjit_runtime::abi::Frame;
-use dxjit_runtime::sampler::{InlineSampler, INLINE_COORD_LIMIT, INLINE_PAIRS};
+use dxjit_runtime::sampler::{
+    InlineSampler, INLINE_COORD_LIMIT, INLINE_PAIRS, SUBTEXEL_STEPS, UNORM8_SCALE,
+};
 use std::mem::{offset_of, size_of};
 
 /// The (SRV slot, sampler slot) pairs of `prog`'s lookups that compiled
@@ -203,6 +205,7 @@ impl Tr<'_, '_> {
             let diff = self.b.ins().bitcast(VEC, super::lanes::le(), diff);
             let frac = self.b.ins().band(diff, d.fraction_mask);
             let frac = self.b.ins().bitcast(FVEC, super::lanes::le(), frac);
+            let frac = self.subtexel(frac);
             let mut first = self.b.ins().x86_cvtt2dq(VEC, a.low[j]);
             if offset[axis] != 0 {
                 let offset = self.lb().splat(i32::from(offset[axis]) as u32).v[0];
@@ -239,7 +242,24 @@ impl Tr<'_, '_> {
                 }
             }
         }
-        sums.map(|s| s.map(|s| self.b.ins().bitcast(VEC, super::lanes::le(), s)))
+        let scale = self.lb().f32s(UNORM8_SCALE);
+        sums.map(|s| {
+            s.map(|s| {
+                let value = self.b.ins().fdiv(s, scale);
+                self.b.ins().bitcast(VEC, super::lanes::le(), value)
+            })
+        })
+    }
+
+    /// `frac` truncated to [`SUBTEXEL_STEPS`] steps, as the runtime's
+    /// `axis_taps` truncates it (a power of two: multiplying by its inverse
+    /// is dividing by it).
+    fn subtexel(&mut self, frac: Value) -> Value {
+        let steps = self.lb().f32s(SUBTEXEL_STEPS);
+        let step = self.lb().f32s(1.0 / SUBTEXEL_STEPS);
+        let scaled = self.b.ins().fmul(frac, steps);
+        let truncated = self.b.ins().floor(scaled);
+        self.b.ins().fmul(truncated, step)
     }
 
     /// The four taps' texels, `[column][row]`, of the lanes' columns
@@ -348,8 +368,8 @@ impl Tr<'_, '_> {
         out
     }
 
-    /// Byte `c` of each lane's texel as a unorm value: `byte / 255`, one
-    /// correctly rounded division, as the runtime decodes it.
+    /// Byte `c` of each lane's texel as a float: the integer the runtime
+    /// weighs (the weighted sum is divided by 255 once).
     fn decode_unorm8(&mut self, texel: Value, c: usize) -> Value {
         let byte = if c == 3 {
             self.b.ins().ushr_imm_s(texel, 24)
@@ -361,9 +381,7 @@ impl Tr<'_, '_> {
             let mask = self.lb().splat(0xff).v[0];
             self.b.ins().band(shifted, mask)
         };
-        let value = self.b.ins().fcvt_from_sint(FVEC, byte);
-        let max = self.lb().f32s(255.0);
-        self.b.ins().fdiv(value, max)
+        self.b.ins().fcvt_from_sint(FVEC, byte)
     }
 
     /// The f32 at `base + offset`, in every lane.

@@ -3,8 +3,8 @@
 
 use super::reduce::Reducer;
 use super::seam::{self, SeamTap};
-use super::{address, Compare, Filter, SamplerState};
-use crate::format::{srgb_to_linear, FormatKind};
+use super::{address, Compare, Filter, Reduction, SamplerState};
+use crate::format::{srgb_to_linear, Format, FormatKind};
 use crate::texture::Texture;
 
 /// Where one lane reads, in normalized coordinates of its image.
@@ -23,7 +23,16 @@ pub(crate) struct Lookup {
     pub cube: bool,
 }
 
-/// The taps along one axis: texel index and weight.
+/// Steps a texel is divided into when linear filtering weighs its
+/// neighbours: D3D11 requires at least 8 fractional bits of sub-texel
+/// precision (`D3D11_SUBTEXEL_FRACTIONAL_BIT_COUNT`, functional
+/// specification 7.18.16.1), and WARP truncates the texel coordinate to
+/// exactly 8. Weights are then multiples of 1/256, and their products
+/// exact.
+pub const SUBTEXEL_STEPS: f32 = 256.0;
+
+/// The taps along one axis: texel index and weight. A linear filter's
+/// fraction is truncated to [`SUBTEXEL_STEPS`] steps.
 #[inline]
 pub(super) fn axis_taps(filter: Filter, u: f32, n: u32, offset: i32) -> [(i64, f32); 2] {
     let scaled = u * n as f32;
@@ -35,7 +44,7 @@ pub(super) fn axis_taps(filter: Filter, u: f32, n: u32, offset: i32) -> [(i64, f
         Filter::Linear | Filter::Anisotropic => {
             let x = scaled - 0.5;
             let low = x.floor();
-            let frac = x - low;
+            let frac = ((x - low) * SUBTEXEL_STEPS).floor() / SUBTEXEL_STEPS;
             let i = (low as i64).saturating_add(offset.into());
             [(i, 1.0 - frac), (i.saturating_add(1), frac)]
         }
@@ -88,7 +97,9 @@ pub(crate) fn sample_level(
     if integer && sampler.compare == Compare::None {
         return tap(texture, sampler, at, mip, axes.map(|taps| taps[0].0));
     }
+    let scale = texel_scale(texture, sampler);
     let mut sum = Reducer::new(sampler);
+    let mut border = BorderSum::default();
     for &(x, wx) in &axes[0] {
         for &(y, wy) in &axes[1] {
             for &(z, wz) in &axes[2] {
@@ -96,9 +107,14 @@ pub(crate) fn sample_level(
                 if weight == 0.0 {
                     continue;
                 }
-                let value = tap(texture, sampler, at, mip, [x, y, z]);
+                let texel = tap_texel(texture, sampler, at, mip, [x, y, z]);
+                if texel.is_none() && scale != 1.0 {
+                    border.add(weight, sampler.border);
+                    continue;
+                }
+                let value = texel.unwrap_or(sampler.border);
                 let value = if sampler.compare == Compare::None {
-                    value
+                    value.map(|v| v * scale)
                 } else {
                     [f32::from(u8::from(passes(sampler.compare, reference, value[0]))); 4]
                 };
@@ -106,7 +122,68 @@ pub(crate) fn sample_level(
             }
         }
     }
-    sum.finish()
+    let value = sum.finish();
+    if scale == 1.0 {
+        return value;
+    }
+    border.finish(value.map(|v| v / scale))
+}
+
+/// What a texture's texels are multiplied by before they are weighted, and
+/// the weighted sum divided by: 255 for the 8-bit unorm formats under the
+/// standard reduction without comparison or sRGB decoding, so their
+/// integers are weighted (with weights of 8 sub-texel bits every product
+/// and sum is exact, and the one division rounds the exactly filtered
+/// value), 1 otherwise. `plane::sample` does the same through
+/// `Texel::SCALE`.
+fn texel_scale(texture: &Texture, sampler: &SamplerState) -> f32 {
+    let eight_bit_unorm = matches!(
+        texture.format(),
+        Format::R8Unorm
+            | Format::Rg8Unorm
+            | Format::Rgba8Unorm
+            | Format::Bgra8Unorm
+            | Format::A8Unorm
+            | Format::L8
+            | Format::A8L8
+            | Format::X8R8G8B8
+    );
+    let plain = sampler.compare == Compare::None
+        && sampler.reduction == Reduction::Standard
+        && sampler.srgb == 0;
+    if eight_bit_unorm && plain {
+        UNORM8_SCALE
+    } else {
+        1.0
+    }
+}
+
+/// The scale of 8-bit unorm texels: their largest integer.
+pub const UNORM8_SCALE: f32 = 255.0;
+
+/// The border colour's share of a scaled filter (taps outside the texture
+/// under border addressing), kept apart from the scaled texels so that a
+/// border read alone gives the border colour exactly.
+#[derive(Default)]
+pub(crate) struct BorderSum(Option<[f32; 4]>);
+
+impl BorderSum {
+    /// Adds the border colour `border` with `weight`.
+    pub(crate) fn add(&mut self, weight: f32, border: [f32; 4]) {
+        let sum = self.0.get_or_insert([0.0; 4]);
+        for (s, b) in sum.iter_mut().zip(border) {
+            *s += weight * b;
+        }
+    }
+
+    /// `texels` (the texels' filtered share, already divided by the
+    /// scale) plus the border's share, if any tap read the border.
+    pub(crate) fn finish(self, texels: [f32; 4]) -> [f32; 4] {
+        match self.0 {
+            Some(b) => std::array::from_fn(|c| texels[c] + b[c]),
+            None => texels,
+        }
+    }
 }
 
 /// Whether `texture` holds integers (never filtered: a corner of an
@@ -124,6 +201,17 @@ pub(crate) fn tap(
     mip: u32,
     index: [i64; 3],
 ) -> [f32; 4] {
+    tap_texel(texture, sampler, at, mip, index).unwrap_or(sampler.border)
+}
+
+/// [`tap`], with `None` where it reads the border colour.
+fn tap_texel(
+    texture: &Texture,
+    sampler: &SamplerState,
+    at: &Lookup,
+    mip: u32,
+    index: [i64; 3],
+) -> Option<[f32; 4]> {
     let size = texture.level_size(mip);
     if at.cube {
         let face = at.slice % 6;
@@ -132,25 +220,22 @@ pub(crate) fn tap(
             let words = texture.fetch(x as i32, y as i32, (base + f) as i32, mip as i32);
             decoded(texture, sampler, words)
         };
-        return match seam::resolve(face, index[0], index[1], size[0]) {
+        return Some(match seam::resolve(face, index[0], index[1], size[0]) {
             SeamTap::One(texel) => read(texel),
             SeamTap::Corner([own, ..]) if integer(texture) => read(own),
             SeamTap::Corner(texels) => {
                 let [a, b, c] = texels.map(read);
                 std::array::from_fn(|k| (a[k] + b[k] + c[k]) / 3.0)
             }
-        };
+        });
     }
     let mut resolved = [0u32; 3];
     for axis in 0..at.dims {
-        match address::resolve(sampler.address[axis], index[axis], size[axis]) {
-            Some(i) => resolved[axis] = i,
-            None => return sampler.border,
-        }
+        resolved[axis] = address::resolve(sampler.address[axis], index[axis], size[axis])?;
     }
     let z = if at.dims == 3 { resolved[2] } else { at.slice };
     let words = texture.fetch(resolved[0] as i32, resolved[1] as i32, z as i32, mip as i32);
-    decoded(texture, sampler, words)
+    Some(decoded(texture, sampler, words))
 }
 
 /// A texel's words as f32s; with D3D9's `SRGBTEXTURE` (`sampler.srgb`),

@@ -2,7 +2,7 @@
 //! one texel format: the fast counterpart of `filter::sample_level`, with
 //! the same taps, weights and summation order.
 
-use super::filter::axis_taps;
+use super::filter::{axis_taps, BorderSum};
 use super::texel::Texel;
 use super::{address, QuadSample, SamplerState};
 use crate::texture::Level;
@@ -11,6 +11,8 @@ use crate::texture::Level;
 /// normalized u and v, its texel indices moved by the offsets): each axis's
 /// taps are addressed once, taps of zero weight are skipped, and taps
 /// outside the texture under border addressing read the border colour.
+/// Texels are weighted as `T` reads them (scaled by `T::SCALE`) and the sum
+/// divided by the scale, as `filter::sample_level` does.
 /// (Each argument is read on its own: compiled code stores them one by one,
 /// and a wider load across them would stall.)
 #[inline]
@@ -33,6 +35,7 @@ pub(crate) fn sample<T: Texel>(
         (address::resolve(ay, y1, level.height), wy1),
     ];
     let mut sum = [0.0f32; 4];
+    let mut border = BorderSum::default();
     for (x, wx) in columns {
         for (y, wy) in rows {
             let weight = wx * wy;
@@ -43,6 +46,10 @@ pub(crate) fn sample<T: Texel>(
                 (Some(x), Some(y)) => {
                     T::read(level.bytes, y as usize * level.width as usize + x as usize)
                 }
+                _ if T::SCALE != 1.0 => {
+                    border.add(weight, sampler.border);
+                    continue;
+                }
                 _ => sampler.border,
             };
             for c in 0..4 {
@@ -50,5 +57,8 @@ pub(crate) fn sample<T: Texel>(
             }
         }
     }
-    sum
+    if T::SCALE == 1.0 {
+        return sum;
+    }
+    border.finish(sum.map(|s| s / T::SCALE))
 }

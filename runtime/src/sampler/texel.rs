@@ -1,14 +1,20 @@
 //! Texel decoders specialised per format, for the 2D fast path: each reads
-//! a whole texel at once and gives what [`Format::load`] gives, as f32s.
+//! a whole texel at once and gives what [`Format::load`] gives, as f32s,
+//! times the format's filtering scale.
 
+use super::filter::UNORM8_SCALE;
 use crate::format::{decode8, decode8_srgb, Format};
 
 /// A format the fast path decodes without dispatching per component.
 pub(crate) trait Texel {
     /// The format decoded.
     const FORMAT: Format;
+    /// What `read` multiplies `FORMAT.load`'s values by: 255 for the 8-bit
+    /// unorm formats, whose integers are weighted (`filter::sample_level`
+    /// does the same), 1 for the others.
+    const SCALE: f32;
     /// Texel `index` of a level's `bytes`, as `FORMAT.load` reads it, as
-    /// f32s. Panics when the texel is past the end of `bytes`.
+    /// f32s times `SCALE`. Panics when the texel is past the end of `bytes`.
     fn read(bytes: &[u8], index: usize) -> [f32; 4];
 }
 
@@ -48,24 +54,27 @@ fn word(texel: &[u8], w: usize) -> f32 {
 
 impl Texel for Rgba8 {
     const FORMAT: Format = Format::Rgba8Unorm;
+    const SCALE: f32 = UNORM8_SCALE;
     #[inline]
     fn read(bytes: &[u8], index: usize) -> [f32; 4] {
         let [r, g, b, a] = bytes_of::<4>(bytes, index);
-        [r, g, b, a].map(decode8)
+        [r, g, b, a].map(f32::from)
     }
 }
 
 impl Texel for Bgra8 {
     const FORMAT: Format = Format::Bgra8Unorm;
+    const SCALE: f32 = UNORM8_SCALE;
     #[inline]
     fn read(bytes: &[u8], index: usize) -> [f32; 4] {
         let [b, g, r, a] = bytes_of::<4>(bytes, index);
-        [r, g, b, a].map(decode8)
+        [r, g, b, a].map(f32::from)
     }
 }
 
 impl Texel for Rgba8Srgb {
     const FORMAT: Format = Format::Rgba8UnormSrgb;
+    const SCALE: f32 = 1.0;
     #[inline]
     fn read(bytes: &[u8], index: usize) -> [f32; 4] {
         let [r, g, b, a] = bytes_of::<4>(bytes, index);
@@ -80,6 +89,7 @@ impl Texel for Rgba8Srgb {
 
 impl Texel for Bgra8Srgb {
     const FORMAT: Format = Format::Bgra8UnormSrgb;
+    const SCALE: f32 = 1.0;
     #[inline]
     fn read(bytes: &[u8], index: usize) -> [f32; 4] {
         let [b, g, r, a] = bytes_of::<4>(bytes, index);
@@ -94,14 +104,16 @@ impl Texel for Bgra8Srgb {
 
 impl Texel for R8 {
     const FORMAT: Format = Format::R8Unorm;
+    const SCALE: f32 = UNORM8_SCALE;
     #[inline]
     fn read(bytes: &[u8], index: usize) -> [f32; 4] {
-        [decode8(bytes[index]), 0.0, 0.0, 1.0]
+        [f32::from(bytes[index]), 0.0, 0.0, UNORM8_SCALE]
     }
 }
 
 impl Texel for R32F {
     const FORMAT: Format = Format::R32Float;
+    const SCALE: f32 = 1.0;
     #[inline]
     fn read(bytes: &[u8], index: usize) -> [f32; 4] {
         [word(&bytes_of::<4>(bytes, index), 0), 0.0, 0.0, 1.0]
@@ -110,6 +122,7 @@ impl Texel for R32F {
 
 impl Texel for Rg32F {
     const FORMAT: Format = Format::Rg32Float;
+    const SCALE: f32 = 1.0;
     #[inline]
     fn read(bytes: &[u8], index: usize) -> [f32; 4] {
         let texel = bytes_of::<8>(bytes, index);
@@ -119,6 +132,7 @@ impl Texel for Rg32F {
 
 impl Texel for Rgba32F {
     const FORMAT: Format = Format::Rgba32Float;
+    const SCALE: f32 = 1.0;
     #[inline]
     fn read(bytes: &[u8], index: usize) -> [f32; 4] {
         let texel = bytes_of::<16>(bytes, index);
@@ -130,12 +144,13 @@ impl Texel for Rgba32F {
 mod tests {
     use super::{Bgra8, Bgra8Srgb, Rg32F, Rgba32F, Rgba8, Rgba8Srgb, Texel, R32F, R8};
 
-    /// Every texel of `bytes` reads as `Format::load` gives it, bit for bit.
+    /// Every texel of `bytes` reads as `Format::load` gives it, bit for bit,
+    /// once divided by the scale.
     fn check<T: Texel>(bytes: &[u8]) {
         let size = T::FORMAT.bytes_per_texel() as usize;
         for (index, texel) in bytes.chunks_exact(size).enumerate() {
             let want = T::FORMAT.load(texel);
-            let got = T::read(bytes, index).map(f32::to_bits);
+            let got = T::read(bytes, index).map(|v| (v / T::SCALE).to_bits());
             assert_eq!(got, want, "{:?} texel {index}", T::FORMAT);
         }
     }
