@@ -41,20 +41,20 @@ fn min_max(b: &mut FunctionBuilder, x: Value, y: Value, keep: FloatCC) -> Value 
 /// An operand known to be finite and nonzero in every lane (a literal)
 /// needs no zero test: the other operand's alone decides.
 fn mul_legacy(b: &mut FunctionBuilder, x: Value, y: Value) -> Value {
+    if let Some(p) =
+        mul_by_one_signed_literal(b, x, y).or_else(|| mul_by_one_signed_literal(b, y, x))
+    {
+        return p;
+    }
     let p = b.ins().fmul(x, y);
     let tested: Vec<Value> = [x, y]
         .into_iter()
-        .filter(|v| !finite_nonzero_literal(b, *v))
+        .filter(|v| !literal_lanes(b, *v).is_some_and(|l| l.iter().all(|f| finite_nonzero(*f))))
         .collect();
     if tested.is_empty() {
         return p;
     }
-    let zeros = b
-        .func
-        .dfg
-        .constants
-        .insert(ConstantData::from(vec![0u8; 16]));
-    let zero = b.ins().vconst(FVEC, zeros);
+    let zero = zeros(b);
     let tests: Vec<Value> = tested
         .into_iter()
         .map(|v| b.ins().fcmp(FloatCC::Equal, v, zero))
@@ -70,15 +70,54 @@ fn mul_legacy(b: &mut FunctionBuilder, x: Value, y: Value) -> Value {
     b.ins().band_not(p, z)
 }
 
-/// Whether `v` is a constant vector (seen through bitcasts) whose every
-/// 32-bit lane is a finite, nonzero float.
-fn finite_nonzero_literal(b: &FunctionBuilder, v: Value) -> bool {
+/// The legacy product of `x` and a literal `y` whose lanes are finite,
+/// nonzero and of one sign, without a zero test: adding +0 to `x` (or
+/// subtracting `x` from +0, for a negative literal, which is then negated)
+/// turns −0 into +0 and changes no other value, so the product is +0
+/// exactly where `x` is ±0 and `x × y` elsewhere (negating both factors
+/// rounds the same). `None` when `y` is not such a literal.
+fn mul_by_one_signed_literal(b: &mut FunctionBuilder, x: Value, y: Value) -> Option<Value> {
+    let lanes = literal_lanes(b, y)?;
+    if !lanes.iter().all(|f| finite_nonzero(*f)) {
+        return None;
+    }
+    let zero = zeros(b);
+    if lanes.iter().all(|f| *f > 0.0) {
+        let x = b.ins().fadd(x, zero);
+        return Some(b.ins().fmul(x, y));
+    }
+    if lanes.iter().all(|f| *f < 0.0) {
+        let negated: Vec<u8> = lanes.iter().flat_map(|f| (-f).to_le_bytes()).collect();
+        let negated = b.func.dfg.constants.insert(ConstantData::from(negated));
+        let negated = b.ins().vconst(FVEC, negated);
+        let x = b.ins().fsub(zero, x);
+        return Some(b.ins().fmul(x, negated));
+    }
+    None
+}
+
+/// Whether `f` is a finite, nonzero float.
+fn finite_nonzero(f: f32) -> bool {
+    f.is_finite() && f != 0.0
+}
+
+/// An `f32x4` of +0.
+fn zeros(b: &mut FunctionBuilder) -> Value {
+    let zeros = b
+        .func
+        .dfg
+        .constants
+        .insert(ConstantData::from(vec![0u8; 16]));
+    b.ins().vconst(FVEC, zeros)
+}
+
+/// The four 32-bit lanes of `v`, as floats, when it is a constant vector
+/// (seen through bitcasts).
+fn literal_lanes(b: &FunctionBuilder, v: Value) -> Option<[f32; 4]> {
     let dfg = &b.func.dfg;
     let mut v = v;
     loop {
-        let Some(inst) = dfg.value_def(v).inst() else {
-            return false;
-        };
+        let inst = dfg.value_def(v).inst()?;
         match dfg.insts[inst] {
             InstructionData::LoadNoOffset {
                 opcode: Opcode::Bitcast,
@@ -90,12 +129,16 @@ fn finite_nonzero_literal(b: &FunctionBuilder, v: Value) -> bool {
                 constant_handle,
             } => {
                 let bytes = dfg.constants.get(constant_handle).as_slice();
-                return bytes.chunks(4).all(|w| {
-                    let f = f32::from_le_bytes([w[0], w[1], w[2], w[3]]);
-                    f.is_finite() && f != 0.0
-                });
+                return Some(std::array::from_fn(|l| {
+                    f32::from_le_bytes([
+                        bytes[4 * l],
+                        bytes[4 * l + 1],
+                        bytes[4 * l + 2],
+                        bytes[4 * l + 3],
+                    ])
+                }));
             }
-            _ => return false,
+            _ => return None,
         }
     }
 }
