@@ -4,8 +4,8 @@
 //! from a 2D texture, the runtime describes the bound pair in an
 //! [`InlineSampler`]. When that description has texels, the quad is
 //! filtered here in vectors — taps, addressing, weights, texel decode and
-//! the weighted sum — with the operations and order of the runtime's
-//! `plane::sample`, so the results are the runtime's bit for bit; otherwise,
+//! the weighted sum — in integers whose sum is exactly the runtime's
+//! `plane::sample` sum, so the results are the runtime's bit for bit; otherwise,
 //! and for quads whose texel coordinates are too large or not numbers, the
 //! runtime's `dxjit_sample_quad` runs as before, out of line.
 
@@ -184,11 +184,16 @@ impl Tr<'_, '_> {
         Ok(out)
     }
 
-    /// Vector `j`'s filtered components (as `i32x4` bit patterns), in
-    /// `plane::sample`'s order: taps (x0, y0), (x0, y1), (x1, y0), (x1, y1),
-    /// each weighted by `wx * wy` and added to the sum in turn. Red and blue
-    /// are the texel's first and third bytes (the caller swaps them for
-    /// bgra8).
+    /// Vector `j`'s filtered components (as `i32x4` bit patterns): the
+    /// runtime's `plane::sample` value, computed in integers. With the
+    /// fractions truncated to 8 bits (weights `kx`, `ky` in 0..=256), the
+    /// sum `Σ kx·ky·texel` is exact, so any order gives the runtime's sum:
+    /// each row's two columns are weighted in 16-bit lanes (two channels
+    /// per 32-bit lane, red with blue and green with alpha; a row's sum is
+    /// at most 255 × 256), then the rows in f32 with `ky / 65536` (exact:
+    /// below 2^24), and the result divided by 255 once, as the runtime
+    /// divides. Red and blue are the texel's first and third bytes (the
+    /// caller swaps them for bgra8).
     fn filter_vector(
         &mut self,
         d: &Desc,
@@ -197,15 +202,14 @@ impl Tr<'_, '_> {
         offset: [i8; 3],
         needed: [bool; 4],
     ) -> [Option<Value>; 4] {
-        let one = self.lb().f32s(1.0);
         let mut taps = Vec::new();
-        let mut weights = Vec::new();
+        let mut steps = Vec::new();
         for (axis, a) in axes.iter().enumerate() {
             let diff = self.b.ins().fsub(a.x[j], a.low[j]);
             let diff = self.b.ins().bitcast(VEC, super::lanes::le(), diff);
             let frac = self.b.ins().band(diff, d.fraction_mask);
             let frac = self.b.ins().bitcast(FVEC, super::lanes::le(), frac);
-            let frac = self.subtexel(frac);
+            steps.push(self.subtexel_steps(frac));
             let mut first = self.b.ins().x86_cvtt2dq(VEC, a.low[j]);
             if offset[axis] != 0 {
                 let offset = self.lb().splat(i32::from(offset[axis]) as u32).v[0];
@@ -220,26 +224,32 @@ impl Tr<'_, '_> {
                 tr.b.ins().smin(above, d.last[axis])
             };
             taps.push([address(self, first), address(self, second)]);
-            let rest = self.b.ins().fsub(one, frac);
-            weights.push([rest, frac]);
         }
         let rows = taps[1].map(|y| self.b.ins().imul(y, d.pitch));
         let texels = self.fetch_taps(d.texels, taps[0], rows);
+        let column_weights = self.pair_weights(steps[0]);
+        let row_weights = self.row_weights(steps[1]);
+        let pairs = [needed[0] || needed[2], needed[1] || needed[3]];
         let mut sums: [Option<Value>; 4] = [None; 4];
-        for (xi, column) in texels.iter().enumerate() {
-            for (yi, &texel) in column.iter().enumerate() {
-                let weight = self.b.ins().fmul(weights[0][xi], weights[1][yi]);
-                for (c, sum) in sums.iter_mut().enumerate() {
-                    if !needed[c] {
-                        continue;
-                    }
-                    let value = self.decode_unorm8(texel, c);
-                    let term = self.b.ins().fmul(weight, value);
-                    *sum = Some(match *sum {
-                        None => term,
-                        Some(s) => self.b.ins().fadd(s, term),
-                    });
+        for (pair, wanted) in pairs.into_iter().enumerate() {
+            if !wanted {
+                continue;
+            }
+            let [top, bottom] = [0, 1].map(|row| {
+                let [left, right] = [0, 1].map(|column| {
+                    let channels = self.channel_pair(texels[column][row], pair);
+                    self.b.ins().imul(channels, column_weights[column])
+                });
+                self.b.ins().iadd(left, right)
+            });
+            for half in 0..2 {
+                let c = pair + 2 * half;
+                if !needed[c] {
+                    continue;
                 }
+                let [top, bottom] = [top, bottom].map(|row| self.half_as_float(row, half));
+                let upper = self.b.ins().fmul(top, row_weights[0]);
+                sums[c] = Some(self.b.ins().fma(bottom, row_weights[1], upper));
             }
         }
         let scale = self.lb().f32s(UNORM8_SCALE);
@@ -252,14 +262,65 @@ impl Tr<'_, '_> {
     }
 
     /// `frac` truncated to [`SUBTEXEL_STEPS`] steps, as the runtime's
-    /// `axis_taps` truncates it (a power of two: multiplying by its inverse
-    /// is dividing by it).
-    fn subtexel(&mut self, frac: Value) -> Value {
+    /// `axis_taps` truncates it, counted in steps: `floor(frac × 256)`.
+    fn subtexel_steps(&mut self, frac: Value) -> Value {
         let steps = self.lb().f32s(SUBTEXEL_STEPS);
-        let step = self.lb().f32s(1.0 / SUBTEXEL_STEPS);
         let scaled = self.b.ins().fmul(frac, steps);
-        let truncated = self.b.ins().floor(scaled);
-        self.b.ins().fmul(truncated, step)
+        self.b.ins().floor(scaled)
+    }
+
+    /// The two columns' weights in steps, `256 − k` and `k` for `k` steps,
+    /// each in both 16-bit halves of its lane (`i16x8`).
+    fn pair_weights(&mut self, steps: Value) -> [Value; 2] {
+        let second = self.b.ins().x86_cvtt2dq(VEC, steps);
+        let all = self.lb().splat(SUBTEXEL_STEPS as u32).v[0];
+        let first = self.b.ins().isub(all, second);
+        [first, second].map(|k| {
+            let high = self.b.ins().ishl_imm_u(k, 16);
+            let both = self.b.ins().bor(k, high);
+            self.b.ins().bitcast(types::I16X8, super::lanes::le(), both)
+        })
+    }
+
+    /// The two rows' weights as floats, in steps over 65536, so that the
+    /// weighted rows sum to the filtered value times 255: `(256 − k) /
+    /// 65536` and `k / 65536`, both exact.
+    fn row_weights(&mut self, steps: Value) -> [Value; 2] {
+        let unit = self.lb().f32s(1.0 / (SUBTEXEL_STEPS * SUBTEXEL_STEPS));
+        let all = self.lb().f32s(1.0 / SUBTEXEL_STEPS);
+        let second = self.b.ins().fmul(steps, unit);
+        let first = self.b.ins().fsub(all, second);
+        [first, second]
+    }
+
+    /// Channels `pair` and `pair + 2` of each lane's texel (red and blue
+    /// for 0, green and alpha for 1) in the 16-bit halves of the lane
+    /// (`i16x8`).
+    fn channel_pair(&mut self, texel: Value, pair: usize) -> Value {
+        if pair == 0 {
+            let mask = self.lb().splat(0x00ff_00ff).v[0];
+            let low = self.b.ins().band(texel, mask);
+            self.b.ins().bitcast(types::I16X8, super::lanes::le(), low)
+        } else {
+            let words = self
+                .b
+                .ins()
+                .bitcast(types::I16X8, super::lanes::le(), texel);
+            self.b.ins().ushr_imm_u(words, 8)
+        }
+    }
+
+    /// Half `half` (0: low, 1: high 16 bits) of each lane of `pairs`
+    /// (`i16x8`, unsigned) as a float.
+    fn half_as_float(&mut self, pairs: Value, half: usize) -> Value {
+        let lanes = self.b.ins().bitcast(VEC, super::lanes::le(), pairs);
+        let value = if half == 0 {
+            let mask = self.lb().splat(0xffff).v[0];
+            self.b.ins().band(lanes, mask)
+        } else {
+            self.b.ins().ushr_imm_u(lanes, 16)
+        };
+        self.b.ins().fcvt_from_sint(FVEC, value)
     }
 
     /// The four taps' texels, `[column][row]`, of the lanes' columns
@@ -366,22 +427,6 @@ impl Tr<'_, '_> {
             out = self.b.ins().insertlane(out, word, l);
         }
         out
-    }
-
-    /// Byte `c` of each lane's texel as a float: the integer the runtime
-    /// weighs (the weighted sum is divided by 255 once).
-    fn decode_unorm8(&mut self, texel: Value, c: usize) -> Value {
-        let byte = if c == 3 {
-            self.b.ins().ushr_imm_s(texel, 24)
-        } else {
-            let shifted = match c {
-                0 => texel,
-                _ => self.b.ins().ushr_imm_s(texel, 8 * c as i64),
-            };
-            let mask = self.lb().splat(0xff).v[0];
-            self.b.ins().band(shifted, mask)
-        };
-        self.b.ins().fcvt_from_sint(FVEC, byte)
     }
 
     /// The f32 at `base + offset`, in every lane.
