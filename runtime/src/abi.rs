@@ -213,9 +213,11 @@ pub struct DirectTarget {
     pub width: u32,
     /// Rows.
     pub height: u32,
-    /// All ones to store blue in the first byte and red in the third
-    /// (`bgra8_unorm`), 0 for `rgba8_unorm`.
-    pub swap_red_blue: u32,
+    /// Where each byte of a quad's four texels comes from, as a byte
+    /// shuffle (`pshufb`) of its components packed channel by channel
+    /// (the four lanes' red, then green, blue and alpha):
+    /// [`DirectTarget::RGBA8`] or [`DirectTarget::BGRA8`].
+    pub texel_order: [u8; 16],
 }
 
 // SAFETY: a direct target describes memory the caller of `draw` owns for
@@ -231,8 +233,26 @@ impl DirectTarget {
         row_pitch: 0,
         width: 0,
         height: 0,
-        swap_red_blue: 0,
+        texel_order: Self::RGBA8,
     };
+
+    /// Byte `4p + c` of the quad's texels is channel `c` of lane `p`.
+    pub const RGBA8: [u8; 16] = Self::order([0, 1, 2, 3]);
+
+    /// Byte `4p` is lane `p`'s blue, `4p + 2` its red.
+    pub const BGRA8: [u8; 16] = Self::order([2, 1, 0, 3]);
+
+    /// The shuffle that puts channel `channels[i]` of lane `p` at byte
+    /// `4p + i`, from bytes packed channel by channel.
+    const fn order(channels: [u8; 4]) -> [u8; 16] {
+        let mut order = [0; 16];
+        let mut byte = 0;
+        while byte < 16 {
+            order[byte] = 4 * channels[byte % 4] + (byte / 4) as u8;
+            byte += 1;
+        }
+        order
+    }
 }
 
 /// The order of system-value registers in [`Frame::sysvals`].

@@ -79,7 +79,12 @@ impl Tr<'_, '_> {
             desc,
             offset_of!(DirectTarget, row_pitch) as i32,
         );
-        let swap = self.load_i32_splat(desc, offset_of!(DirectTarget, swap_red_blue));
+        let order = self.b.ins().load(
+            types::I8X16,
+            MemFlagsData::trusted(),
+            desc,
+            offset_of!(DirectTarget, texel_order) as i32,
+        );
         let width_v = self.load_i32_splat(desc, offset_of!(DirectTarget, width));
         let height_v = self.load_i32_splat(desc, offset_of!(DirectTarget, height));
         let outputs = self.frame_ptr(offset_of!(Frame, outputs));
@@ -96,13 +101,13 @@ impl Tr<'_, '_> {
                     self.encode_unorm8(v)
                 })
                 .collect();
-            let red = self.b.ins().bitselect(swap, comps[2], comps[0]);
-            let blue = self.b.ins().bitselect(swap, comps[0], comps[2]);
-            let mut texel = red;
-            for (shift, c) in [(8, comps[1]), (16, blue), (24, comps[3])] {
-                let moved = self.b.ins().ishl_imm_s(c, shift);
-                texel = self.b.ins().bor(texel, moved);
-            }
+            // Bytes channel by channel (each value is in 0..=255, so the
+            // saturating narrowings keep it), then in the target's order.
+            let red_green = self.b.ins().unarrow(comps[0], comps[1]);
+            let blue_alpha = self.b.ins().unarrow(comps[2], comps[3]);
+            let channels = self.b.ins().unarrow(red_green, blue_alpha);
+            let texel = self.b.ins().x86_pshufb(channels, order);
+            let texel = self.b.ins().bitcast(VEC, super::lanes::le(), texel);
             // The quad's pixels: x + [0, 1, 0, 1], y + [0, 0, 1, 1].
             let x = self.b.ins().iadd_imm_s(origin[0], 2 * j as i64);
             let xs = self.b.ins().splat(VEC, x);
@@ -184,12 +189,14 @@ impl Tr<'_, '_> {
         let x = self.b.ins().bitcast(FVEC, super::lanes::le(), bits);
         let zero = self.lb().f32s(0.0);
         let one = self.lb().f32s(1.0);
-        let positive = self.b.ins().fcmp(FloatCC::GreaterThan, x, zero);
-        let kept = self.b.ins().band(bits, positive);
-        let kept = self.b.ins().bitcast(FVEC, super::lanes::le(), kept);
-        let full = self.b.ins().fcmp(FloatCC::GreaterThanOrEqual, kept, one);
-        let full = self.b.ins().bitcast(FVEC, super::lanes::le(), full);
-        let clamped = self.b.ins().bitselect(full, one, kept);
+        // `0 < x ? x : 0` and `kept < 1 ? kept : 1`: one `maxps` and one
+        // `minps` (NaN fails the first test).
+        let positive = self.b.ins().fcmp(FloatCC::LessThan, zero, x);
+        let positive = self.b.ins().bitcast(FVEC, super::lanes::le(), positive);
+        let kept = self.b.ins().bitselect(positive, x, zero);
+        let below_one = self.b.ins().fcmp(FloatCC::LessThan, kept, one);
+        let below_one = self.b.ins().bitcast(FVEC, super::lanes::le(), below_one);
+        let clamped = self.b.ins().bitselect(below_one, kept, one);
         let scale = self.lb().f32s(255.0);
         let half = self.lb().f32s(0.5);
         let rounded = self.b.ins().fma(clamped, scale, half);

@@ -275,13 +275,13 @@ fn direct_targets(
     let mut by_runtime = Vec::new();
     for t in targets {
         let r = t.output_reg as usize;
-        let swap_red_blue = match t.format {
-            Format::Rgba8Unorm => Some(0),
-            Format::Bgra8Unorm => Some(u32::MAX),
+        let texel_order = match t.format {
+            Format::Rgba8Unorm => Some(DirectTarget::RGBA8),
+            Format::Bgra8Unorm => Some(DirectTarget::BGRA8),
             _ => None,
         };
-        match swap_red_blue {
-            Some(swap_red_blue)
+        match texel_order {
+            Some(texel_order)
                 if r < DIRECT_TARGETS
                     && k.direct_outputs & (1 << r) != 0
                     && direct[r].ptr.is_null()
@@ -292,7 +292,7 @@ fn direct_targets(
                     row_pitch: t.row_pitch,
                     width: t.width,
                     height: t.height,
-                    swap_red_blue,
+                    texel_order,
                 };
             }
             _ => by_runtime.push(*t),
