@@ -393,7 +393,21 @@ impl TextureKind {
 
 #[cfg(test)]
 mod tests {
-    use super::{AtomicOp, TextureKind};
+    use super::{AtomicOp, DirectTarget, TextureKind};
+
+    /// The packed bytes are r0 r1 r2 r3 g0 .. a3 (channel c of lane p at
+    /// 4c + p); a texel's bytes follow its format's order, lane by lane.
+    #[test]
+    fn texel_orders() {
+        assert_eq!(
+            DirectTarget::RGBA8,
+            [0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15]
+        );
+        assert_eq!(
+            DirectTarget::BGRA8,
+            [8, 4, 0, 12, 9, 5, 1, 13, 10, 6, 2, 14, 11, 7, 3, 15]
+        );
+    }
 
     #[test]
     fn codes_round_trip() {
