@@ -106,12 +106,12 @@ impl Tr<'_, '_> {
         self.b.ins().brif(texels, check, &[], slow, &[]);
 
         self.b.switch_to_block(check);
-        let center = self.load_f32_splat(desc, offset_of!(InlineSampler, center));
+        let center = self.load_field(FVEC, desc, offset_of!(InlineSampler, center));
         let mut axes = Vec::new();
         let mut in_range = None;
         let limit = self.lb().f32s(INLINE_COORD_LIMIT);
         for (axis, coord) in coords.iter().take(2).enumerate() {
-            let size = self.load_f32_splat(desc, offset_of!(InlineSampler, size) + 4 * axis);
+            let size = self.load_field(FVEC, desc, offset_of!(InlineSampler, size) + 16 * axis);
             let mut a = Axis {
                 x: coord.v,
                 low: coord.v,
@@ -140,14 +140,14 @@ impl Tr<'_, '_> {
         self.b.switch_to_block(fast);
         let d = Desc {
             texels,
-            pitch: self.load_i32_splat(desc, offset_of!(InlineSampler, row_pitch)),
-            fraction_mask: self.load_i32_splat(desc, offset_of!(InlineSampler, fraction_mask)),
+            pitch: self.load_field(VEC, desc, offset_of!(InlineSampler, row_pitch)),
+            fraction_mask: self.load_field(VEC, desc, offset_of!(InlineSampler, fraction_mask)),
             wrap_mask: [0, 1]
-                .map(|a| self.load_i32_splat(desc, offset_of!(InlineSampler, wrap_mask) + 4 * a)),
+                .map(|a| self.load_field(VEC, desc, offset_of!(InlineSampler, wrap_mask) + 16 * a)),
             last: [0, 1]
-                .map(|a| self.load_i32_splat(desc, offset_of!(InlineSampler, last) + 4 * a)),
+                .map(|a| self.load_field(VEC, desc, offset_of!(InlineSampler, last) + 16 * a)),
         };
-        let swap = self.load_i32_splat(desc, offset_of!(InlineSampler, swap_red_blue));
+        let swap = self.load_field(VEC, desc, offset_of!(InlineSampler, swap_red_blue));
         let mut results = [self.lb().splat(0); 4];
         for j in 0..self.k {
             let values = self.filter_vector(&d, &axes, j, offset, needed);
@@ -427,6 +427,14 @@ impl Tr<'_, '_> {
             out = self.b.ins().insertlane(out, word, l);
         }
         out
+    }
+
+    /// The vector of type `ty` at `base + offset` (a descriptor field
+    /// that holds its value in every lane).
+    fn load_field(&mut self, ty: types::Type, base: Value, offset: usize) -> Value {
+        self.b
+            .ins()
+            .load(ty, MemFlagsData::trusted(), base, offset as i32)
     }
 
     /// The f32 at `base + offset`, in every lane.

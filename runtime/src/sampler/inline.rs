@@ -27,44 +27,46 @@ pub const INLINE_PAIRS: usize = 8;
 pub const INLINE_COORD_LIMIT: f32 = 4_194_304.0;
 
 /// One (texture, sampler) pair as compiled code filters it. Every field
-/// but `texels` is meaningful only when `texels` is not null.
+/// but `texels` is meaningful only when `texels` is not null, and holds its
+/// value in each of four lanes, so that compiled code reads it as one
+/// vector.
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct InlineSampler {
     /// Mip 0 of the texture, or null: call the runtime.
     pub texels: *const u8,
     /// Bytes between rows of mip 0.
-    pub row_pitch: u32,
+    pub row_pitch: [u32; 4],
     /// All ones when the texture stores blue in its first byte and red in
     /// its third (`bgra8_unorm`), 0 for `rgba8_unorm`.
-    pub swap_red_blue: u32,
+    pub swap_red_blue: [u32; 4],
     /// Subtracted from `u × size` before the floor: 0.5 for linear
     /// filtering, 0 for point.
-    pub center: f32,
+    pub center: [f32; 4],
     /// All ones for linear filtering (the fraction weighs the second tap),
     /// 0 for point (the second tap weighs 0).
-    pub fraction_mask: u32,
+    pub fraction_mask: [u32; 4],
     /// Texels along u and v, as floats.
-    pub size: [f32; 2],
+    pub size: [[f32; 4]; 2],
     /// Per axis, ANDed into a texel index: `size − 1` when the axis wraps
     /// (power-of-two sizes only), all ones when it clamps.
-    pub wrap_mask: [u32; 2],
+    pub wrap_mask: [[u32; 4]; 2],
     /// Per axis, the last texel index, `size − 1`: indices are clamped to
     /// `0..=last` after the wrap mask.
-    pub last: [u32; 2],
+    pub last: [[u32; 4]; 2],
 }
 
 impl InlineSampler {
     /// The pair compiled code cannot filter itself.
     pub const RUNTIME: InlineSampler = InlineSampler {
         texels: std::ptr::null(),
-        row_pitch: 0,
-        swap_red_blue: 0,
-        center: 0.0,
-        fraction_mask: 0,
-        size: [0.0; 2],
-        wrap_mask: [0; 2],
-        last: [0; 2],
+        row_pitch: [0; 4],
+        swap_red_blue: [0; 4],
+        center: [0.0; 4],
+        fraction_mask: [0; 4],
+        size: [[0.0; 4]; 2],
+        wrap_mask: [[0; 4]; 2],
+        last: [[0; 4]; 2],
     };
 
     /// How compiled code reads `texture` through `sampler`:
@@ -104,13 +106,13 @@ impl InlineSampler {
         let level = texture.level(0, 0);
         InlineSampler {
             texels: level.bytes.as_ptr(),
-            row_pitch: 4 * width,
-            swap_red_blue,
-            center: if linear { 0.5 } else { 0.0 },
-            fraction_mask: if linear { u32::MAX } else { 0 },
-            size: [width as f32, height as f32],
-            wrap_mask: [wrap_u, wrap_v],
-            last: [width - 1, height - 1],
+            row_pitch: [4 * width; 4],
+            swap_red_blue: [swap_red_blue; 4],
+            center: [if linear { 0.5 } else { 0.0 }; 4],
+            fraction_mask: [if linear { u32::MAX } else { 0 }; 4],
+            size: [[width as f32; 4], [height as f32; 4]],
+            wrap_mask: [[wrap_u; 4], [wrap_v; 4]],
+            last: [[width - 1; 4], [height - 1; 4]],
         }
     }
 }
@@ -141,12 +143,12 @@ mod tests {
         };
         let i = InlineSampler::new(Some(&t), &s);
         assert!(!i.texels.is_null());
-        assert_eq!(i.row_pitch, 32);
-        assert_eq!(i.swap_red_blue, 0);
-        assert_eq!((i.center, i.fraction_mask), (0.5, u32::MAX));
-        assert_eq!(i.size, [8.0, 4.0]);
-        assert_eq!(i.wrap_mask, [7, 3]);
-        assert_eq!(i.last, [7, 3]);
+        assert_eq!(i.row_pitch, [32; 4]);
+        assert_eq!(i.swap_red_blue, [0; 4]);
+        assert_eq!((i.center, i.fraction_mask), ([0.5; 4], [u32::MAX; 4]));
+        assert_eq!(i.size, [[8.0; 4], [4.0; 4]]);
+        assert_eq!(i.wrap_mask, [[7; 4], [3; 4]]);
+        assert_eq!(i.last, [[7; 4], [3; 4]]);
     }
 
     #[test]
@@ -157,10 +159,10 @@ mod tests {
             ..SamplerState::default()
         };
         let i = InlineSampler::new(Some(&t), &s);
-        assert_eq!(i.swap_red_blue, u32::MAX);
-        assert_eq!((i.center, i.fraction_mask), (0.0, 0));
-        assert_eq!(i.wrap_mask, [u32::MAX; 2]);
-        assert_eq!(i.last, [4, 2]);
+        assert_eq!(i.swap_red_blue, [u32::MAX; 4]);
+        assert_eq!((i.center, i.fraction_mask), ([0.0; 4], [0; 4]));
+        assert_eq!(i.wrap_mask, [[u32::MAX; 4]; 2]);
+        assert_eq!(i.last, [[4; 4], [2; 4]]);
     }
 
     #[test]
