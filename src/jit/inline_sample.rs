@@ -252,13 +252,26 @@ impl Tr<'_, '_> {
                 sums[c] = Some(self.b.ins().fma(bottom, row_weights[1], upper));
             }
         }
-        let scale = self.lb().f32s(UNORM8_SCALE);
         sums.map(|s| {
             s.map(|s| {
-                let value = self.b.ins().fdiv(s, scale);
+                let value = self.divide_by_scale(s);
                 self.b.ins().bitcast(VEC, super::lanes::le(), value)
             })
         })
+    }
+
+    /// `sum / 255`, correctly rounded, without a division: the product by
+    /// the rounded reciprocal, corrected once by its exact remainder
+    /// (Markstein's step). `quotient_by_scale_is_exact` below checks every
+    /// sum filtering can make (`S / 65536` for each integer `S` up to
+    /// `255 × 65536`) against the division the runtime does.
+    fn divide_by_scale(&mut self, sum: Value) -> Value {
+        let scale = self.lb().f32s(UNORM8_SCALE);
+        let inverse = self.lb().f32s(1.0 / UNORM8_SCALE);
+        let rough = self.b.ins().fmul(sum, inverse);
+        let negated = self.b.ins().fneg(rough);
+        let remainder = self.b.ins().fma(negated, scale, sum);
+        self.b.ins().fma(remainder, inverse, rough)
     }
 
     /// `frac` truncated to [`SUBTEXEL_STEPS`] steps, as the runtime's
@@ -452,5 +465,33 @@ impl Tr<'_, '_> {
     pub(super) fn load_i32_splat(&mut self, base: Value, offset: usize) -> Value {
         let splat = self.load_f32_splat(base, offset);
         self.b.ins().bitcast(VEC, super::lanes::le(), splat)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use dxjit_runtime::sampler::{SUBTEXEL_STEPS, UNORM8_SCALE};
+
+    /// [`super::Tr::divide_by_scale`]'s arithmetic.
+    fn markstein(sum: f32) -> f32 {
+        let inverse = 1.0 / UNORM8_SCALE;
+        let rough = sum * inverse;
+        let remainder = (-rough).mul_add(UNORM8_SCALE, sum);
+        remainder.mul_add(inverse, rough)
+    }
+
+    /// Every sum an 8-bit filter can make divides as the runtime divides.
+    #[test]
+    fn quotient_by_scale_is_exact() {
+        let unit = 1.0 / (SUBTEXEL_STEPS * SUBTEXEL_STEPS);
+        let largest = (UNORM8_SCALE * SUBTEXEL_STEPS * SUBTEXEL_STEPS) as u32;
+        for steps in 0..=largest {
+            let sum = steps as f32 * unit;
+            assert_eq!(
+                markstein(sum).to_bits(),
+                (sum / UNORM8_SCALE).to_bits(),
+                "{sum:e}"
+            );
+        }
     }
 }
