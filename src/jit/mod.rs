@@ -26,6 +26,7 @@ mod peephole;
 mod scalar;
 mod state;
 mod stride;
+mod stride_copy;
 mod strided;
 mod target_store;
 mod translate;
