@@ -91,7 +91,9 @@ impl Tr<'_, '_> {
         let rows = self.copy_rows(from_row, to_row, from == to);
         let live = self.facts.liveness.after(pos + 1);
         if (0..4).any(|c| live.contains(&(reg, c))) {
-            let mut comps = [Lanes { v: [from_row; MAX_K] }; 4];
+            let mut comps = [Lanes {
+                v: [from_row; MAX_K],
+            }; 4];
             for j in 0..self.k {
                 let columns = self.transpose([0, 1, 2, 3].map(|l| rows[4 * j + l]));
                 for (comp, column) in comps.iter_mut().zip(columns) {
