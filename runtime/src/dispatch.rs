@@ -6,12 +6,12 @@
 //! requires of 32-bit float operations; moves copy bits and keep them.
 
 use crate::abi::{
-    Frame, ShaderFn, SysValSlot, View, CB_SLOTS, SAMPLER_SLOTS, SRV_SLOTS, STATUS_BARRIER,
-    SYSVAL_COUNT, UAV_SLOTS,
+    Frame, ShaderFn, SysValSlot, View, CB_SLOTS, SAMPLER_SLOTS, SRV_SLOTS, SYSVAL_COUNT, UAV_SLOTS,
 };
 use crate::sampler::{InlineSampler, SamplerState, INLINE_PAIRS};
 use crate::texture::Texture;
 use cb_table::CbTable;
+use group::{GroupLayout, GroupState};
 use rayon::prelude::*;
 use std::ops::Range;
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -22,6 +22,7 @@ mod domain;
 mod draw;
 mod draw_samples;
 mod geometry;
+mod group;
 mod hull;
 mod interpolate;
 pub mod patch_rows;
@@ -150,13 +151,20 @@ impl Block {
     fn ptr(&mut self) -> *mut u8 {
         self.0.as_mut_ptr() as *mut u8
     }
+    fn words_ptr(&self) -> *const u32 {
+        self.0.as_ptr() as *const u32
+    }
     fn words(&mut self) -> &mut [u32] {
         let n = self.0.len() * 4;
         // SAFETY: a Vec<u128> of n/4 elements is n u32 words, suitably aligned.
         unsafe { std::slice::from_raw_parts_mut(self.0.as_mut_ptr() as *mut u32, n) }
     }
+    /// Zeros the block with one `memset` (a `fill` of `u128`s compiles to
+    /// a loop of 16-byte stores, which cost K3 a tenth of its time).
     fn zero(&mut self) {
-        self.0.fill(0);
+        // SAFETY: the pointer and length are the Vec's own, and all-zero
+        // bytes are a valid u128.
+        unsafe { std::ptr::write_bytes(self.0.as_mut_ptr(), 0, self.0.len()) };
     }
 }
 
@@ -255,46 +263,6 @@ impl Call {
     }
 }
 
-/// Per-batch system values and lane masks of a compute dispatch: they are
-/// the same for every group (SV_GroupID comes through the frame).
-struct GroupLayout {
-    batches: usize,
-    sysvals: Vec<Block>,
-    masks: Vec<Vec<u32>>,
-}
-
-fn group_layout(k: &Kernel) -> GroupLayout {
-    let [tx, ty, tz] = k.thread_group.map(|d| d.max(1));
-    let threads = (tx * ty * tz) as usize;
-    let w = k.lanes as usize;
-    let batches = threads.div_ceil(w);
-    let mut sysvals = Vec::with_capacity(batches);
-    let mut masks = Vec::with_capacity(batches);
-    for batch in 0..batches {
-        let mut block = Block::new(SYSVAL_COUNT * 16 * w);
-        let words = block.words();
-        let mut mask = vec![0u32; w];
-        for (l, m) in mask.iter_mut().enumerate() {
-            let t = (batch * w + l) as u32;
-            let at = |slot: SysValSlot, c: usize| (slot as usize * 4 + c) * w + l;
-            words[at(SysValSlot::GroupThreadId, 0)] = t % tx;
-            words[at(SysValSlot::GroupThreadId, 1)] = (t / tx) % ty;
-            words[at(SysValSlot::GroupThreadId, 2)] = t / (tx * ty);
-            words[at(SysValSlot::GroupIndex, 0)] = t;
-            if (t as usize) < threads {
-                *m = u32::MAX;
-            }
-        }
-        sysvals.push(block);
-        masks.push(mask);
-    }
-    GroupLayout {
-        batches,
-        sysvals,
-        masks,
-    }
-}
-
 /// Runs a compute shader over `groups` thread groups.
 ///
 /// # Safety
@@ -305,7 +273,7 @@ fn group_layout(k: &Kernel) -> GroupLayout {
 /// view was made from; no other thread writes memory a view reads, or
 /// touches memory a UAV views, during the call.
 pub unsafe fn dispatch(k: &Kernel, b: &Bindings, groups: [u32; 3]) {
-    let layout = group_layout(k);
+    let layout = GroupLayout::new(k);
     (0..group_count(groups)).into_par_iter().for_each_init(
         || GroupState::new(k, b, &layout),
         |state, g| {
@@ -324,7 +292,7 @@ pub unsafe fn dispatch(k: &Kernel, b: &Bindings, groups: [u32; 3]) {
 /// # Safety
 /// As for [`dispatch`].
 pub unsafe fn dispatch_range(k: &Kernel, b: &Bindings, groups: [u32; 3], range: Range<u64>) {
-    let layout = group_layout(k);
+    let layout = GroupLayout::new(k);
     let mut state = GroupState::new(k, b, &layout);
     for g in range.start..range.end.min(group_count(groups)) {
         if b.interrupted() {
@@ -337,68 +305,6 @@ pub unsafe fn dispatch_range(k: &Kernel, b: &Bindings, groups: [u32; 3], range: 
 /// Thread groups in a dispatch of `groups`.
 pub fn group_count(groups: [u32; 3]) -> u64 {
     groups.iter().map(|&g| u64::from(g)).product()
-}
-
-/// What one worker reuses from group to group: its calls (one per lane
-/// batch when the shader has barriers) and group-shared memory.
-struct GroupState {
-    calls: Vec<Call>,
-    tgsm: Block,
-}
-
-impl GroupState {
-    fn new(k: &Kernel, b: &Bindings, layout: &GroupLayout) -> GroupState {
-        let calls = (0..if k.has_barriers { layout.batches } else { 1 })
-            .map(|_| Call::new(k, b))
-            .collect();
-        GroupState {
-            calls,
-            tgsm: Block::new(k.tgsm_size as usize),
-        }
-    }
-
-    /// Runs the group with linear index `g`.
-    fn run(&mut self, k: &Kernel, layout: &GroupLayout, groups: [u32; 3], g: u64) {
-        let [gx, gy, _] = groups.map(u64::from);
-        let id = [
-            (g % gx) as u32,
-            ((g / gx) % gy) as u32,
-            (g / (gx * gy)) as u32,
-        ];
-        self.tgsm.zero();
-        let (calls, tgsm) = (&mut self.calls, &mut self.tgsm);
-        with_flushed_denormals(|| run_group(k, layout, calls, tgsm, id));
-    }
-}
-
-fn run_group(k: &Kernel, layout: &GroupLayout, calls: &mut [Call], tgsm: &mut Block, id: [u32; 3]) {
-    let w = k.lanes as usize;
-    let prepare = |call: &mut Call, batch: usize, tgsm: &mut Block| {
-        call.frame.sysvals = layout.sysvals[batch].0.as_ptr() as *const u32;
-        call.lane_mask.words()[..w].copy_from_slice(&layout.masks[batch]);
-        call.frame.tgsm = tgsm.ptr();
-        call.frame.group_id = id;
-        call.frame.resume = 0;
-    };
-    if !k.has_barriers {
-        let call = &mut calls[0];
-        for batch in 0..layout.batches {
-            prepare(call, batch, tgsm);
-            call.run(k.func);
-        }
-        return;
-    }
-    for (batch, call) in calls.iter_mut().enumerate() {
-        prepare(call, batch, tgsm);
-    }
-    let mut done = vec![false; layout.batches];
-    while done.iter().any(|d| !d) {
-        for (batch, call) in calls.iter_mut().enumerate() {
-            if !done[batch] && call.run(k.func) != STATUS_BARRIER {
-                done[batch] = true;
-            }
-        }
-    }
 }
 
 /// Runs a vertex shader over `count` vertices. `inputs` holds `input_regs`

@@ -26,6 +26,7 @@ mod peephole;
 mod scalar;
 mod state;
 mod stride;
+mod stride_copy;
 mod strided;
 mod target_store;
 mod translate;
@@ -553,8 +554,12 @@ pub fn compile(prog: &Program, opts: JitOptions) -> Result<Compiled, JitError> {
     tr.b.ins().jump(exit, &[]);
     tr.b.switch_to_block(exit);
     let alive = tr.lb().use_var(m.alive);
-    let lane_mask = tr.frame_ptr(offset_of!(Frame, lane_mask));
-    tr.store_lanes(alive, lane_mask, 0);
+    // No compute dispatch reads the mask back (its threads never discard),
+    // so compute shaders leave it as the runtime wrote it.
+    if prog.stage != Stage::Compute {
+        let lane_mask = tr.frame_ptr(offset_of!(Frame, lane_mask));
+        tr.store_lanes(alive, lane_mask, 0);
+    }
     let direct_outputs = match prog.stage {
         Stage::Pixel => target_store::direct_outputs(prog),
         _ => 0,

@@ -66,7 +66,7 @@ impl Tr<'_, '_> {
     /// Whether every lane's offset (its low two bits cleared) is lane 0's
     /// plus `stride` per lane and the last lane's `reach` bytes end inside
     /// the buffer, as an `i8` flag, and lane 0's offset as an `i64`.
-    fn strided_in_bounds(
+    pub(super) fn strided_in_bounds(
         &mut self,
         m: &Mem,
         off: &Lanes,

@@ -13,10 +13,19 @@ use crate::ir::{Body, Dst, Inst};
 impl Tr<'_, '_> {
     /// Emits a function body.
     pub fn emit_body(&mut self, body: &Body) -> Result<(), JitError> {
-        for (i, inst) in body.iter().enumerate() {
+        let mut i = 0;
+        while let Some(inst) = body.get(i) {
             self.charge()?;
-            self.emit_inst(inst, &body[i + 1..])
+            let rest = &body[i + 1..];
+            let pos = self.main_index(rest);
+            let fused = self
+                .emit_row_copy(inst, rest.first(), pos)
                 .map_err(|e| e.at(body.place(i)))?;
+            if !fused {
+                self.emit_inst(inst, rest)
+                    .map_err(|e| e.at(body.place(i)))?;
+            }
+            i += if fused { 2 } else { 1 };
         }
         Ok(())
     }
