@@ -46,7 +46,12 @@ impl Program {
     pub fn input_block_regs(&self) -> u32 {
         match &self.geometry {
             Some(g) => g.input_stride.saturating_mul(g.input.vertices() as u32),
-            None => self.inputs.iter().map(|r| r.reg + 1).max().unwrap_or(0),
+            None => self
+                .inputs
+                .iter()
+                .map(|r| r.reg.saturating_add(1))
+                .max()
+                .unwrap_or(0),
         }
     }
 }

@@ -26,7 +26,7 @@ impl<'p> Bounds<'p> {
         let outputs = prog
             .outputs
             .iter()
-            .map(|r| r.reg + 1)
+            .map(|r| r.reg.saturating_add(1))
             .chain(prog.depth_output.map(|r| r + 1))
             .max()
             .unwrap_or(0);
