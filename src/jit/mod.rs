@@ -18,6 +18,7 @@ mod inline_sample;
 mod lane_addr;
 mod lanes;
 mod loader;
+mod local_cse;
 mod memory;
 mod module;
 mod msaa;
@@ -587,6 +588,11 @@ pub fn compile(prog: &Program, opts: JitOptions) -> Result<Compiled, JitError> {
     let spill_bytes = tr.func.spill_vectors * 16;
     let scratch_size = tr.func.scratch.size + spill_bytes;
     tr.b.finalize(target_config);
+    // Merging repeated operands pays at the quick tier; the top tier's
+    // code stays as built (its register allocator handles the copies).
+    if opts.codegen == Codegen::Quick {
+        local_cse::merge(&mut ctx.func);
+    }
     // The constant block folds constants into memory operands at some
     // cost to compile; the quick tier leaves them to Cranelift's pool.
     let consts = match opts.codegen {
