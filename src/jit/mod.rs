@@ -556,8 +556,12 @@ pub fn compile(prog: &Program, opts: JitOptions) -> Result<Compiled, JitError> {
     let alive = tr.lb().use_var(m.alive);
     let lane_mask = tr.frame_ptr(offset_of!(Frame, lane_mask));
     tr.store_lanes(alive, lane_mask, 0);
-    let direct_outputs = match prog.stage {
-        Stage::Pixel => target_store::direct_outputs(prog),
+    // Storing 8-bit targets in compiled code pays at run time but is half
+    // the code of a small pixel shader (a conversion and a masked store per
+    // output, behind a test of the bound format); the quick tier leaves
+    // every target to the runtime, with the same results.
+    let direct_outputs = match (prog.stage, opts.codegen) {
+        (Stage::Pixel, Codegen::Full) => target_store::direct_outputs(prog),
         _ => 0,
     };
     tr.store_direct_targets(direct_outputs, alive);
@@ -589,7 +593,7 @@ pub fn compile(prog: &Program, opts: JitOptions) -> Result<Compiled, JitError> {
     let scratch_size = tr.func.scratch.size + spill_bytes;
     tr.b.finalize(target_config);
     // Merging repeated operands pays at the quick tier; the top tier's
-    // code stays as built (its register allocator handles the copies).
+    // code, whose loops are measured as built, stays as it is.
     if opts.codegen == Codegen::Quick {
         local_cse::merge(&mut ctx.func);
     }
