@@ -24,6 +24,7 @@ mod module;
 mod msaa;
 mod operand;
 mod peephole;
+mod reuse;
 mod scalar;
 mod state;
 mod stride;
@@ -40,7 +41,7 @@ use cranelift_codegen::ir::{
     types, AbiParam, ExternalName, GlobalValueData, InstBuilder, MemFlagsData, UserExternalName,
 };
 use cranelift_codegen::isa::CallConv;
-use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
+use cranelift_frontend::FunctionBuilder;
 use cranelift_jit::JITModule;
 use cranelift_module::{DataDescription, DataId, Linkage, Module};
 use dxjit_runtime::abi::{Frame, ShaderFn, STATUS_DONE};
@@ -406,7 +407,7 @@ pub fn compile(prog: &Program, opts: JitOptions) -> Result<Compiled, JitError> {
     let mut module = module::new_module(isa);
     let target_config = module.target_config();
     let helper_ids = module::declare_helpers(&mut module)?;
-    let mut ctx = module.make_context();
+    let reuse::Contexts { mut ctx, mut fctx } = reuse::take();
     ctx.func.signature.call_conv = CallConv::SystemV;
     ctx.func.signature.params.push(AbiParam::new(types::I64));
     ctx.func.signature.returns.push(AbiParam::new(types::I32));
@@ -419,7 +420,6 @@ pub fn compile(prog: &Program, opts: JitOptions) -> Result<Compiled, JitError> {
     let max_reg = |regs: &[crate::ir::IoReg]| regs.iter().map(|r| r.reg + 1).max().unwrap_or(0);
     let input_regs = prog.input_block_regs();
     let output_regs = max_reg(&prog.outputs).max(prog.depth_output.map_or(0, |r| r + 1));
-    let mut fctx = FunctionBuilderContext::new();
     let mut b = FunctionBuilder::new(&mut ctx.func, &mut fctx);
     let helpers = helpers::HelperRefs::new(
         helper_ids
@@ -628,6 +628,7 @@ pub fn compile(prog: &Program, opts: JitOptions) -> Result<Compiled, JitError> {
         Image::of(code, &ctx.func, &ids, icb_id.as_u32(), &data)
     });
     module.clear_context(&mut ctx);
+    reuse::keep(reuse::Contexts { ctx, fctx });
     module
         .finalize_definitions()
         .map_err(|e| JitError::Backend(e.to_string()))?;
