@@ -107,7 +107,9 @@ mod tests {
     use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
 
     /// A function of one pointer parameter built by `body`, then merged.
-    fn merged(body: impl FnOnce(&mut FunctionBuilder, cranelift_codegen::ir::Value)) -> (usize, String) {
+    fn merged(
+        body: impl FnOnce(&mut FunctionBuilder, cranelift_codegen::ir::Value),
+    ) -> (usize, String) {
         let mut sig = Signature::new(CallConv::SystemV);
         sig.params.push(AbiParam::new(types::I64));
         let mut func = Function::with_name_signature(UserFuncName::default(), sig);
