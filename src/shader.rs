@@ -104,9 +104,10 @@ pub fn lower(bytes: &[u8], options: &CompileOptions) -> Result<(Family, Program)
 
 /// The backend options of one tier.
 fn jit_options(program: &Program, options: &CompileOptions, tier: Tier) -> JitOptions {
-    let stage_default = JitOptions::for_program(program).k;
     JitOptions {
-        k: options.k.unwrap_or(tier.k(stage_default)),
+        k: options
+            .k
+            .unwrap_or_else(|| tier.k(|| JitOptions::for_program(program).k)),
         listing: options.listing,
         codegen: tier.codegen(),
         keep_image: false,

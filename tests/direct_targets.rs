@@ -79,9 +79,25 @@ fn values() -> Vec<u32> {
 
 #[test]
 fn direct_targets_convert_and_cover_exactly() {
+    // The top tier stores both 8-bit targets itself.
+    draws_exactly(dxjit::Tier::Top, 0b11);
+}
+
+#[test]
+fn the_first_tier_leaves_8_bit_targets_to_the_runtime_with_the_same_bytes() {
+    draws_exactly(dxjit::Tier::First, 0);
+}
+
+/// Draws at `tier`, whose kernel stores the output registers of
+/// `direct_outputs` itself, and checks every target byte by byte.
+fn draws_exactly(tier: dxjit::Tier, direct_outputs: u32) {
     let bytes = dxjit::text::assemble(SHADER).expect("assembles");
-    let shader = dxjit::compile(&bytes, &CompileOptions::default()).expect("compiles");
-    assert_eq!(shader.kernel().direct_outputs, 0b11);
+    let options = CompileOptions {
+        tier,
+        ..CompileOptions::default()
+    };
+    let shader = dxjit::compile(&bytes, &options).expect("compiles");
+    assert_eq!(shader.kernel().direct_outputs, direct_outputs);
     let words = values();
     let data: Vec<u8> = words[..(4 * WIDTH * HEIGHT) as usize]
         .iter()

@@ -112,6 +112,9 @@ enum Command {
         /// Vectors of four lanes per register component (with --clif or --native).
         #[arg(long)]
         k: Option<usize>,
+        /// The tier whose code to print: first or top (default: top).
+        #[arg(long)]
+        tier: Option<dxjit::Tier>,
     },
     /// Runs shaders once with bindings made from their own declarations.
     Smoke {
@@ -294,6 +297,7 @@ fn main() -> ExitCode {
             clif,
             native,
             k,
+            tier,
         } if clif || native => dxjit_cli::source::load(&file)
             .and_then(|b| {
                 dxjit::compile(
@@ -302,7 +306,7 @@ fn main() -> ExitCode {
                         verify_checksum: false,
                         k,
                         listing: true,
-                        tier: dxjit::Tier::Top,
+                        tier: tier.unwrap_or(dxjit::Tier::Top),
                         ..CompileOptions::default()
                     },
                 )

@@ -47,11 +47,12 @@ impl Tier {
         }
     }
 
-    /// The lane count of a single tier, given the stage's default.
-    pub(crate) fn k(self, stage_default: usize) -> usize {
+    /// The lane count of a single tier; `stage_default` (which may run an
+    /// analysis) is asked only by the tier that uses it.
+    pub(crate) fn k(self, stage_default: impl FnOnce() -> usize) -> usize {
         match self {
             Tier::First | Tier::Both => 1,
-            Tier::Top => stage_default,
+            Tier::Top => stage_default(),
         }
     }
 }

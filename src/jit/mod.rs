@@ -18,11 +18,13 @@ mod inline_sample;
 mod lane_addr;
 mod lanes;
 mod loader;
+mod local_cse;
 mod memory;
 mod module;
 mod msaa;
 mod operand;
 mod peephole;
+mod reuse;
 mod scalar;
 mod state;
 mod stride;
@@ -40,7 +42,7 @@ use cranelift_codegen::ir::{
     types, AbiParam, ExternalName, GlobalValueData, InstBuilder, MemFlagsData, UserExternalName,
 };
 use cranelift_codegen::isa::CallConv;
-use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
+use cranelift_frontend::FunctionBuilder;
 use cranelift_jit::JITModule;
 use cranelift_module::{DataDescription, DataId, Linkage, Module};
 use dxjit_runtime::abi::{Frame, ShaderFn, STATUS_DONE};
@@ -406,7 +408,7 @@ pub fn compile(prog: &Program, opts: JitOptions) -> Result<Compiled, JitError> {
     let mut module = module::new_module(isa);
     let target_config = module.target_config();
     let helper_ids = module::declare_helpers(&mut module)?;
-    let mut ctx = module.make_context();
+    let reuse::Contexts { mut ctx, mut fctx } = reuse::take();
     ctx.func.signature.call_conv = CallConv::SystemV;
     ctx.func.signature.params.push(AbiParam::new(types::I64));
     ctx.func.signature.returns.push(AbiParam::new(types::I32));
@@ -419,7 +421,6 @@ pub fn compile(prog: &Program, opts: JitOptions) -> Result<Compiled, JitError> {
     let max_reg = |regs: &[crate::ir::IoReg]| regs.iter().map(|r| r.reg.saturating_add(1)).max().unwrap_or(0);
     let input_regs = prog.input_block_regs();
     let output_regs = max_reg(&prog.outputs).max(prog.depth_output.map_or(0, |r| r + 1));
-    let mut fctx = FunctionBuilderContext::new();
     let mut b = FunctionBuilder::new(&mut ctx.func, &mut fctx);
     let helpers = helpers::HelperRefs::new(
         helper_ids
@@ -560,8 +561,12 @@ pub fn compile(prog: &Program, opts: JitOptions) -> Result<Compiled, JitError> {
         let lane_mask = tr.frame_ptr(offset_of!(Frame, lane_mask));
         tr.store_lanes(alive, lane_mask, 0);
     }
-    let direct_outputs = match prog.stage {
-        Stage::Pixel => target_store::direct_outputs(prog),
+    // Storing 8-bit targets in compiled code pays at run time but is half
+    // the code of a small pixel shader (a conversion and a masked store per
+    // output, behind a test of the bound format); the quick tier leaves
+    // every target to the runtime, with the same results.
+    let direct_outputs = match (prog.stage, opts.codegen) {
+        (Stage::Pixel, Codegen::Full) => target_store::direct_outputs(prog),
         _ => 0,
     };
     tr.store_direct_targets(direct_outputs, alive);
@@ -592,6 +597,11 @@ pub fn compile(prog: &Program, opts: JitOptions) -> Result<Compiled, JitError> {
     let spill_bytes = tr.func.spill_vectors * 16;
     let scratch_size = tr.func.scratch.size + spill_bytes;
     tr.b.finalize(target_config);
+    // Merging repeated operands pays at the quick tier; the top tier's
+    // code, whose loops are measured as built, stays as it is.
+    if opts.codegen == Codegen::Quick {
+        local_cse::merge(&mut ctx.func);
+    }
     // The constant block folds constants into memory operands at some
     // cost to compile; the quick tier leaves them to Cranelift's pool.
     let consts = match opts.codegen {
@@ -623,6 +633,7 @@ pub fn compile(prog: &Program, opts: JitOptions) -> Result<Compiled, JitError> {
         Image::of(code, &ctx.func, &ids, icb_id.as_u32(), &data)
     });
     module.clear_context(&mut ctx);
+    reuse::keep(reuse::Contexts { ctx, fctx });
     module
         .finalize_definitions()
         .map_err(|e| JitError::Backend(e.to_string()))?;
