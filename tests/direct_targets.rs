@@ -114,6 +114,7 @@ fn direct_targets_convert_and_cover_exactly() {
         rect,
         pixel_center: 0.5,
         shading: Default::default(),
+        sample_mask: u32::MAX,
         inputs: Vec::new(),
         targets: vec![
             target(rgba.as_mut_ptr().cast(), WIDTH, Format::Rgba8Unorm, 0),
