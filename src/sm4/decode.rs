@@ -419,7 +419,8 @@ pub fn decode(tokens: &[u32]) -> Result<Shader, Sm4Error> {
                 }
             }
         }
-        if fxc_sample_pos_padding(info, &operands, &tokens[r.pos..r.end]) {
+        let rest = tokens.get(r.pos..r.end).unwrap_or_default();
+        if fxc_sample_pos_padding(info, &operands, rest) {
             r.pos += 1;
         }
         if r.pos != r.end {
