@@ -169,6 +169,7 @@ fn two_fetches(c: &mut Criterion) {
         rect: [0, 0, w, h],
         pixel_center: 0.0,
         shading: Default::default(),
+        sample_mask: u32::MAX,
         inputs: vec![
             PixelInput {
                 reg: reg("t0"),

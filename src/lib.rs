@@ -42,7 +42,7 @@ pub mod text;
 
 pub use api::{
     BindError, Bindings, BufferLayout, CallOptions, ClassInstance, DomainOutput, DrawDesc, Engine,
-    EngineConfig, PatchList, PlaneInput, QuadInputs, QuadResults, RunError, Target,
+    EngineConfig, PatchList, PlaneInput, QuadInputs, QuadResults, QuadSampling, RunError, Target,
 };
 pub use cache::{CacheLimit, CacheStats, ShaderCache};
 pub use compile::{

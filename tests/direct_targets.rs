@@ -130,6 +130,7 @@ fn draws_exactly(tier: dxjit::Tier, direct_outputs: u32) {
         rect,
         pixel_center: 0.5,
         shading: Default::default(),
+        sample_mask: u32::MAX,
         inputs: Vec::new(),
         targets: vec![
             target(rgba.as_mut_ptr().cast(), WIDTH, Format::Rgba8Unorm, 0),

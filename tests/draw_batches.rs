@@ -40,6 +40,7 @@ fn draw_covers_exactly_the_rectangle_across_batches() {
         rect,
         pixel_center: 0.5,
         shading: Default::default(),
+        sample_mask: u32::MAX,
         inputs: vec![PixelInput {
             reg: reg("v1"),
             corners,

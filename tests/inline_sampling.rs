@@ -95,6 +95,7 @@ fn draw(
         rect: [0, 0, WIDTH, HEIGHT],
         pixel_center: 0.5,
         shading: Default::default(),
+        sample_mask: u32::MAX,
         inputs: vec![PixelInput {
             reg: shader.program().input_named("v1").expect("declared"),
             corners,

@@ -56,6 +56,7 @@ fn a_4x_draw_writes_the_samples_omask_leaves_in_every_covered_pixel() {
         rect: [1, 0, 3, 1],
         pixel_center: 0.5,
         inputs: Vec::new(),
+        sample_mask: u32::MAX,
     };
     s.draw(&Bindings::new(), &desc, &mut targets)
         .expect("draws");
@@ -76,6 +77,7 @@ fn targets_of_different_sample_counts_are_refused() {
         rect: [0, 0, 1, 1],
         pixel_center: 0.5,
         inputs: Vec::new(),
+        sample_mask: u32::MAX,
     };
     let err = s.draw(&Bindings::new(), &desc, &mut targets).unwrap_err();
     assert!(matches!(err, RunError::Invalid(m) if m.contains("same sample count")));

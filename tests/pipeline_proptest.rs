@@ -224,6 +224,7 @@ fn huge_output_register_does_not_exhaust_memory() {
             rect: [0, 0, 1, 1],
             pixel_center: 0.5,
             shading: Default::default(),
+            sample_mask: u32::MAX,
             inputs: Vec::new(),
             targets: vec![RenderTarget {
                 ptr: pixels.as_mut_ptr().cast(),

@@ -119,6 +119,7 @@ fn a_call_of_the_wrong_stage_is_refused() {
                 rect: [0, 0, 1, 1],
                 pixel_center: 0.5,
                 inputs: vec![],
+                sample_mask: u32::MAX,
             },
             &mut [],
         )
@@ -195,6 +196,7 @@ ret
                 corner(5.0, 3.0),
             ],
         }],
+        sample_mask: u32::MAX,
     };
     s.draw(&Bindings::new(), &desc, &mut targets)
         .expect("draws");

@@ -169,6 +169,7 @@ fn quads_give_the_pixels_a_draw_gives() {
                 corner(6.0, 4.0),
             ],
         }],
+        sample_mask: u32::MAX,
     };
     s.draw(&Bindings::new(), &desc, &mut targets).unwrap();
     let drawn: Vec<u32> = pixels

@@ -157,6 +157,36 @@ fn instruction_suffixes() {
 }
 
 #[test]
+fn sample_pos_on_a_texture_ends_with_fxc_zero_word() {
+    // fxc writes one 0 after sample_pos's operands when the resource is a
+    // texture (vkd3d's test_shader_sample_position holds fxc's
+    // `0x0900006e ... 0x00000000`; 3DMigoto's assembler writes the same),
+    // none after the rasterizer: 1 + 2 (r0.xy) + 2 (t1) + 2 (v1.x) + 1 = 8.
+    assert_eq!(
+        fxc("samplepos r0.xy, t1.xyxx, v1.x"),
+        [
+            0x0800_006e,
+            0x0010_0032,
+            0,
+            0x0010_7046,
+            1,
+            0x0010_100a,
+            1,
+            0
+        ]
+    );
+    assert_eq!(
+        vkd3d("sample_pos r0.xy, t1.xyxx, v1.(x)"),
+        fxc("samplepos r0.xy, t1.xyxx, v1.x")
+    );
+    // 1 + 2 + 1 (rasterizer has no index) + 2 = 6, no trailing word.
+    assert_eq!(
+        fxc("samplepos r0.xy, rasterizer.xyxx, v1.x"),
+        [0x0600_006e, 0x0010_0032, 0, 0x0000_e046, 0x0010_100a, 1]
+    );
+}
+
+#[test]
 fn declarations() {
     let cases: &[(&str, &[u32])] = &[
         (

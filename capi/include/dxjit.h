@@ -723,6 +723,11 @@ typedef struct dxjit_draw_desc {
   const struct dxjit_render_target *targets;
   // Entries in `targets`.
   size_t target_count;
+  // Samples not written: sample i of a pixel is left as it was when bit
+  // i is set. The complement of D3D's blend-state `SampleMask`
+  // (`OMSetBlendState`), so that 0, what a caller from before this field
+  // reads as, writes every covered sample.
+  uint32_t masked_samples;
 } dxjit_draw_desc;
 
 // A log callback: the message's level, the message (NUL-terminated, valid
@@ -895,6 +900,19 @@ typedef struct dxjit_quad_batch {
   uint32_t *outputs;
   // Per quad, receives the pixels covered and not discarded.
   uint8_t *alive;
+  // Samples a pixel of the rasterizer: 1, 2, 4, 8 or 16; 0 means 1.
+  uint32_t sample_count;
+  // Samples not written (the complement of D3D's blend-state
+  // `SampleMask`; 0 writes every sample): cleared from `written`.
+  uint32_t masked_samples;
+  // Per pixel (`4 * q + p`), the samples the primitive covers there (bit
+  // i = sample i), the pixel's `vCoverage`; null: every sample of each
+  // covered pixel. A pixel outside `coverage` stays a helper.
+  const uint32_t *sample_coverage;
+  // Per pixel, receives the samples its outputs go to: its coverage ANDed
+  // with the shader's `oMask` and the sample mask, 0 when not alive; may
+  // be null.
+  uint32_t *written;
 } dxjit_quad_batch;
 
 // A shader's overall description.
@@ -1127,7 +1145,8 @@ dxjit_status dxjit_run_pipeline(const struct dxjit_pipeline_desc *desc,
 // `dxjit_quad_batch` whose arrays hold what it documents: `quads` and
 // `planes` their counts, `inputs` (when not null) `quad_count * 4 *
 // input_registers * 4` words, `outputs` `quad_count * 4 * output_registers
-// * 4` writable words and `alive` `quad_count` writable bytes.
+// * 4` writable words, `alive` `quad_count` writable bytes, and
+// `sample_coverage` and `written` (when not null) `quad_count * 4` words.
 dxjit_status dxjit_shade_quads(const struct dxjit_shader *shader,
                                const struct dxjit_bindings *bindings,
                                const struct dxjit_quad_batch *batch,

@@ -2,7 +2,7 @@
 
 use crate::bindings::Bindings;
 use crate::bound::Bound;
-use crate::checks::{in_range, invalid, versioned, versioned_slice, Versioned};
+use crate::checks::{in_range, invalid, optional_grown, versioned_slice, Versioned};
 use crate::dispatch::require_stage;
 use crate::enums::{format, Stage};
 use crate::guard::{call, Message};
@@ -89,7 +89,16 @@ pub struct DrawDesc {
     pub targets: *const RenderTarget,
     /// Entries in `targets`.
     pub target_count: usize,
+    /// Samples not written: sample i of a pixel is left as it was when bit
+    /// i is set. The complement of D3D's blend-state `SampleMask`
+    /// (`OMSetBlendState`), so that 0, what a caller from before this field
+    /// reads as, writes every covered sample.
+    pub masked_samples: u32,
 }
+
+/// `struct_size` of `dxjit_draw_desc` before `masked_samples`; still
+/// accepted (every sample written).
+pub const DRAW_DESC_V1_SIZE: usize = std::mem::offset_of!(DrawDesc, masked_samples);
 
 // SAFETY: `#[repr(C)]`, starts with `struct_size`; integers, a float, raw pointers.
 unsafe impl Versioned for DrawDesc {
@@ -197,6 +206,7 @@ unsafe fn draw_of(s: &Shader, d: &DrawDesc) -> Outcome<Draw> {
         inputs,
         targets: checked.into_iter().map(|(t, _)| t).collect(),
         shading: s.shader.sample_shading(),
+        sample_mask: !d.masked_samples,
     })
 }
 
@@ -222,9 +232,10 @@ pub unsafe extern "C" fn dxjit_draw(
         let s = unsafe { shader_ref(shader) }?;
         require_stage(s, Stage::Pixel, "dxjit_draw")?;
         // SAFETY: forwarded contract.
-        let d = unsafe { versioned(desc, "desc") }?;
+        let d = unsafe { optional_grown(desc, "desc", &[DRAW_DESC_V1_SIZE]) }?
+            .ok_or_else(|| Failure::new(Status::NullPointer, "desc is null"))?;
         // SAFETY: forwarded contract.
-        let draw = unsafe { draw_of(s, d) }?;
+        let draw = unsafe { draw_of(s, &d) }?;
         // SAFETY: forwarded contract.
         let bound = unsafe { Bound::new(s, bindings) }?;
         // SAFETY: the caller's contract keeps every bound view and target

@@ -2,7 +2,7 @@
 
 use crate::bindings::Bindings;
 use crate::bound::Bound;
-use crate::checks::{slice, versioned, versioned_slice, Versioned};
+use crate::checks::{optional_grown, slice, versioned_slice, Versioned};
 use crate::dispatch::require_stage;
 use crate::enums::Stage;
 use crate::guard::{call, Message};
@@ -10,7 +10,7 @@ use crate::reflect::shader_ref;
 use crate::shader::Shader;
 use crate::status::{Failure, Outcome, Status};
 use dxjit::PlaneInput as LibraryPlane;
-use dxjit_runtime::dispatch::Quad as RuntimeQuad;
+use dxjit_runtime::dispatch::{Quad as RuntimeQuad, QuadSamples};
 use std::ffi::c_char;
 
 /// One 2x2 quad: pixels (x, y), (x+1, y), (x, y+1), (x+1, y+1), in that
@@ -78,7 +78,24 @@ pub struct QuadBatch {
     pub outputs: *mut u32,
     /// Per quad, receives the pixels covered and not discarded.
     pub alive: *mut u8,
+    /// Samples a pixel of the rasterizer: 1, 2, 4, 8 or 16; 0 means 1.
+    pub sample_count: u32,
+    /// Samples not written (the complement of D3D's blend-state
+    /// `SampleMask`; 0 writes every sample): cleared from `written`.
+    pub masked_samples: u32,
+    /// Per pixel (`4 * q + p`), the samples the primitive covers there (bit
+    /// i = sample i), the pixel's `vCoverage`; null: every sample of each
+    /// covered pixel. A pixel outside `coverage` stays a helper.
+    pub sample_coverage: *const u32,
+    /// Per pixel, receives the samples its outputs go to: its coverage ANDed
+    /// with the shader's `oMask` and the sample mask, 0 when not alive; may
+    /// be null.
+    pub written: *mut u32,
 }
+
+/// `struct_size` of `dxjit_quad_batch` before `sample_count`; still
+/// accepted (one sample a pixel, nothing masked, no `written`).
+pub const QUAD_BATCH_V1_SIZE: usize = std::mem::offset_of!(QuadBatch, sample_count);
 
 // SAFETY: `#[repr(C)]`, starts with `struct_size`; integers, a float and raw pointers.
 unsafe impl Versioned for QuadBatch {
@@ -95,7 +112,8 @@ unsafe impl Versioned for QuadBatch {
 /// `dxjit_quad_batch` whose arrays hold what it documents: `quads` and
 /// `planes` their counts, `inputs` (when not null) `quad_count * 4 *
 /// input_registers * 4` words, `outputs` `quad_count * 4 * output_registers
-/// * 4` writable words and `alive` `quad_count` writable bytes.
+/// * 4` writable words, `alive` `quad_count` writable bytes, and
+/// `sample_coverage` and `written` (when not null) `quad_count * 4` words.
 #[no_mangle]
 pub unsafe extern "C" fn dxjit_shade_quads(
     shader: *const Shader,
@@ -110,7 +128,9 @@ pub unsafe extern "C" fn dxjit_shade_quads(
         let s = unsafe { shader_ref(shader) }?;
         require_stage(s, Stage::Pixel, "dxjit_shade_quads")?;
         // SAFETY: forwarded contract.
-        let b = unsafe { versioned(batch, "batch") }?;
+        let b = unsafe { optional_grown(batch, "batch", &[QUAD_BATCH_V1_SIZE]) }?
+            .ok_or_else(|| Failure::new(Status::NullPointer, "batch is null"))?;
+        let b = &b;
         if !b.pixel_center.is_finite() {
             return Err(Failure::new(
                 Status::InvalidArgument,
@@ -134,14 +154,35 @@ pub unsafe extern "C" fn dxjit_shade_quads(
         let out_words = pixels.checked_mul(no * 4).ok_or_else(too_many)?;
         if (out_words > 0 && (b.outputs.is_null() || !b.outputs.is_aligned()))
             || (!quads.is_empty() && b.alive.is_null())
+            || !b.written.is_aligned()
         {
             return Err(Failure::new(
                 Status::NullPointer,
-                "batch.outputs or batch.alive is null or misaligned",
+                "batch.outputs or batch.alive is null or misaligned, or batch.written misaligned",
             ));
         }
+        let coverage = if b.sample_coverage.is_null() {
+            &[][..]
+        } else {
+            // SAFETY: `sample_coverage` holds one word a pixel (contract).
+            unsafe { slice(b.sample_coverage, pixels, "batch.sample_coverage") }?
+        };
+        let sampling = dxjit::QuadSampling {
+            count: b.sample_count.max(1),
+            coverage,
+            sample_mask: !b.masked_samples,
+        };
+        dxjit::api::check_sampling(&sampling, quads.len())
+            .map_err(|e| Failure::new(Status::InvalidArgument, e.to_string()))?;
+        let samples = QuadSamples {
+            count: sampling.count,
+            coverage,
+            mask: sampling.sample_mask,
+            mask_output: s.shader.sample_shading().mask_output,
+        };
         let mut outputs = vec![[0u32; 4]; pixels * no];
         let mut alive = vec![0u8; quads.len()];
+        let mut written = vec![0u32; if b.written.is_null() { 0 } else { pixels }];
         // SAFETY: forwarded contract.
         let bound = unsafe { Bound::new(s, bindings) }?;
         // SAFETY: the caller's contract keeps every bound view valid and
@@ -154,8 +195,10 @@ pub unsafe extern "C" fn dxjit_shade_quads(
                 &quads,
                 b.pixel_center,
                 &inputs,
+                &samples,
                 &mut outputs,
                 &mut alive,
+                &mut written,
             )
         })?;
         let flat: Vec<u32> = outputs.iter().flatten().copied().collect();
@@ -168,6 +211,9 @@ pub unsafe extern "C" fn dxjit_shade_quads(
             }
             if !alive.is_empty() {
                 std::ptr::copy_nonoverlapping(alive.as_ptr(), b.alive, alive.len());
+            }
+            if !written.is_empty() {
+                std::ptr::copy_nonoverlapping(written.as_ptr(), b.written, written.len());
             }
         }
         Ok(())

@@ -82,6 +82,7 @@ fn calls_for_another_stage_are_refused() {
         input_count: 0,
         targets: null(),
         target_count: 0,
+        masked_samples: 0,
     };
     // SAFETY: live shaders and valid descriptions.
     unsafe {
@@ -199,6 +200,7 @@ fn draw_into(pixels: &mut [u8], width: u32, row_pitch: u32, format: Format) -> (
         input_count: 0,
         targets: &target,
         target_count: 1,
+        masked_samples: 0,
     };
     // SAFETY: a live shader and a target over live memory.
     let result = with_message(|m| unsafe { dxjit_draw(shader, null(), &draw, m) });

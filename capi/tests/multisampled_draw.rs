@@ -39,6 +39,7 @@ fn draw(words: &mut [u32], samples: u32) -> (Status, String) {
         input_count: 0,
         targets: &target,
         target_count: 1,
+        masked_samples: 0,
     };
     // SAFETY: a live shader and a target over live memory.
     let result = with_message(|m| unsafe { dxjit_draw(shader, null(), &desc, m) });

@@ -972,6 +972,7 @@ fn prepare_draw(
         inputs,
         targets,
         shading: ps.sample_shading(),
+        sample_mask: draw.sample_mask,
     };
     Ok((ps, bound, d, images, compile_us))
 }

@@ -298,7 +298,7 @@ static void run_pixel(void) {
         {sizeof targets[0], color, sizeof color, W, H, W * 4, DXJIT_FORMAT_RGBA8_UNORM, 0, 1},
         {sizeof targets[1], coords, sizeof coords, W, H, W * 16, DXJIT_FORMAT_RGBA32_FLOAT, 1, 1},
     };
-    dxjit_draw_desc d = {sizeof d, {0, 0, W, H}, 0.5f, &input, 1, targets, 2};
+    dxjit_draw_desc d = {sizeof d, {0, 0, W, H}, 0.5f, &input, 1, targets, 2, 0};
     status = dxjit_draw(ps, &b, &d, &message);
     if (called(status, message, "dxjit_draw")) {
         int color_ok = 1, coords_ok = 1;

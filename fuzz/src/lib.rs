@@ -160,6 +160,7 @@ pub fn compile_and_run(bytes: &[u8], verify_checksum: bool) -> Reached {
                 rect: [0, 0, 3, 3],
                 pixel_center: 0.5,
                 shading: Default::default(),
+                sample_mask: u32::MAX,
                 inputs,
                 targets,
             };

@@ -33,7 +33,7 @@ pub use domain::{run_domain, DomainDesc, DomainPatch};
 pub use draw::{draw, Draw, PixelInput, RenderTarget, SampleShading};
 pub use geometry::{run_geometry, GeometryDesc};
 pub use hull::{run_hull, HullDesc, HullOutput, HullPhaseKind, HullPhaseRun};
-pub use quads::{shade_quads, Quad};
+pub use quads::{shade_quads, Quad, QuadSamples};
 pub use vertex_list::run_vertex_list;
 
 /// What the runtime needs to know about a compiled shader.

@@ -43,6 +43,10 @@ pub struct DrawDesc {
     pub pixel_center: f32,
     /// Inputs interpolated across the rectangle from their corner values.
     pub inputs: Vec<PixelInput>,
+    /// D3D's blend-state sample mask (`OMSetBlendState`'s `SampleMask`):
+    /// sample i of a pixel is written only when bit i is set; `u32::MAX`
+    /// writes every covered sample.
+    pub sample_mask: u32,
 }
 
 impl Shader {
@@ -152,6 +156,7 @@ impl Shader {
             inputs: desc.inputs.clone(),
             targets: targets.iter().map(|t| *t.raw()).collect(),
             shading: self.sample_shading(),
+            sample_mask: desc.sample_mask,
         };
         self.guarded(bindings, options, |raw| {
             // SAFETY: as in `dispatch_with`; each target was made from an

@@ -29,7 +29,9 @@ pub use pipeline::{
     run_from_sources, run_pipeline, run_pipeline_raw, DrawInput, PipelineOutput, PipelineStages,
     RawStage, RawStages, StageBinding, Stages, VertexSource,
 };
-pub use quads::{evaluate_planes, PlaneInput, QuadInputs, QuadResults};
+pub use quads::{
+    check_sampling, evaluate_planes, PlaneInput, QuadInputs, QuadResults, QuadSampling,
+};
 pub use stream_output::{SoDeclEntry, SoOffset, StreamOutput, SO_MAX_STRIDE, SO_SLOTS};
 pub use target::Target;
 pub use tessellation::{DomainOutput, PatchList};

@@ -5,7 +5,7 @@ use super::calls::CallOptions;
 use super::error::RunError;
 use crate::ir::Stage;
 use crate::shader::Shader;
-use dxjit_runtime::dispatch::{self, Quad};
+use dxjit_runtime::dispatch::{self, Quad, QuadSamples};
 use rayon::prelude::*;
 
 /// A pixel-shader input given as plane equations over the screen: component
@@ -33,6 +33,31 @@ pub enum QuadInputs<'a> {
     Planes(&'a [PlaneInput]),
 }
 
+/// The samples of a batch of quads on a multisampled target.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct QuadSampling<'a> {
+    /// Samples a pixel: 1, 2, 4, 8 or 16 (what `sample_info rasterizer`
+    /// and `sample_pos rasterizer` report).
+    pub count: u32,
+    /// Per quad and pixel (entry `4 * q + p`), the samples the primitive
+    /// covers there (bit i = sample i): the pixel's `vCoverage`. Empty:
+    /// every sample of each covered pixel. A pixel whose bit of
+    /// [`Quad::coverage`] is clear is a helper whatever its entry says.
+    pub coverage: &'a [u32],
+    /// D3D's blend-state sample mask (`OMSetBlendState`'s `SampleMask`):
+    /// samples whose bit is clear are not written.
+    pub sample_mask: u32,
+}
+
+impl QuadSampling<'_> {
+    /// One sample a pixel, all written: what [`Shader::shade_quads`] uses.
+    pub const SINGLE: QuadSampling<'static> = QuadSampling {
+        count: 1,
+        coverage: &[],
+        sample_mask: u32::MAX,
+    };
+}
+
 /// What shading a batch of quads gives back.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct QuadResults {
@@ -43,6 +68,10 @@ pub struct QuadResults {
     pub output_regs: u32,
     /// Per quad, the pixels covered and not discarded (bit p = pixel p).
     pub alive: Vec<u8>,
+    /// Per quad and pixel (entry `4 * q + p`), the samples its outputs are
+    /// to be written to: its coverage ANDed with the shader's `oMask` and
+    /// the sample mask; 0 for pixels that are not alive.
+    pub written: Vec<u32>,
 }
 
 impl Shader {
@@ -90,7 +119,31 @@ impl Shader {
         inputs: QuadInputs<'_>,
         options: &CallOptions,
     ) -> Result<QuadResults, RunError> {
+        self.shade_quads_sampled(
+            bindings,
+            quads,
+            pixel_center,
+            inputs,
+            &QuadSampling::SINGLE,
+            options,
+        )
+    }
+
+    /// [`Shader::shade_quads_with`] for a multisampled target: each
+    /// pixel's `vCoverage` is its sample coverage, and
+    /// [`QuadResults::written`] says which samples its outputs go to. The
+    /// shader still runs once a pixel.
+    pub fn shade_quads_sampled(
+        &self,
+        bindings: &Bindings<'_>,
+        quads: &[Quad],
+        pixel_center: f32,
+        inputs: QuadInputs<'_>,
+        sampling: &QuadSampling<'_>,
+        options: &CallOptions,
+    ) -> Result<QuadResults, RunError> {
         self.require(Stage::Pixel, "shade_quads")?;
+        check_sampling(sampling, quads.len())?;
         let kernel = self.kernel();
         let (ni, no) = (kernel.input_regs as usize, kernel.output_regs as usize);
         if !pixel_center.is_finite() {
@@ -122,10 +175,18 @@ impl Shader {
         };
         let mut outputs = vec![[0u32; 4]; quads.len() * 4 * no];
         let mut alive = vec![0u8; quads.len()];
+        let mut written = vec![0u32; quads.len() * 4];
+        let samples = QuadSamples {
+            count: sampling.count,
+            coverage: sampling.coverage,
+            mask: sampling.sample_mask,
+            mask_output: self.sample_shading().mask_output,
+        };
         self.guarded(bindings, options, |raw| {
             // SAFETY: as in `dispatch_with`; `per_pixel` holds 4 * ni
             // registers per quad (checked or built above), `outputs` 4 * no
-            // per quad and `alive` one entry per quad.
+            // per quad, `alive` one entry per quad, and `written` and the
+            // coverage (checked) one per pixel or none.
             unsafe {
                 dispatch::shade_quads(
                     &kernel,
@@ -133,8 +194,10 @@ impl Shader {
                     quads,
                     pixel_center,
                     per_pixel,
+                    &samples,
                     &mut outputs,
                     &mut alive,
+                    &mut written,
                 )
             }
         })?;
@@ -142,8 +205,28 @@ impl Shader {
             outputs,
             output_regs: no as u32,
             alive,
+            written,
         })
     }
+}
+
+/// Refuses a sample count the rasterizer cannot have, or a coverage array
+/// that is neither empty nor one entry per pixel of `quads` quads.
+pub fn check_sampling(sampling: &QuadSampling<'_>, quads: usize) -> Result<(), RunError> {
+    if ![1, 2, 4, 8, 16].contains(&sampling.count) {
+        return Err(RunError::Invalid(format!(
+            "{} samples a pixel (1, 2, 4, 8 or 16 are allowed)",
+            sampling.count
+        )));
+    }
+    let pixels = quads.saturating_mul(4);
+    if !sampling.coverage.is_empty() && sampling.coverage.len() != pixels {
+        return Err(RunError::Invalid(format!(
+            "{} coverage entries for {quads} quads: give none or one a pixel ({pixels})",
+            sampling.coverage.len()
+        )));
+    }
+    Ok(())
 }
 
 /// Every pixel's input registers from plane equations: per quad and

@@ -330,6 +330,20 @@ impl Reader<'_> {
     }
 }
 
+/// Whether `rest`, the words of an instruction after its operands, is the
+/// one zero word fxc writes after a `sample_pos` whose resource is a texture
+/// (`Texture2DMS.GetSamplePosition`; with the rasterizer it writes none).
+/// The word is outside the documented operand layout and carries nothing
+/// (Microsoft's reference parser skips to the length, vkd3d reads by the
+/// length, dxbc-spirv keeps it as an unused extra word, and 3DMigoto's
+/// assembler writes a 0 there to match fxc), so the decoder accepts exactly
+/// this word and no other trailing words.
+fn fxc_sample_pos_padding(info: &OpInfo, operands: &[Operand], rest: &[u32]) -> bool {
+    info.op == Opcode::SamplePos
+        && operands.get(1).is_some_and(|o| o.is(OperandType::Resource))
+        && rest == [0]
+}
+
 /// Decodes a program's tokens (version token, length, then instructions).
 pub fn decode(tokens: &[u32]) -> Result<Shader, Sm4Error> {
     let head = |what: &str| Sm4Error::Decode {
@@ -404,6 +418,10 @@ pub fn decode(tokens: &[u32]) -> Result<Shader, Sm4Error> {
                     }
                 }
             }
+        }
+        let rest = tokens.get(r.pos..r.end).unwrap_or_default();
+        if fxc_sample_pos_padding(info, &operands, rest) {
+            r.pos += 1;
         }
         if r.pos != r.end {
             let what = if r.pos < r.end {
@@ -493,6 +511,54 @@ mod tests {
         );
         assert!(decode(&[0x0000_0050]).is_err());
         assert!(decode(&[0xffff_0300, 2]).is_err());
+    }
+
+    #[test]
+    fn accepts_fxc_zero_word_after_sample_pos_on_a_texture_only() {
+        // sample_pos o0.xy, t0.xyxx, cb0[0].x as fxc writes it (vkd3d's
+        // test_shader_sample_position, LGPL-2.1+): 1 opcode token, 2 + 2 + 3
+        // operand words, then one 0 past the operands.
+        let fxc = [
+            0x0900_006e,
+            0x0010_2032,
+            0,
+            0x0010_7046,
+            0,
+            0x0020_800a,
+            0,
+            0,
+            0,
+        ];
+        let s = decode(&program(&fxc)).unwrap();
+        assert_eq!(s.instructions[0].operands.len(), 3);
+        assert!(s.instructions[0].words.is_empty());
+        // Without the word (the documented layout) it decodes the same.
+        let mut bare = fxc[..8].to_vec();
+        bare[0] = 0x0800_006e;
+        let b = decode(&program(&bare)).unwrap();
+        assert_eq!(b.instructions[0].operands, s.instructions[0].operands);
+        // A nonzero word, two words, or the word after the rasterizer are
+        // still length mismatches.
+        let mut nonzero = fxc;
+        nonzero[8] = 1;
+        let mut two = fxc.to_vec();
+        two.push(0);
+        two[0] = 0x0a00_006e;
+        // sample_pos o0.xy, rasterizer.xyxx, cb0[0].x, 0
+        let raster = [
+            0x0800_006e,
+            0x0010_2032,
+            0,
+            0x0000_e046,
+            0x0020_800a,
+            0,
+            0,
+            0,
+        ];
+        for bad in [&nonzero[..], &two, &raster] {
+            let e = decode(&program(bad)).unwrap_err();
+            assert!(e.to_string().contains("disagree with the length"), "{e}");
+        }
     }
 
     #[test]

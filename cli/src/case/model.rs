@@ -379,6 +379,8 @@ pub struct DrawDesc {
     pub pixel_center: Option<f32>,
     /// `[[draw.input]]`: pixel-shader inputs given directly.
     pub inputs: Vec<InputDesc>,
+    /// `sample_mask`: the blend state's sample mask (default all ones).
+    pub sample_mask: u32,
 }
 
 /// The one action of a case.

@@ -901,6 +901,7 @@ impl Lower<'_> {
             rect: raw.rect,
             pixel_center,
             inputs,
+            sample_mask: raw.sample_mask.unwrap_or(u32::MAX),
         })
     }
 }

@@ -177,6 +177,7 @@ pub(crate) struct RawDraw {
     pub pixel_center: Option<f64>,
     #[serde(default)]
     pub input: Vec<RawInput>,
+    pub sample_mask: Option<u32>,
 }
 
 /// One entry of `draw.targets`.

@@ -123,6 +123,7 @@ pub fn smoke_case(
                 rect: Some([0, 0, TEXTURE_SIZE, TEXTURE_SIZE]),
                 pixel_center: None,
                 inputs: io::pixel_inputs(&program.inputs, &declared.input_types),
+                sample_mask: u32::MAX,
             });
         }
     }

@@ -74,6 +74,9 @@ pub struct Draw {
     pub targets: Vec<RenderTarget>,
     /// What the shader does with samples.
     pub shading: SampleShading,
+    /// D3D's blend-state sample mask (`OMSetBlendState`'s `SampleMask`):
+    /// samples whose bit is clear are not written (`u32::MAX` writes all).
+    pub sample_mask: u32,
 }
 
 impl Draw {
@@ -151,7 +154,7 @@ pub unsafe fn draw(k: &Kernel, b: &Bindings, d: &Draw) {
         return;
     }
     let samples = d.samples();
-    if samples > 1 || d.shading.mask_output.is_some() {
+    if samples > 1 || d.shading.mask_output.is_some() || d.sample_mask & 1 == 0 {
         // SAFETY: forwarded from the caller.
         return unsafe { draw_multisampled(k, b, d, samples) };
     }

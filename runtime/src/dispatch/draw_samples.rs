@@ -11,8 +11,9 @@
 //! sample, with `sample` inputs (and SV_Position, when declared `sample`) at
 //! the sample's position, `vSampleIndex` the sample and `vCoverage` only
 //! its bit, writing only that sample.
-//! `oMask` is ANDed with the coverage before anything is written (bit i
-//! gates sample i; a single-sampled target has sample 0 only).
+//! `oMask` and the blend state's sample mask are ANDed with the coverage
+//! before anything is written (bit i gates sample i; a single-sampled
+//! target has sample 0 only).
 
 use super::draw::{Draw, RenderTarget, SampleShading};
 use super::interpolate::corner_value;
@@ -139,8 +140,8 @@ fn fill(d: &Draw, w: usize, pass: Pass, ib: &mut Block, sv: &mut Block, call: &m
     }
 }
 
-/// Stores the samples each alive lane covers (ANDed with its `oMask`) of
-/// every target inside it.
+/// Stores the samples each alive lane covers (ANDed with its `oMask` and
+/// the sample mask) of every target inside it.
 fn store(
     d: &Draw,
     w: usize,
@@ -154,7 +155,7 @@ fn store(
     let coverage_at = SysValSlot::Coverage as usize * 4 * w;
     let SampleShading { mask_output, .. } = d.shading;
     for l in (0..w).filter(|&l| mask[l] != 0) {
-        let mut bits = sysvals[coverage_at + l];
+        let mut bits = sysvals[coverage_at + l] & d.sample_mask;
         if let Some(r) = mask_output.filter(|&r| (r as usize) < no) {
             bits &= out[r as usize * 4 * w + l];
         }

@@ -7,8 +7,8 @@ use crate::abi::{SysValSlot, SYSVAL_COUNT};
 use rayon::prelude::*;
 
 /// One 2x2 quad: pixels (x, y), (x+1, y), (x, y+1), (x+1, y+1), in that
-/// order everywhere (bit i of `coverage`, input and output block i). The
-/// rasterizer has one sample a pixel: a covered pixel's `vCoverage` is 1.
+/// order everywhere (bit i of `coverage`, input and output block i). Its
+/// pixels' samples are in [`QuadSamples`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Quad {
     /// Left column.
@@ -22,80 +22,183 @@ pub struct Quad {
     pub front_facing: bool,
 }
 
+/// The samples of a batch of quads: how many a pixel has, which each
+/// pixel covers and which the blend state lets through.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct QuadSamples<'a> {
+    /// Samples a pixel of the rasterizer (what `sample_info rasterizer` and
+    /// `sample_pos rasterizer` report): 1, 2, 4, 8 or 16; 0 reads as 1.
+    pub count: u32,
+    /// Per quad and pixel (entry `4 * q + p`), the samples the primitive
+    /// covers there (bit i = sample i), the pixel's `vCoverage`; a pixel
+    /// whose bit of [`Quad::coverage`] is clear stays a helper whatever its
+    /// entry says. Empty: every sample of a covered pixel.
+    pub coverage: &'a [u32],
+    /// D3D's blend-state sample mask (`OMSetBlendState`'s `SampleMask`):
+    /// samples whose bit is clear are not written.
+    pub mask: u32,
+    /// The output register holding the shader's `oMask`, which is ANDed
+    /// with the samples written ([`super::SampleShading::mask_output`]).
+    pub mask_output: Option<u32>,
+}
+
+impl QuadSamples<'_> {
+    /// One sample a pixel, every sample written, no `oMask`.
+    pub const SINGLE: QuadSamples<'static> = QuadSamples {
+        count: 1,
+        coverage: &[],
+        mask: u32::MAX,
+        mask_output: None,
+    };
+
+    /// Every sample of a pixel.
+    fn all(&self) -> u32 {
+        1u32.checked_shl(self.count.max(1))
+            .map_or(u32::MAX, |bit| bit - 1)
+    }
+
+    /// `vCoverage` of pixel `p` of quad `q` when it is covered.
+    fn covered(&self, q: usize, p: usize) -> u32 {
+        self.coverage
+            .get(4 * q + p)
+            .map_or(self.all(), |&c| c & self.all())
+    }
+}
+
 /// Shades `quads` with a pixel shader. `inputs` holds, per quad and pixel,
 /// the kernel's `input_regs` registers; `outputs` receives, per quad and
 /// pixel, its `output_regs` registers; `alive[q]` receives the pixels of
-/// quad `q` that were covered and not discarded. Pixel positions are
-/// `x + pixel_center`, `y + pixel_center`.
+/// quad `q` that were covered and not discarded, and `written[4 * q + p]`
+/// (when `written` is not empty) the samples of that pixel its outputs go
+/// to: its coverage ANDed with `oMask` and the sample mask, 0 when it is
+/// not alive. Pixel positions are `x + pixel_center`, `y + pixel_center`.
+/// The shader runs once a pixel, whatever its sample frequency.
 ///
 /// # Safety
 /// As for [`super::dispatch`]. `inputs` holds `quads.len() * 4 *
 /// k.input_regs` registers and `outputs` `quads.len() * 4 * k.output_regs`;
-/// `alive` has one entry per quad.
+/// `alive` has one entry per quad; `samples.coverage` and `written` are
+/// empty or have one entry per pixel.
+#[allow(clippy::too_many_arguments)]
 pub unsafe fn shade_quads(
     k: &Kernel,
     b: &Bindings,
     quads: &[Quad],
     pixel_center: f32,
     inputs: &[[u32; 4]],
+    samples: &QuadSamples,
     outputs: &mut [[u32; 4]],
     alive: &mut [u8],
+    written: &mut [u32],
 ) {
     let w = k.lanes as usize;
     let per_call = (w / 4).max(1);
     let per_task = per_call * CALLS_PER_TASK;
     let (ni, no) = (k.input_regs as usize, k.output_regs as usize);
+    let tasks = quads.len().div_ceil(per_task);
+    // Split by index, not by chunks of each array: a shader with no input
+    // or output registers has empty arrays, which must still give a part
+    // per task.
+    let parts = split_mut(outputs, per_task * 4 * no, tasks)
+        .into_iter()
+        .zip(split_mut(written, per_task * 4, tasks));
     quads
         .par_chunks(per_task)
-        .zip(inputs.par_chunks((per_task * 4 * ni).max(1)))
-        .zip(
-            outputs
-                .par_chunks_mut((per_task * 4 * no).max(1))
-                .zip(alive.par_chunks_mut(per_task)),
-        )
+        .zip(alive.par_chunks_mut(per_task))
+        .zip(parts.collect::<Vec<_>>())
+        .enumerate()
         .for_each_init(
             || {
                 let call = Call::new(k, b);
                 let blocks = [ni, no, SYSVAL_COUNT].map(|regs| Block::new(regs * 16 * w));
                 (call, blocks)
             },
-            |(call, [ib, ob, sv]), ((quads, inputs), (outputs, alive))| {
-                let calls = quads
+            |(call, [ib, ob, sv]), (t, ((quads, alive), (outputs, written)))| {
+                let first = t * per_task;
+                let inputs = part(inputs, first * 4 * ni, quads.len() * 4 * ni);
+                let coverage = part(samples.coverage, first * 4, quads.len() * 4);
+                let task_samples = QuadSamples {
+                    coverage,
+                    ..*samples
+                };
+                let calls = quads.chunks(per_call).count();
+                let outputs = split_mut(outputs, per_call * 4 * no, calls);
+                let written = split_mut(written, per_call * 4, calls);
+                let parts = quads
                     .chunks(per_call)
-                    .zip(inputs.chunks((per_call * 4 * ni).max(1)))
-                    .zip(
-                        outputs
-                            .chunks_mut((per_call * 4 * no).max(1))
-                            .zip(alive.chunks_mut(per_call)),
-                    );
-                for ((quads, inputs), (outputs, alive)) in calls {
+                    .zip(alive.chunks_mut(per_call))
+                    .zip(outputs.into_iter().zip(written))
+                    .enumerate();
+                for (c, ((quads, alive), (outputs, written))) in parts {
                     if b.interrupted() {
                         return;
                     }
-                    fill(w, ni, quads, inputs, pixel_center, ib, sv, call);
+                    let at = c * per_call;
+                    let call_samples = QuadSamples {
+                        coverage: part(task_samples.coverage, at * 4, quads.len() * 4),
+                        ..task_samples
+                    };
+                    let inputs = part(inputs, at * 4 * ni, quads.len() * 4 * ni);
+                    fill(
+                        w,
+                        ni,
+                        quads,
+                        inputs,
+                        pixel_center,
+                        &call_samples,
+                        ib,
+                        sv,
+                        call,
+                    );
                     call.run_on_blocks(k.func, [ib, ob, sv]);
-                    gather(w, no, call, ob, outputs, alive);
+                    gather(w, no, call, ob, sv, &call_samples, outputs, alive, written);
                 }
             },
         );
+}
+
+/// `len` elements of `s` from `start`, or fewer (none) where `s` ends.
+fn part<T>(s: &[T], start: usize, len: usize) -> &[T] {
+    let start = start.min(s.len());
+    &s[start..(start + len).min(s.len())]
+}
+
+/// `s` as `n` consecutive parts of `size` elements (the last ones shorter
+/// or empty where `s` ends).
+fn split_mut<T>(mut s: &mut [T], size: usize, n: usize) -> Vec<&mut [T]> {
+    (0..n)
+        .map(|_| {
+            let at = size.min(s.len());
+            let (head, tail) = std::mem::take(&mut s).split_at_mut(at);
+            s = tail;
+            head
+        })
+        .collect()
 }
 
 /// Quads per parallel task, in calls: enough work to outweigh rayon's
 /// per-task cost.
 const CALLS_PER_TASK: usize = 64;
 
-/// Copies one call's outputs (SoA) to the caller's per-pixel layout and
-/// its lane mask to per-quad alive bits.
+/// Copies one call's outputs (SoA) to the caller's per-pixel layout, its
+/// lane mask to per-quad alive bits and, when asked for, the samples each
+/// pixel writes.
+#[allow(clippy::too_many_arguments)]
 fn gather(
     w: usize,
     no: usize,
     call: &mut Call,
     ob: &mut Block,
+    sv: &mut Block,
+    samples: &QuadSamples,
     outputs: &mut [[u32; 4]],
     alive: &mut [u8],
+    written: &mut [u32],
 ) {
     let mask = call.lane_mask.words();
     let out = ob.words();
+    let coverage = &sv.words()[SysValSlot::Coverage as usize * 4 * w..];
+    let o_mask = samples.mask_output.filter(|&r| (r as usize) < no);
     for (q, a) in alive.iter_mut().enumerate() {
         *a = (0..4)
             .filter(|&p| mask[4 * q + p] != 0)
@@ -106,6 +209,14 @@ fn gather(
                 let at = r * 4 * w + lane;
                 outputs[(4 * q + p) * no + r] =
                     [out[at], out[at + w], out[at + 2 * w], out[at + 3 * w]];
+            }
+            if let Some(bits) = written.get_mut(lane) {
+                let shader = o_mask.map_or(u32::MAX, |r| out[r as usize * 4 * w + lane]);
+                *bits = if mask[lane] != 0 {
+                    coverage[lane] & shader & samples.mask
+                } else {
+                    0
+                };
             }
         }
     }
@@ -120,6 +231,7 @@ fn fill(
     quads: &[Quad],
     inputs: &[[u32; 4]],
     center: f32,
+    samples: &QuadSamples,
     ib: &mut Block,
     sv: &mut Block,
     call: &mut Call,
@@ -133,6 +245,7 @@ fn fill(
     let pos = SysValSlot::Position as usize * 4;
     let face = SysValSlot::FrontFace as usize * 4;
     let cov = SysValSlot::Coverage as usize * 4;
+    let count = SysValSlot::Sample as usize * 4 + 1;
     for (q, quad) in quads.iter().enumerate() {
         for p in 0..4 {
             let lane = 4 * q + p;
@@ -150,8 +263,8 @@ fn fill(
             sysval[face * w + lane] = if quad.front_facing { u32::MAX } else { 0 };
             let covered = quad.coverage & (1 << p) != 0;
             mask[lane] = if covered { u32::MAX } else { 0 };
-            // One sample a pixel: vCoverage is sample 0 when covered.
-            sysval[cov * w + lane] = u32::from(covered);
+            sysval[cov * w + lane] = if covered { samples.covered(q, p) } else { 0 };
+            sysval[count * w + lane] = samples.count.max(1);
         }
     }
 }

@@ -7,8 +7,9 @@ use super::lex::{bracketed, components, number, split_top, strip_prefix_ci};
 use super::mnemonic::{parse_mnemonic, precise_controls};
 use super::operand::{operand, Role};
 use super::source::{fault, Res, Statement};
-use crate::sm4::fields::{EXTENDED, INSTRUCTION_LENGTH, OPCODE, OPCODE_CONTROLS};
+use crate::sm4::fields::{EXTENDED, INSTRUCTION_LENGTH, OPCODE, OPCODE_CONTROLS, OPERAND_TYPE};
 use crate::sm4::opcodes::{Item, OpInfo, Opcode};
+use crate::sm4::registers::OperandType;
 use crate::sm4::Syntax;
 
 /// Splits a statement into its mnemonic and the rest (at the first blank
@@ -121,7 +122,9 @@ pub fn encode(st: &Statement, syntax: Syntax) -> Res<Vec<u32>> {
 /// An instruction's operands, in the order of its layout.
 fn operands(info: &OpInfo, rest: &str, syntax: Syntax, body: &mut Vec<u32>) -> Res<()> {
     let mut items = Items::new(rest);
+    let mut starts = Vec::new();
     for item in info.items() {
+        starts.push(body.len());
         match item {
             Item::Word if info.op == Opcode::Fcall && split_top(rest).len() == 1 => {
                 let call = items.next("an interface call")?;
@@ -148,5 +151,15 @@ fn operands(info: &OpInfo, rest: &str, syntax: Syntax, body: &mut Vec<u32>) -> R
             }
         }
     }
-    items.finish()
+    items.finish()?;
+    if info.op == Opcode::SamplePos
+        && starts
+            .get(1)
+            .is_some_and(|&at| OPERAND_TYPE.get(body[at]) == OperandType::Resource.code())
+    {
+        // fxc writes one zero word after `sample_pos` on a texture (none
+        // after the rasterizer); see `decode::fxc_sample_pos_padding`.
+        body.push(0);
+    }
+    Ok(())
 }

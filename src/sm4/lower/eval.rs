@@ -3,15 +3,24 @@
 //!
 //! The plane's slopes are the quad's coarse derivatives of the input, so
 //! an input `v` evaluated at offset `o` (in pixels) from where its register
-//! was evaluated is `v + ddx(v) · o.x + ddy(v) · o.y`: exact for inputs
-//! affine across the primitive, which is what a plane is. The register
-//! holds the pixel centre's value, or, for inputs interpolated per sample,
-//! the shaded sample's, whose position is taken off the offset first.
-//! Every pixel dxjit shades is fully covered (draws cover whole pixels,
-//! `shade_quads` has one sample a pixel), so the centroid is the centre.
-//! Inputs declared `constant` are returned unchanged (HLSL's
-//! `EvaluateAttribute*` allow them and ignore where); `centroid` and
-//! `sample` declarations do not move the evaluation point.
+//! was evaluated is `v + ddx(v) · o.x + ddy(v) · o.y`. The register holds
+//! the pixel centre's value, or, for inputs interpolated per sample, the
+//! shaded sample's, whose position is taken off the offset first. Inputs
+//! declared `constant` are returned unchanged (HLSL's `EvaluateAttribute*`
+//! allow them and ignore where); `centroid` and `sample` declarations do
+//! not move the evaluation point.
+//!
+//! The result is the plane's value, up to the rounding of that sum in f32,
+//! when the input is affine in screen space across the quad: what `draw`
+//! gives an input whose corner values are affine (a bilinear blend with a
+//! cross term is not: its slope differs between the quad's rows), and what
+//! `shade_quads` gives for planes without `one_over_w`. It is a first-order
+//! approximation otherwise: perspective-correct inputs (planes divided by
+//! `1/w`), per-pixel inputs that are not affine, and helper pixels whose
+//! inputs the embedder did not fill with the plane's values. The centroid
+//! is the pixel centre: right for every pixel `draw` shades (its rectangle
+//! covers whole pixels), but for a `shade_quads` pixel whose sample
+//! coverage is partial D3D would use a point inside the covered samples.
 
 use super::Lowerer;
 use crate::ir::{AluOp, Dst, File, Index, Inst, Interpolation, Src, SysVal};

@@ -1,0 +1,173 @@
+//! The blend state's sample mask through `dxjit_draw_desc.masked_samples`
+//! and the sample fields of `dxjit_quad_batch` (coverage in, samples
+//! written out), and the older sizes of both structs, which still work.
+
+mod support;
+
+use dxjit_capi::compile::dxjit_shader_free;
+use dxjit_capi::draw::{dxjit_draw, DrawDesc, RenderTarget, DRAW_DESC_V1_SIZE};
+use dxjit_capi::enums::Format;
+use dxjit_capi::quads::{dxjit_shade_quads, Quad, QuadBatch, QUAD_BATCH_V1_SIZE};
+use dxjit_capi::Status;
+use std::mem::size_of;
+use std::ptr::{null, null_mut};
+use support::{assemble, with_message};
+
+/// Writes 5 to o0 and 0b1010 to oMask.
+const MASKED: &str = "ps_5_0\ndcl_output o0.x\ndcl_output oMask\n\
+mov o0.x, l(5)\nmov oMask, l(10)\nret\n";
+
+/// Draws `MASKED` over 2 x 1 pixels of a 4x r32_uint target with the
+/// desc's `struct_size` and `masked_samples`; the samples written.
+fn draw(struct_size: usize, masked_samples: u32) -> [u32; 8] {
+    let shader = assemble(MASKED);
+    let mut words = [0u32; 8];
+    let target = RenderTarget {
+        struct_size: size_of::<RenderTarget>(),
+        data: words.as_mut_ptr().cast(),
+        size: 32,
+        width: 2,
+        height: 1,
+        row_pitch: 32,
+        format: Format::R32Uint as u32,
+        output_reg: 0,
+        samples: 4,
+    };
+    let desc = DrawDesc {
+        struct_size,
+        rect: [0, 0, 2, 1],
+        pixel_center: 0.5,
+        inputs: null(),
+        input_count: 0,
+        targets: &target,
+        target_count: 1,
+        masked_samples,
+    };
+    // SAFETY: a live shader and a target over live memory; an older
+    // `struct_size` is a prefix of the desc.
+    let (status, message) = with_message(|m| unsafe { dxjit_draw(shader, null(), &desc, m) });
+    // SAFETY: a live shader, freed once.
+    unsafe { dxjit_shader_free(shader) };
+    assert_eq!(status, Status::Ok, "{message}");
+    words
+}
+
+#[test]
+fn masked_samples_are_not_drawn() {
+    // Coverage 0b1111 & oMask 0b1010 & !masked 0b0010 = sample 3 only.
+    assert_eq!(
+        draw(size_of::<DrawDesc>(), 0b0010),
+        [0, 0, 0, 5, 0, 0, 0, 5]
+    );
+    // Nothing masked: oMask alone keeps samples 1 and 3.
+    assert_eq!(draw(size_of::<DrawDesc>(), 0), [0, 5, 0, 5, 0, 5, 0, 5]);
+}
+
+#[test]
+fn a_draw_desc_of_the_older_size_masks_nothing() {
+    // The older struct ends before masked_samples, which reads as 0 even
+    // when the memory past it says otherwise.
+    assert_eq!(DRAW_DESC_V1_SIZE, 64);
+    assert_eq!(draw(DRAW_DESC_V1_SIZE, 0b1111), [0, 5, 0, 5, 0, 5, 0, 5]);
+}
+
+/// Writes vCoverage to o0.x and oMask 0b1011.
+const COVERAGE: &str = "ps_5_0\ndcl_input vCoverage\ndcl_output o0.x\ndcl_output oMask\n\
+mov o0.x, vCoverage.x\nmov oMask, l(11)\nret\n";
+
+/// Shades one fully covered quad of `COVERAGE` with the batch's
+/// `struct_size` and sample fields; o0.x of each pixel and the samples
+/// written.
+fn shade(struct_size: usize, coverage: Option<&[u32; 4]>, masked: u32) -> ([u32; 4], [u32; 4]) {
+    let shader = assemble(COVERAGE);
+    let quad = Quad {
+        x: 0,
+        y: 0,
+        coverage: 0b1111,
+        front_facing: 1,
+    };
+    // COVERAGE has two output registers (o0 and oMask).
+    let mut outputs = [0u32; 4 * 2 * 4];
+    let mut alive = [0u8; 1];
+    let mut written = [0xdead_u32; 4];
+    let batch = QuadBatch {
+        struct_size,
+        quads: &quad,
+        quad_count: 1,
+        pixel_center: 0.5,
+        inputs: null(),
+        planes: null(),
+        plane_count: 0,
+        outputs: outputs.as_mut_ptr(),
+        alive: alive.as_mut_ptr(),
+        sample_count: 4,
+        masked_samples: masked,
+        sample_coverage: coverage.map_or(null(), |c| c.as_ptr()),
+        written: written.as_mut_ptr(),
+    };
+    // SAFETY: a live shader and a batch whose arrays hold what it says.
+    let (status, message) =
+        with_message(|m| unsafe { dxjit_shade_quads(shader, null(), &batch, m) });
+    // SAFETY: a live shader, freed once.
+    unsafe { dxjit_shader_free(shader) };
+    assert_eq!(status, Status::Ok, "{message}");
+    assert_eq!(alive, [0b1111]);
+    ([0, 1, 2, 3].map(|p| outputs[p * 2 * 4]), written)
+}
+
+#[test]
+fn quad_batches_take_sample_coverage_and_report_the_samples_written() {
+    let coverage = [0b1111, 0b0001, 0b0110, 0b1000];
+    let (v_coverage, written) = shade(size_of::<QuadBatch>(), Some(&coverage), 0b0001);
+    assert_eq!(v_coverage, coverage);
+    // coverage & oMask 0b1011 & !masked 0b0001 = coverage & 0b1010.
+    assert_eq!(written, [0b1010, 0, 0b0010, 0b1000]);
+    // Without a coverage array, each pixel covers all 4 samples.
+    let (v_coverage, written) = shade(size_of::<QuadBatch>(), None, 0);
+    assert_eq!(v_coverage, [0b1111; 4]);
+    assert_eq!(written, [0b1011; 4]);
+}
+
+#[test]
+fn a_quad_batch_of_the_older_size_is_single_sampled_and_leaves_written_alone() {
+    assert_eq!(QUAD_BATCH_V1_SIZE, 72);
+    let (v_coverage, written) = shade(QUAD_BATCH_V1_SIZE, Some(&[3; 4]), 0b1);
+    // One sample a pixel: vCoverage 1; `written` is past the struct.
+    assert_eq!(v_coverage, [1; 4]);
+    assert_eq!(written, [0xdead; 4]);
+}
+
+#[test]
+fn quad_batches_with_other_sample_counts_are_refused() {
+    let shader = assemble(COVERAGE);
+    let quad = Quad {
+        x: 0,
+        y: 0,
+        coverage: 0b1111,
+        front_facing: 1,
+    };
+    let mut outputs = [0u32; 32];
+    let mut alive = [0u8; 1];
+    let batch = QuadBatch {
+        struct_size: size_of::<QuadBatch>(),
+        quads: &quad,
+        quad_count: 1,
+        pixel_center: 0.5,
+        inputs: null(),
+        planes: null(),
+        plane_count: 0,
+        outputs: outputs.as_mut_ptr(),
+        alive: alive.as_mut_ptr(),
+        sample_count: 3,
+        masked_samples: 0,
+        sample_coverage: null(),
+        written: null_mut(),
+    };
+    // SAFETY: a live shader and a batch whose arrays hold what it says.
+    let (status, message) =
+        with_message(|m| unsafe { dxjit_shade_quads(shader, null(), &batch, m) });
+    // SAFETY: a live shader, freed once.
+    unsafe { dxjit_shader_free(shader) };
+    assert_eq!(status, Status::InvalidArgument);
+    assert!(message.contains("1, 2, 4, 8 or 16"), "{message}");
+}
