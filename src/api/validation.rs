@@ -33,9 +33,6 @@ pub(crate) fn problems(program: &Program, b: &RawBindings) -> Vec<String> {
         ("UAV", &program.uavs, &b.uavs),
     ] {
         for d in decls {
-            if what == "SRV" && program.class_srvs.contains(&d.slot) {
-                continue;
-            }
             if let Some(p) = resource_problem(d, views.get(d.slot as usize)) {
                 found.push(format!("{what} {}: {p}", d.slot));
             }

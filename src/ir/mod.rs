@@ -808,11 +808,6 @@ pub struct Program {
     pub icb: Vec<[u32; 4]>,
     /// Declared SRVs.
     pub srvs: Vec<ResourceDecl>,
-    /// The slots of [`Program::srvs`] the SM5 front end added for class
-    /// instances' texture slots the shader does not declare (an instance's
-    /// `this[].z` is an API slot): not the shader's own declarations, so
-    /// reflection and the validation layer leave them out.
-    pub class_srvs: Vec<u32>,
     /// Declared UAVs.
     pub uavs: Vec<ResourceDecl>,
     /// Thread-group shared memory blocks.
@@ -864,7 +859,6 @@ impl Program {
             cbs: Vec::new(),
             icb: Vec::new(),
             srvs: Vec::new(),
-            class_srvs: Vec::new(),
             uavs: Vec::new(),
             tgsm: Vec::new(),
             thread_group: [1, 1, 1],

@@ -190,11 +190,7 @@ fn views(program: &Program) -> Vec<Resource> {
         comparison: false,
         name: None,
     };
-    let srvs = program
-        .srvs
-        .iter()
-        .filter(|d| !program.class_srvs.contains(&d.slot))
-        .map(|d| of(Space::ShaderResource, d));
+    let srvs = program.srvs.iter().map(|d| of(Space::ShaderResource, d));
     let uavs = program.uavs.iter().map(|d| of(Space::UnorderedAccess, d));
     srvs.chain(uavs).collect()
 }

@@ -15,15 +15,14 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::Lowerer;
 use crate::ir::class::{InterfaceDecl, CLASS_CB_SLOT, MAX_SLOTS, ROWS, TABLE_ROW};
-use crate::ir::{AluOp, CbDecl, File, Index, Inst, ResourceDecl, ResourceKind, Src};
+use crate::ir::{AluOp, CbDecl, File, Index, Inst, Src};
 use crate::sm4::decode::{Instruction, OpIndex};
 use crate::sm4::encoding::IndexRepresentation;
 use crate::sm4::fields::{INTERFACE_ARRAY_SIZE, INTERFACE_TABLE_COUNT};
-use crate::sm4::names::ResourceDimension;
 use crate::sm4::opcodes::Opcode as O;
 use crate::sm4::registers::OperandType as T;
 use crate::sm4::Sm4Error;
-use dxjit_runtime::abi::{SAMPLER_SLOTS, SRV_SLOTS};
+use dxjit_runtime::abi::SAMPLER_SLOTS;
 
 /// The IR label of function body `fb<n>`.
 pub(super) fn body_label(n: u32) -> u32 {
@@ -239,48 +238,11 @@ impl Lowerer {
     ///
     /// A class instance's slots are API slots, declared or not (dxbc-spirv
     /// gives such an operand the whole register space of its kind). So the
-    /// cases are every sampler slot D3D11 has, every texture slot
-    /// ([`Lowerer::class_texture_slots`]) and the declared constant
-    /// buffers. Slots past D3D11's (128 textures, 16 samplers) read as
-    /// unbound ones (0 in every component); a constant-buffer slot the
-    /// shader does not declare leaves the destination as it was.
-    /// The texture slots a `t[...]` operand indexed through a class
-    /// instance reaches: the declared ones, and every other slot D3D11 has
-    /// when the instruction names its resource's kind (fxc writes
-    /// `_indexable(texture2d)` and the like on SM5 resource instructions).
-    /// Each such slot is declared with that kind and listed in
-    /// [`crate::ir::Program::class_srvs`], so it reads the view bound there.
-    /// A slot an earlier instruction declared with another kind, or any
-    /// undeclared slot of an instruction without the kind, reads as unbound.
-    fn class_texture_slots(&mut self, ins: &Instruction) -> Result<Vec<u32>, Sm4Error> {
-        let kind = match ins.resource_dim() {
-            None => None,
-            Some((code, _)) if code == ResourceDimension::RawBuffer.code() => {
-                Some(ResourceKind::Raw)
-            }
-            Some((code, stride)) if code == ResourceDimension::StructuredBuffer.code() => {
-                Some(ResourceKind::Structured(stride))
-            }
-            Some((code, _)) => Some(ResourceKind::Typed(self.dim(code)?)),
-        };
-        if let Some(kind) = kind {
-            for slot in 0..SRV_SLOTS as u32 {
-                if !self.prog.srvs.iter().any(|r| r.slot == slot) {
-                    self.prog.srvs.push(ResourceDecl { slot, kind });
-                    self.prog.class_srvs.push(slot);
-                }
-            }
-        }
-        let class = &self.prog.class_srvs;
-        Ok(self
-            .prog
-            .srvs
-            .iter()
-            .filter(|r| !class.contains(&r.slot) || Some(r.kind) == kind)
-            .map(|r| r.slot)
-            .collect())
-    }
-
+    /// cases are every sampler slot D3D11 has, and the declared constant
+    /// buffers and textures; a texture slot the shader does not declare
+    /// reads as an unbound one (0 in every component), as do sampler slots
+    /// past D3D11's 16. A constant-buffer slot it does not declare leaves
+    /// the destination as it was.
     pub(super) fn dynamic_slot(&mut self, ins: &Instruction) -> Result<bool, Sm4Error> {
         let found = ins.operands.iter().enumerate().find(|(_, o)| {
             matches!(
@@ -302,7 +264,7 @@ impl Lowerer {
                     .collect(),
                 false,
             ),
-            Some(T::Resource) => (self.class_texture_slots(ins)?, true),
+            Some(T::Resource) => (self.prog.srvs.iter().map(|r| r.slot).collect(), true),
             _ => ((0..SAMPLER_SLOTS as u32).collect(), true),
         };
         let rel = ix
