@@ -418,7 +418,12 @@ pub fn compile(prog: &Program, opts: JitOptions) -> Result<Compiled, JitError> {
     let icb_id = module
         .declare_anonymous_data(false, false)
         .map_err(|e| JitError::Backend(e.to_string()))?;
-    let max_reg = |regs: &[crate::ir::IoReg]| regs.iter().map(|r| r.reg.saturating_add(1)).max().unwrap_or(0);
+    let max_reg = |regs: &[crate::ir::IoReg]| {
+        regs.iter()
+            .map(|r| r.reg.saturating_add(1))
+            .max()
+            .unwrap_or(0)
+    };
     let input_regs = prog.input_block_regs();
     let output_regs = max_reg(&prog.outputs).max(prog.depth_output.map_or(0, |r| r + 1));
     let mut b = FunctionBuilder::new(&mut ctx.func, &mut fctx);
