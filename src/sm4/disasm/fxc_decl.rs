@@ -10,9 +10,9 @@ use super::fxc_number::{float, literal};
 use crate::sm4::decode::{Instruction, Operand, Sel};
 use crate::sm4::encoding::CustomDataClass;
 use crate::sm4::fields::{
-    self, CONSTANT_BUFFER_DYNAMIC, CUSTOM_DATA_CLASS, DECLARATION_VALUE, GLOBAL_FLAGS,
-    INTERFACE_ARRAY_SIZE, INTERFACE_DYNAMIC, INTERFACE_TABLE_COUNT, INTERPOLATION_MODE,
-    RESOURCE_DIMENSION, SAMPLER_MODE, SAMPLE_COUNT, UAV_GLOBALLY_COHERENT, UAV_ORDER_PRESERVING,
+    self, CONSTANT_BUFFER_DYNAMIC, CUSTOM_DATA_CLASS, DECLARATION_VALUE, INTERFACE_ARRAY_SIZE,
+    INTERFACE_DYNAMIC, INTERFACE_TABLE_COUNT, INTERPOLATION_MODE, RESOURCE_DIMENSION, SAMPLER_MODE,
+    SAMPLE_COUNT, UAV_GLOBALLY_COHERENT, UAV_ORDER_PRESERVING,
 };
 use crate::sm4::names::{
     self, InterpolationMode, ResourceDimension, SamplerMode, SystemValue, FXC_SYSVALS,
@@ -42,15 +42,7 @@ pub fn declaration(ins: &Instruction) -> String {
     let name = name(ins);
     match op {
         O::DclImmediateConstantBuffer => custom_data(ins),
-        O::DclGlobalFlags => {
-            let c = ins.field(GLOBAL_FLAGS);
-            let flags: Vec<&str> = names::GLOBAL_FLAGS
-                .iter()
-                .filter(|(b, _)| c & b != 0)
-                .map(|(_, n)| *n)
-                .collect();
-            format!("{name} {}", flags.join(" | "))
-        }
+        O::DclGlobalFlags => format!("{name} {}", super::global_flags(ins)),
         O::DclResource | O::DclUavTyped => {
             let ret = [0, 1, 2, 3].map(|i| fields::return_type(i).get(word(0)));
             format!("{} ({}) {ops}", with_flags(ins, name), return_types(ret))

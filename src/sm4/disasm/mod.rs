@@ -93,6 +93,17 @@ fn body(
 }
 
 /// The name of a register operand's type (`unknown` for numbers no type has).
+/// The names of a `dcl_globalFlags`' set flags, joined by ` | `.
+fn global_flags(ins: &Instruction) -> String {
+    let set = ins.field(super::fields::GLOBAL_FLAGS);
+    let flags: Vec<&str> = super::names::GLOBAL_FLAGS
+        .iter()
+        .filter(|(bit, _)| set & bit != 0)
+        .map(|(_, name)| *name)
+        .collect();
+    flags.join(" | ")
+}
+
 fn register_name(op: &Operand) -> &'static str {
     op.register().map_or("unknown", |t| t.name())
 }

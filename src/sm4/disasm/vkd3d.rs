@@ -8,8 +8,8 @@ use crate::dxbc::Rdef;
 use crate::sm4::decode::{Instruction, Operand, Sel, Shader};
 use crate::sm4::encoding::{CustomDataClass, IndexRepresentation, MinPrecision};
 use crate::sm4::fields::{
-    self, CONSTANT_BUFFER_DYNAMIC, CUSTOM_DATA_CLASS, DECLARATION_VALUE, GLOBAL_FLAGS,
-    INTERPOLATION_MODE, PRECISE_MASK, RESOURCE_DIMENSION, SAMPLER_MODE, SAMPLE_COUNT, SYNC_FLAGS,
+    self, CONSTANT_BUFFER_DYNAMIC, CUSTOM_DATA_CLASS, DECLARATION_VALUE, INTERPOLATION_MODE,
+    PRECISE_MASK, RESOURCE_DIMENSION, SAMPLER_MODE, SAMPLE_COUNT, SYNC_FLAGS,
     UAV_GLOBALLY_COHERENT, UAV_ORDER_PRESERVING,
 };
 use crate::sm4::names::{
@@ -106,15 +106,7 @@ pub fn instruction(ins: &Instruction) -> String {
     let word = |i: usize| ins.words.get(i).copied().unwrap_or(0);
     match ins.opcode() {
         O::DclImmediateConstantBuffer => custom_data(ins),
-        O::DclGlobalFlags => {
-            let c = ins.field(GLOBAL_FLAGS);
-            let flags: Vec<&str> = names::GLOBAL_FLAGS
-                .iter()
-                .filter(|(b, _)| c & b != 0)
-                .map(|(_, n)| *n)
-                .collect();
-            format!("dcl_globalFlags {}", flags.join(" | "))
-        }
+        O::DclGlobalFlags => format!("dcl_globalFlags {}", super::global_flags(ins)),
         O::DclResource | O::DclUavTyped => {
             let dim = ins.field(RESOURCE_DIMENSION);
             let ret = [0, 1, 2, 3].map(|i| fields::return_type(i).get(word(0)));
