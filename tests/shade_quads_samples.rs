@@ -18,6 +18,23 @@ fn quad(x: u32, y: u32, coverage: u8) -> Quad {
     }
 }
 
+/// `s` shading `quads` (centres at 0.5, no inputs) with `sampling` and
+/// the default sampling options.
+fn sampled(
+    s: &dxjit::Shader,
+    quads: &[Quad],
+    sampling: &QuadSampling,
+) -> Result<dxjit::QuadResults, RunError> {
+    s.shade_quads_sampled(
+        &Bindings::new(),
+        quads,
+        0.5,
+        QuadInputs::PerPixel(&[]),
+        sampling,
+        &Default::default(),
+    )
+}
+
 /// Enough quads for several calls of any lane count (a call takes at most
 /// 16 lanes, 4 quads), each with its own coverage.
 fn many_quads() -> Vec<Quad> {
@@ -97,16 +114,7 @@ fn per_sample_coverage_reaches_vcoverage_and_the_samples_written() {
         coverage: &coverage,
         sample_mask: 0b1110,
     };
-    let r = s
-        .shade_quads_sampled(
-            &Bindings::new(),
-            &quads,
-            0.5,
-            QuadInputs::PerPixel(&[]),
-            &sampling,
-            &Default::default(),
-        )
-        .unwrap();
+    let r = sampled(&s, &quads, &sampling).unwrap();
     let regs = r.output_regs as usize;
     let v_coverage: Vec<u32> = (0..8).map(|i| r.outputs[i * regs][0]).collect();
     // Helper pixel 3 of quad 0 reads 0; the others their coverage.
@@ -124,16 +132,7 @@ fn without_a_coverage_array_every_sample_is_covered() {
         coverage: &[],
         sample_mask: u32::MAX,
     };
-    let r = s
-        .shade_quads_sampled(
-            &Bindings::new(),
-            &[quad(0, 0, 0b0001)],
-            0.5,
-            QuadInputs::PerPixel(&[]),
-            &sampling,
-            &Default::default(),
-        )
-        .unwrap();
+    let r = sampled(&s, &[quad(0, 0, 0b0001)], &sampling).unwrap();
     // 8 samples: vCoverage 0xff; written 0xff & oMask 0b1011.
     assert_eq!(r.outputs[0][0], 0xff);
     assert_eq!(r.written, [0b1011, 0, 0, 0]);
@@ -155,16 +154,7 @@ ret
         sample_mask: !1,
         ..QuadSampling::SINGLE
     };
-    let r = s
-        .shade_quads_sampled(
-            &Bindings::new(),
-            &quads,
-            0.5,
-            QuadInputs::PerPixel(&[]),
-            &masked,
-            &Default::default(),
-        )
-        .unwrap();
+    let r = sampled(&s, &quads, &masked).unwrap();
     assert_eq!(r.alive, [0b1001], "a masked pixel still runs");
     assert_eq!(r.written, [0; 4], "but writes no sample");
 }
@@ -179,16 +169,7 @@ fn bad_sample_counts_and_coverage_lengths_are_refused() {
             coverage,
             sample_mask: u32::MAX,
         };
-        let err = s
-            .shade_quads_sampled(
-                &Bindings::new(),
-                &quads,
-                0.5,
-                QuadInputs::PerPixel(&[]),
-                &sampling,
-                &Default::default(),
-            )
-            .unwrap_err();
+        let err = sampled(&s, &quads, &sampling).unwrap_err();
         assert!(matches!(err, RunError::Invalid(_)), "{count}: {err}");
     }
 }

@@ -10,7 +10,7 @@ use dxjit_capi::enums::Format;
 use dxjit_capi::quads::{dxjit_shade_quads, Quad, QuadBatch, QUAD_BATCH_V1_SIZE};
 use dxjit_capi::Status;
 use std::mem::size_of;
-use std::ptr::{null, null_mut};
+use std::ptr::null;
 use support::{assemble, with_message};
 
 /// Writes 5 to o0 and 0b1010 to oMask.
@@ -75,10 +75,24 @@ fn a_draw_desc_of_the_older_size_masks_nothing() {
 const COVERAGE: &str = "ps_5_0\ndcl_input vCoverage\ndcl_output o0.x\ndcl_output oMask\n\
 mov o0.x, vCoverage.x\nmov oMask, l(11)\nret\n";
 
+/// What one call of [`shade_batch`] gave.
+struct Shaded {
+    status: Status,
+    message: String,
+    alive: u8,
+    /// o0.x of each pixel.
+    v_coverage: [u32; 4],
+    written: [u32; 4],
+}
+
 /// Shades one fully covered quad of `COVERAGE` with the batch's
-/// `struct_size` and sample fields; o0.x of each pixel and the samples
-/// written.
-fn shade(struct_size: usize, coverage: Option<&[u32; 4]>, masked: u32) -> ([u32; 4], [u32; 4]) {
+/// `struct_size` and sample fields.
+fn shade_batch(
+    struct_size: usize,
+    sample_count: u32,
+    coverage: Option<&[u32; 4]>,
+    masked: u32,
+) -> Shaded {
     let shader = assemble(COVERAGE);
     let quad = Quad {
         x: 0,
@@ -100,7 +114,7 @@ fn shade(struct_size: usize, coverage: Option<&[u32; 4]>, masked: u32) -> ([u32;
         plane_count: 0,
         outputs: outputs.as_mut_ptr(),
         alive: alive.as_mut_ptr(),
-        sample_count: 4,
+        sample_count,
         masked_samples: masked,
         sample_coverage: coverage.map_or(null(), |c| c.as_ptr()),
         written: written.as_mut_ptr(),
@@ -110,9 +124,22 @@ fn shade(struct_size: usize, coverage: Option<&[u32; 4]>, masked: u32) -> ([u32;
         with_message(|m| unsafe { dxjit_shade_quads(shader, null(), &batch, m) });
     // SAFETY: a live shader, freed once.
     unsafe { dxjit_shader_free(shader) };
-    assert_eq!(status, Status::Ok, "{message}");
-    assert_eq!(alive, [0b1111]);
-    ([0, 1, 2, 3].map(|p| outputs[p * 2 * 4]), written)
+    Shaded {
+        status,
+        message,
+        alive: alive[0],
+        v_coverage: [0, 1, 2, 3].map(|p| outputs[p * 2 * 4]),
+        written,
+    }
+}
+
+/// [`shade_batch`] with 4 samples, which must succeed and run every
+/// pixel: o0.x of each pixel and the samples written.
+fn shade(struct_size: usize, coverage: Option<&[u32; 4]>, masked: u32) -> ([u32; 4], [u32; 4]) {
+    let shaded = shade_batch(struct_size, 4, coverage, masked);
+    assert_eq!(shaded.status, Status::Ok, "{}", shaded.message);
+    assert_eq!(shaded.alive, 0b1111);
+    (shaded.v_coverage, shaded.written)
 }
 
 #[test]
@@ -139,35 +166,11 @@ fn a_quad_batch_of_the_older_size_is_single_sampled_and_leaves_written_alone() {
 
 #[test]
 fn quad_batches_with_other_sample_counts_are_refused() {
-    let shader = assemble(COVERAGE);
-    let quad = Quad {
-        x: 0,
-        y: 0,
-        coverage: 0b1111,
-        front_facing: 1,
-    };
-    let mut outputs = [0u32; 32];
-    let mut alive = [0u8; 1];
-    let batch = QuadBatch {
-        struct_size: size_of::<QuadBatch>(),
-        quads: &quad,
-        quad_count: 1,
-        pixel_center: 0.5,
-        inputs: null(),
-        planes: null(),
-        plane_count: 0,
-        outputs: outputs.as_mut_ptr(),
-        alive: alive.as_mut_ptr(),
-        sample_count: 3,
-        masked_samples: 0,
-        sample_coverage: null(),
-        written: null_mut(),
-    };
-    // SAFETY: a live shader and a batch whose arrays hold what it says.
-    let (status, message) =
-        with_message(|m| unsafe { dxjit_shade_quads(shader, null(), &batch, m) });
-    // SAFETY: a live shader, freed once.
-    unsafe { dxjit_shader_free(shader) };
-    assert_eq!(status, Status::InvalidArgument);
-    assert!(message.contains("1, 2, 4, 8 or 16"), "{message}");
+    let shaded = shade_batch(size_of::<QuadBatch>(), 3, None, 0);
+    assert_eq!(shaded.status, Status::InvalidArgument);
+    assert!(
+        shaded.message.contains("1, 2, 4, 8 or 16"),
+        "{}",
+        shaded.message
+    );
 }
