@@ -4,48 +4,14 @@
 
 mod support;
 
-use dxjit_capi::compile::dxjit_shader_free;
-use dxjit_capi::draw::{dxjit_draw, DrawDesc, RenderTarget};
-use dxjit_capi::enums::Format;
+use dxjit_capi::draw::{DrawDesc, RenderTarget};
 use dxjit_capi::Status;
 use std::mem::size_of;
-use std::ptr::null;
-use support::{assemble, with_message};
+use support::draw_masked;
 
-/// Writes 5 to o0 and 0b1010 to oMask.
-const MASKED: &str = "ps_5_0\ndcl_output o0.x\ndcl_output oMask\n\
-mov o0.x, l(5)\nmov oMask, l(10)\nret\n";
-
-/// Draws `MASKED` over a 2 x 1 rectangle into an r32_uint target of
-/// `samples` samples over `words`; returns the status and message.
+/// Draws `support::MASKED` into `words` as a target of `samples` samples.
 fn draw(words: &mut [u32], samples: u32) -> (Status, String) {
-    let shader = assemble(MASKED);
-    let target = RenderTarget {
-        struct_size: size_of::<RenderTarget>(),
-        data: words.as_mut_ptr().cast(),
-        size: words.len() * 4,
-        width: 2,
-        height: 1,
-        row_pitch: (words.len() * 4) as u32,
-        format: Format::R32Uint as u32,
-        output_reg: 0,
-        samples,
-    };
-    let desc = DrawDesc {
-        struct_size: size_of::<DrawDesc>(),
-        rect: [0, 0, 2, 1],
-        pixel_center: 0.5,
-        inputs: null(),
-        input_count: 0,
-        targets: &target,
-        target_count: 1,
-        masked_samples: 0,
-    };
-    // SAFETY: a live shader and a target over live memory.
-    let result = with_message(|m| unsafe { dxjit_draw(shader, null(), &desc, m) });
-    // SAFETY: a live shader, freed once.
-    unsafe { dxjit_shader_free(shader) };
-    result
+    draw_masked(words, samples, size_of::<DrawDesc>(), 0)
 }
 
 #[test]

@@ -5,49 +5,18 @@
 mod support;
 
 use dxjit_capi::compile::dxjit_shader_free;
-use dxjit_capi::draw::{dxjit_draw, DrawDesc, RenderTarget, DRAW_DESC_V1_SIZE};
-use dxjit_capi::enums::Format;
+use dxjit_capi::draw::{DrawDesc, DRAW_DESC_V1_SIZE};
 use dxjit_capi::quads::{dxjit_shade_quads, Quad, QuadBatch, QUAD_BATCH_V1_SIZE};
 use dxjit_capi::Status;
 use std::mem::size_of;
 use std::ptr::null;
-use support::{assemble, with_message};
+use support::{assemble, draw_masked, with_message};
 
-/// Writes 5 to o0 and 0b1010 to oMask.
-const MASKED: &str = "ps_5_0\ndcl_output o0.x\ndcl_output oMask\n\
-mov o0.x, l(5)\nmov oMask, l(10)\nret\n";
-
-/// Draws `MASKED` over 2 x 1 pixels of a 4x r32_uint target with the
+/// Draws `support::MASKED` over 2 x 1 pixels of a 4x r32_uint target with the
 /// desc's `struct_size` and `masked_samples`; the samples written.
 fn draw(struct_size: usize, masked_samples: u32) -> [u32; 8] {
-    let shader = assemble(MASKED);
     let mut words = [0u32; 8];
-    let target = RenderTarget {
-        struct_size: size_of::<RenderTarget>(),
-        data: words.as_mut_ptr().cast(),
-        size: 32,
-        width: 2,
-        height: 1,
-        row_pitch: 32,
-        format: Format::R32Uint as u32,
-        output_reg: 0,
-        samples: 4,
-    };
-    let desc = DrawDesc {
-        struct_size,
-        rect: [0, 0, 2, 1],
-        pixel_center: 0.5,
-        inputs: null(),
-        input_count: 0,
-        targets: &target,
-        target_count: 1,
-        masked_samples,
-    };
-    // SAFETY: a live shader and a target over live memory; an older
-    // `struct_size` is a prefix of the desc.
-    let (status, message) = with_message(|m| unsafe { dxjit_draw(shader, null(), &desc, m) });
-    // SAFETY: a live shader, freed once.
-    unsafe { dxjit_shader_free(shader) };
+    let (status, message) = draw_masked(&mut words, 4, struct_size, masked_samples);
     assert_eq!(status, Status::Ok, "{message}");
     words
 }

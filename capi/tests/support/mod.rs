@@ -4,12 +4,15 @@
 #![allow(dead_code)]
 
 use dxjit_capi::bindings::{Bindings, BufferBinding};
-use dxjit_capi::compile::dxjit_shader_assemble;
-use dxjit_capi::enums::BufferKind;
+use dxjit_capi::compile::{dxjit_shader_assemble, dxjit_shader_free};
+use dxjit_capi::draw::{dxjit_draw, DrawDesc, RenderTarget};
+use dxjit_capi::enums::{BufferKind, Format};
 use dxjit_capi::guard::dxjit_string_free;
 use dxjit_capi::shader::Shader;
 use dxjit_capi::Status;
 use std::ffi::{c_char, CStr, CString};
+use std::mem::size_of;
+use std::ptr::null;
 
 /// A compute shader writing its thread id to a raw UAV.
 pub const COMPUTE: &str = "cs_5_0\ndcl_uav_raw u0\ndcl_input vThreadID.x\ndcl_temps 1\n\
@@ -93,4 +96,48 @@ pub fn empty_bindings() -> Bindings {
         class_instances: std::ptr::null(),
         class_instance_count: 0,
     }
+}
+
+/// Writes 5 to o0 and 0b1010 to oMask.
+pub const MASKED: &str = "ps_5_0\ndcl_output o0.x\ndcl_output oMask\n\
+mov o0.x, l(5)\nmov oMask, l(10)\nret\n";
+
+/// Draws `MASKED` over a 2 x 1 rectangle into an r32_uint target of
+/// `samples` samples over `words`, with a draw desc of `desc_size` bytes
+/// (an older size is a prefix of the desc) and `masked_samples`; returns
+/// the status and message.
+pub fn draw_masked(
+    words: &mut [u32],
+    samples: u32,
+    desc_size: usize,
+    masked_samples: u32,
+) -> (Status, String) {
+    let shader = assemble(MASKED);
+    let target = RenderTarget {
+        struct_size: size_of::<RenderTarget>(),
+        data: words.as_mut_ptr().cast(),
+        size: words.len() * 4,
+        width: 2,
+        height: 1,
+        row_pitch: (words.len() * 4) as u32,
+        format: Format::R32Uint as u32,
+        output_reg: 0,
+        samples,
+    };
+    let desc = DrawDesc {
+        struct_size: desc_size,
+        rect: [0, 0, 2, 1],
+        pixel_center: 0.5,
+        inputs: null(),
+        input_count: 0,
+        targets: &target,
+        target_count: 1,
+        masked_samples,
+    };
+    // SAFETY: a live shader and a target over live memory; an older
+    // `struct_size` is a prefix of the desc.
+    let result = with_message(|m| unsafe { dxjit_draw(shader, null(), &desc, m) });
+    // SAFETY: a live shader, freed once.
+    unsafe { dxjit_shader_free(shader) };
+    result
 }
