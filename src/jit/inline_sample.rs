@@ -65,6 +65,36 @@ struct Desc {
     last: [Value; 2],
 }
 
+/// The constant vectors a lookup's addressing uses, made once per lookup
+/// rather than at each use: the backend cannot fold a constant into an
+/// operand whose result is used twice, so each use would load it again.
+#[derive(Clone, Copy)]
+struct AddressConstants {
+    /// 0 and 1 in every lane (`i32x4`).
+    zero: Value,
+    one: Value,
+    /// `SUBTEXEL_STEPS` as a float.
+    steps: Value,
+}
+
+/// The constant vectors a vector's weighting uses, made once the taps are
+/// fetched (so that they are not held across the addressing).
+#[derive(Clone, Copy)]
+struct FilterConstants {
+    /// `SUBTEXEL_STEPS` as an integer.
+    steps: Value,
+    /// The bytes of channels 0 and 2 (`0x00ff00ff`) and a lane's low half.
+    low_bytes: Value,
+    low_half: Value,
+    /// `1 / SUBTEXEL_STEPS²` and `1 / SUBTEXEL_STEPS`: a row's weight unit
+    /// and its whole.
+    row_unit: Value,
+    row_whole: Value,
+    /// `UNORM8_SCALE` and its rounded reciprocal.
+    scale: Value,
+    inverse: Value,
+}
+
 impl Tr<'_, '_> {
     /// Runs a lookup through pair `pair` of the program's inline pairs: in
     /// compiled code when the runtime's description of the pair allows it,
@@ -148,9 +178,10 @@ impl Tr<'_, '_> {
                 .map(|a| self.load_field(VEC, desc, offset_of!(InlineSampler, last) + 16 * a)),
         };
         let swap = self.load_field(VEC, desc, offset_of!(InlineSampler, swap_red_blue));
+        let constants = self.address_constants();
         let mut results = [self.lb().splat(0); 4];
         for j in 0..self.k {
-            let values = self.filter_vector(&d, &axes, j, offset, needed);
+            let values = self.filter_vector(&d, &constants, &axes, j, offset, needed);
             for (c, v) in values.into_iter().enumerate() {
                 if let Some(v) = v {
                     results[c].v[j] = v;
@@ -197,6 +228,7 @@ impl Tr<'_, '_> {
     fn filter_vector(
         &mut self,
         d: &Desc,
+        a: &AddressConstants,
         axes: &[Axis],
         j: usize,
         offset: [i8; 3],
@@ -204,31 +236,30 @@ impl Tr<'_, '_> {
     ) -> [Option<Value>; 4] {
         let mut taps = Vec::new();
         let mut steps = Vec::new();
-        for (axis, a) in axes.iter().enumerate() {
-            let diff = self.b.ins().fsub(a.x[j], a.low[j]);
+        for (axis, at) in axes.iter().enumerate() {
+            let diff = self.b.ins().fsub(at.x[j], at.low[j]);
             let diff = self.b.ins().bitcast(VEC, super::lanes::le(), diff);
             let frac = self.b.ins().band(diff, d.fraction_mask);
             let frac = self.b.ins().bitcast(FVEC, super::lanes::le(), frac);
-            steps.push(self.subtexel_steps(frac));
-            let mut first = self.b.ins().x86_cvtt2dq(VEC, a.low[j]);
+            steps.push(self.subtexel_steps(frac, a));
+            let mut first = self.b.ins().x86_cvtt2dq(VEC, at.low[j]);
             if offset[axis] != 0 {
                 let offset = self.lb().splat(i32::from(offset[axis]) as u32).v[0];
                 first = self.b.ins().iadd(first, offset);
             }
-            let one_texel = self.lb().splat(1).v[0];
-            let second = self.b.ins().iadd(first, one_texel);
-            let zero = self.lb().splat(0).v[0];
+            let second = self.b.ins().iadd(first, a.one);
             let address = |tr: &mut Self, i: Value| {
                 let wrapped = tr.b.ins().band(i, d.wrap_mask[axis]);
-                let above = tr.b.ins().smax(wrapped, zero);
+                let above = tr.b.ins().smax(wrapped, a.zero);
                 tr.b.ins().smin(above, d.last[axis])
             };
             taps.push([address(self, first), address(self, second)]);
         }
         let rows = taps[1].map(|y| self.b.ins().imul(y, d.pitch));
-        let texels = self.fetch_taps(d.texels, taps[0], rows);
-        let column_weights = self.pair_weights(steps[0]);
-        let row_weights = self.row_weights(steps[1]);
+        let texels = self.fetch_taps(d.texels, taps[0], rows, a.one);
+        let c = &self.filter_constants();
+        let column_weights = self.pair_weights(steps[0], c);
+        let row_weights = self.row_weights(steps[1], c);
         let pairs = [needed[0] || needed[2], needed[1] || needed[3]];
         let mut sums: [Option<Value>; 4] = [None; 4];
         for (pair, wanted) in pairs.into_iter().enumerate() {
@@ -237,24 +268,24 @@ impl Tr<'_, '_> {
             }
             let [top, bottom] = [0, 1].map(|row| {
                 let [left, right] = [0, 1].map(|column| {
-                    let channels = self.channel_pair(texels[column][row], pair);
+                    let channels = self.channel_pair(texels[column][row], pair, c);
                     self.b.ins().imul(channels, column_weights[column])
                 });
                 self.b.ins().iadd(left, right)
             });
             for half in 0..2 {
-                let c = pair + 2 * half;
-                if !needed[c] {
+                let channel = pair + 2 * half;
+                if !needed[channel] {
                     continue;
                 }
-                let [top, bottom] = [top, bottom].map(|row| self.half_as_float(row, half));
+                let [top, bottom] = [top, bottom].map(|row| self.half_as_float(row, half, c));
                 let upper = self.b.ins().fmul(top, row_weights[0]);
-                sums[c] = Some(self.b.ins().fma(bottom, row_weights[1], upper));
+                sums[channel] = Some(self.b.ins().fma(bottom, row_weights[1], upper));
             }
         }
         sums.map(|s| {
             s.map(|s| {
-                let value = self.divide_by_scale(s);
+                let value = self.divide_by_scale(s, c);
                 self.b.ins().bitcast(VEC, super::lanes::le(), value)
             })
         })
@@ -265,29 +296,47 @@ impl Tr<'_, '_> {
     /// (Markstein's step). `quotient_by_scale_is_exact` below checks every
     /// sum filtering can make (`S / 65536` for each integer `S` up to
     /// `255 × 65536`) against the division the runtime does.
-    fn divide_by_scale(&mut self, sum: Value) -> Value {
-        let scale = self.lb().f32s(UNORM8_SCALE);
-        let inverse = self.lb().f32s(1.0 / UNORM8_SCALE);
-        let rough = self.b.ins().fmul(sum, inverse);
+    fn divide_by_scale(&mut self, sum: Value, c: &FilterConstants) -> Value {
+        let rough = self.b.ins().fmul(sum, c.inverse);
         let negated = self.b.ins().fneg(rough);
-        let remainder = self.b.ins().fma(negated, scale, sum);
-        self.b.ins().fma(remainder, inverse, rough)
+        let remainder = self.b.ins().fma(negated, c.scale, sum);
+        self.b.ins().fma(remainder, c.inverse, rough)
+    }
+
+    /// The constants of the addressing, for one lookup.
+    fn address_constants(&mut self) -> AddressConstants {
+        AddressConstants {
+            zero: self.lb().splat(0).v[0],
+            one: self.lb().splat(1).v[0],
+            steps: self.lb().f32s(SUBTEXEL_STEPS),
+        }
+    }
+
+    /// The constants of the weighting, for one vector.
+    fn filter_constants(&mut self) -> FilterConstants {
+        FilterConstants {
+            steps: self.lb().splat(SUBTEXEL_STEPS as u32).v[0],
+            low_bytes: self.lb().splat(0x00ff_00ff).v[0],
+            low_half: self.lb().splat(0xffff).v[0],
+            row_unit: self.lb().f32s(1.0 / (SUBTEXEL_STEPS * SUBTEXEL_STEPS)),
+            row_whole: self.lb().f32s(1.0 / SUBTEXEL_STEPS),
+            scale: self.lb().f32s(UNORM8_SCALE),
+            inverse: self.lb().f32s(1.0 / UNORM8_SCALE),
+        }
     }
 
     /// `frac` truncated to [`SUBTEXEL_STEPS`] steps, as the runtime's
     /// `axis_taps` truncates it, counted in steps: `floor(frac × 256)`.
-    fn subtexel_steps(&mut self, frac: Value) -> Value {
-        let steps = self.lb().f32s(SUBTEXEL_STEPS);
-        let scaled = self.b.ins().fmul(frac, steps);
+    fn subtexel_steps(&mut self, frac: Value, c: &AddressConstants) -> Value {
+        let scaled = self.b.ins().fmul(frac, c.steps);
         self.b.ins().floor(scaled)
     }
 
     /// The two columns' weights in steps, `256 − k` and `k` for `k` steps,
     /// each in both 16-bit halves of its lane (`i16x8`).
-    fn pair_weights(&mut self, steps: Value) -> [Value; 2] {
+    fn pair_weights(&mut self, steps: Value, c: &FilterConstants) -> [Value; 2] {
         let second = self.b.ins().x86_cvtt2dq(VEC, steps);
-        let all = self.lb().splat(SUBTEXEL_STEPS as u32).v[0];
-        let first = self.b.ins().isub(all, second);
+        let first = self.b.ins().isub(c.steps, second);
         [first, second].map(|k| {
             let high = self.b.ins().ishl_imm_u(k, 16);
             let both = self.b.ins().bor(k, high);
@@ -298,21 +347,18 @@ impl Tr<'_, '_> {
     /// The two rows' weights as floats, in steps over 65536, so that the
     /// weighted rows sum to the filtered value times 255: `(256 − k) /
     /// 65536` and `k / 65536`, both exact.
-    fn row_weights(&mut self, steps: Value) -> [Value; 2] {
-        let unit = self.lb().f32s(1.0 / (SUBTEXEL_STEPS * SUBTEXEL_STEPS));
-        let all = self.lb().f32s(1.0 / SUBTEXEL_STEPS);
-        let second = self.b.ins().fmul(steps, unit);
-        let first = self.b.ins().fsub(all, second);
+    fn row_weights(&mut self, steps: Value, c: &FilterConstants) -> [Value; 2] {
+        let second = self.b.ins().fmul(steps, c.row_unit);
+        let first = self.b.ins().fsub(c.row_whole, second);
         [first, second]
     }
 
     /// Channels `pair` and `pair + 2` of each lane's texel (red and blue
     /// for 0, green and alpha for 1) in the 16-bit halves of the lane
     /// (`i16x8`).
-    fn channel_pair(&mut self, texel: Value, pair: usize) -> Value {
+    fn channel_pair(&mut self, texel: Value, pair: usize, c: &FilterConstants) -> Value {
         if pair == 0 {
-            let mask = self.lb().splat(0x00ff_00ff).v[0];
-            let low = self.b.ins().band(texel, mask);
+            let low = self.b.ins().band(texel, c.low_bytes);
             self.b.ins().bitcast(types::I16X8, super::lanes::le(), low)
         } else {
             let words = self
@@ -325,11 +371,10 @@ impl Tr<'_, '_> {
 
     /// Half `half` (0: low, 1: high 16 bits) of each lane of `pairs`
     /// (`i16x8`, unsigned) as a float.
-    fn half_as_float(&mut self, pairs: Value, half: usize) -> Value {
+    fn half_as_float(&mut self, pairs: Value, half: usize, c: &FilterConstants) -> Value {
         let lanes = self.b.ins().bitcast(VEC, super::lanes::le(), pairs);
         let value = if half == 0 {
-            let mask = self.lb().splat(0xffff).v[0];
-            self.b.ins().band(lanes, mask)
+            self.b.ins().band(lanes, c.low_half)
         } else {
             self.b.ins().ushr_imm_u(lanes, 16)
         };
@@ -341,14 +386,19 @@ impl Tr<'_, '_> {
     /// every lane's second column follows its first, each row's pair is
     /// one 8-byte load per lane (it cannot pass the row's end: the second
     /// column is in the texture); otherwise each texel is loaded alone.
-    fn fetch_taps(&mut self, texels: Value, xs: [Value; 2], rows: [Value; 2]) -> [[Value; 2]; 2] {
+    fn fetch_taps(
+        &mut self,
+        texels: Value,
+        xs: [Value; 2],
+        rows: [Value; 2],
+        one: Value,
+    ) -> [[Value; 2]; 2] {
         let pairs = self.b.create_block();
         let singles = self.b.create_block();
         let join = self.b.create_block();
         for _ in 0..4 {
             self.b.append_block_param(join, VEC);
         }
-        let one = self.lb().splat(1).v[0];
         let next = self.b.ins().iadd(xs[0], one);
         let adjacent = self.b.ins().icmp(IntCC::Equal, xs[1], next);
         let adjacent = self.b.ins().vall_true(adjacent);

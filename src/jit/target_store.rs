@@ -90,6 +90,7 @@ impl Tr<'_, '_> {
         let outputs = self.frame_ptr(offset_of!(Frame, outputs));
         let lanes = 4 * self.k;
         let pitch64 = self.b.ins().uextend(types::I64, pitch);
+        let constants = self.unorm8_constants();
         for j in 0..self.k {
             let comps: Vec<Value> = (0..4)
                 .map(|c| {
@@ -98,7 +99,7 @@ impl Tr<'_, '_> {
                         .b
                         .ins()
                         .load(VEC, MemFlagsData::trusted(), outputs, offset as i32);
-                    self.encode_unorm8(v)
+                    self.encode_unorm8(v, &constants)
                 })
                 .collect();
             // Bytes channel by channel (each value is in 0..=255, so the
@@ -185,10 +186,14 @@ impl Tr<'_, '_> {
     /// found no difference from the exact result; `encode8_fused_is_exact`
     /// below repeats it near every rounding boundary, and the case
     /// `tests/cases/sm4/pixel/rgba8_target_rounding_edges.toml` runs it.)
-    fn encode_unorm8(&mut self, bits: Value) -> Value {
+    fn encode_unorm8(&mut self, bits: Value, constants: &Unorm8Constants) -> Value {
         let x = self.b.ins().bitcast(FVEC, super::lanes::le(), bits);
-        let zero = self.lb().f32s(0.0);
-        let one = self.lb().f32s(1.0);
+        let Unorm8Constants {
+            zero,
+            one,
+            scale,
+            half,
+        } = *constants;
         // `0 < x ? x : 0` and `kept < 1 ? kept : 1`: one `maxps` and one
         // `minps` (NaN fails the first test).
         let positive = self.b.ins().fcmp(FloatCC::LessThan, zero, x);
@@ -197,8 +202,6 @@ impl Tr<'_, '_> {
         let below_one = self.b.ins().fcmp(FloatCC::LessThan, kept, one);
         let below_one = self.b.ins().bitcast(FVEC, super::lanes::le(), below_one);
         let clamped = self.b.ins().bitselect(below_one, kept, one);
-        let scale = self.lb().f32s(255.0);
-        let half = self.lb().f32s(0.5);
         let rounded = self.b.ins().fma(clamped, scale, half);
         let whole = self.b.ins().floor(rounded);
         let rest = self.b.ins().fsub(half, whole);
@@ -207,6 +210,26 @@ impl Tr<'_, '_> {
         let n = self.b.ins().x86_cvtt2dq(VEC, whole);
         self.b.ins().iadd(n, below)
     }
+
+    /// The constants of [`Self::encode_unorm8`], made once for a target's
+    /// quads and channels rather than at each use.
+    fn unorm8_constants(&mut self) -> Unorm8Constants {
+        Unorm8Constants {
+            zero: self.lb().f32s(0.0),
+            one: self.lb().f32s(1.0),
+            scale: self.lb().f32s(255.0),
+            half: self.lb().f32s(0.5),
+        }
+    }
+}
+
+/// The float vectors the conversion to 8-bit unorm uses.
+#[derive(Clone, Copy)]
+struct Unorm8Constants {
+    zero: Value,
+    one: Value,
+    scale: Value,
+    half: Value,
 }
 
 #[cfg(test)]
