@@ -5,8 +5,11 @@
 //! its contents. Outputs come from a buffer indexed by the pixel, so each
 //! pixel gets its own edge value (NaN, infinities, zeros of both signs,
 //! denormals, values around every k/255 and (k + 0.5)/255); the rectangle
-//! is off the quad grid, some pixels discard, and one target is smaller
-//! than the rectangle.
+//! is off the quad grid, some pixels discard (every quad of some rows
+//! survives whole, so the two-row stores run too), and one target is
+//! smaller than the rectangle by an odd number of columns and rows, so
+//! whole quads straddle its right and bottom edges; the words after it
+//! stay untouched.
 
 use dxjit::CompileOptions;
 use dxjit_runtime::abi::View;
@@ -16,7 +19,9 @@ use dxjit_runtime::format::Format;
 const WIDTH: u32 = 37;
 const HEIGHT: u32 = 11;
 
-/// o0 = o1 = t0[y * WIDTH + x]; pixels where (x + y) & 3 == 0 discard.
+/// o0 = o1 = t0[y * WIDTH + x]; pixels where (x + y) & 7 == 0 discard. A
+/// quad's top-left pixel has an even x + y = s, its others s + 1, s + 1 and
+/// s + 2, so quads with s % 8 of 2 or 4 survive whole.
 const SHADER: &str = "ps_5_0
 dcl_resource_structured t0, 16
 dcl_input_ps_siv linear noperspective v0.xy, position
@@ -25,7 +30,7 @@ dcl_output o1.xyzw
 dcl_temps 2
 ftou r0.xy, v0.xyxx
 iadd r1.x, r0.x, r0.y
-and r1.x, r1.x, l(3)
+and r1.x, r1.x, l(7)
 discard_z r1.x
 imad r0.x, r0.y, l(37), r0.x
 ld_structured r0.xyzw, r0.x, l(0), t0.xyzw
@@ -112,19 +117,22 @@ fn draws_exactly(tier: dxjit::Tier, direct_outputs: u32) {
     };
 
     const SENTINEL: u32 = 0x5a5a_5a5a;
-    let small = WIDTH - 3;
+    // 33 x 9: the quads at x = 32 and at rows 8 and 9 straddle its edges.
+    let (small, small_height) = (WIDTH - 4, HEIGHT - 2);
     let mut rgba = vec![SENTINEL; (WIDTH * HEIGHT) as usize];
-    let mut bgra = vec![SENTINEL; (small * HEIGHT) as usize];
+    // One row more than the target, to see that nothing is stored past it.
+    let mut bgra = vec![SENTINEL; (small * (small_height + 1)) as usize];
     let mut float = vec![[0u32; 4]; (WIDTH * HEIGHT) as usize];
-    let target = |ptr: *mut u8, width: u32, format: Format, output_reg| RenderTarget {
-        ptr,
-        width,
-        height: HEIGHT,
-        row_pitch: width * format.bytes_per_texel(),
-        format,
-        output_reg,
-        samples: 1,
-    };
+    let target =
+        |ptr: *mut u8, [width, height]: [u32; 2], format: Format, output_reg| RenderTarget {
+            ptr,
+            width,
+            height,
+            row_pitch: width * format.bytes_per_texel(),
+            format,
+            output_reg,
+            samples: 1,
+        };
     let rect = [1, 0, WIDTH, HEIGHT - 1];
     let d = Draw {
         rect,
@@ -133,9 +141,24 @@ fn draws_exactly(tier: dxjit::Tier, direct_outputs: u32) {
         sample_mask: u32::MAX,
         inputs: Vec::new(),
         targets: vec![
-            target(rgba.as_mut_ptr().cast(), WIDTH, Format::Rgba8Unorm, 0),
-            target(bgra.as_mut_ptr().cast(), small, Format::Bgra8Unorm, 1),
-            target(float.as_mut_ptr().cast(), WIDTH, Format::Rgba32Uint, 0),
+            target(
+                rgba.as_mut_ptr().cast(),
+                [WIDTH, HEIGHT],
+                Format::Rgba8Unorm,
+                0,
+            ),
+            target(
+                bgra.as_mut_ptr().cast(),
+                [small, small_height],
+                Format::Bgra8Unorm,
+                1,
+            ),
+            target(
+                float.as_mut_ptr().cast(),
+                [WIDTH, HEIGHT],
+                Format::Rgba32Uint,
+                0,
+            ),
         ],
     };
     // SAFETY: every view and target points into memory this function owns and keeps alive, untouched, across the call.
@@ -146,7 +169,7 @@ fn draws_exactly(tier: dxjit::Tier, direct_outputs: u32) {
         for x in 0..WIDTH {
             let at = (y * WIDTH + x) as usize;
             let covered = (rect[0]..rect[2]).contains(&x) && (rect[1]..rect[3]).contains(&y);
-            let survives = covered && (x + y) & 3 != 0;
+            let survives = covered && (x + y) & 7 != 0;
             let word = |c: usize| words[4 * at + c];
             let [r, g, b, a] = [0, 1, 2, 3].map(|c| unorm8(word(c)));
             let want_rgba = if survives {
@@ -163,7 +186,7 @@ fn draws_exactly(tier: dxjit::Tier, direct_outputs: u32) {
                 );
                 checked += 1;
             }
-            if x < small {
+            if x < small && y < small_height {
                 let want_bgra = if survives {
                     u32::from_le_bytes([b, g, r, a])
                 } else {
@@ -178,4 +201,9 @@ fn draws_exactly(tier: dxjit::Tier, direct_outputs: u32) {
         }
     }
     assert!(checked > 200);
+    let past = &bgra[(small * small_height) as usize..];
+    assert!(
+        past.iter().all(|&w| w == SENTINEL),
+        "stored past the target"
+    );
 }

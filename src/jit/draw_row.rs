@@ -10,6 +10,7 @@
 
 use super::lanes::{le, FVEC, VEC};
 use super::state::Tr;
+use crate::ir::{File, Program, SysVal};
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{types, Block, InstBuilder, MemFlagsData, Value};
 use dxjit_runtime::abi::{DrawRow, Frame, SysValSlot, STATUS_DONE};
@@ -17,6 +18,16 @@ use std::mem::offset_of;
 
 /// Bytes of one table entry: a quad column's (top, top, rise, rise).
 const ENTRY_BYTES: i64 = 32;
+
+/// Whether any instruction of `prog` reads the position system value (the
+/// row loop writes its x only then: nothing else reads the system values).
+fn reads_position(prog: &Program) -> bool {
+    let bodies = std::iter::once(&prog.main).chain(prog.subroutines.iter().map(|(_, body)| body));
+    bodies
+        .flatten()
+        .flat_map(|inst| inst.sources())
+        .any(|src| src.file == File::SysVal(SysVal::Position))
+}
 
 impl Tr<'_, '_> {
     /// Emits the row loop's head and returns it: the function's first
@@ -45,7 +56,9 @@ impl Tr<'_, '_> {
         self.b.switch_to_block(step);
         let columns = self.lane_columns(x);
         self.write_row_mask(row, &columns);
-        self.write_position_x(row, &columns);
+        if reads_position(self.prog) {
+            self.write_position_x(row, &columns);
+        }
         self.zero_outputs();
         self.write_varying(row, x);
         self.b.ins().jump(body, &[]);

@@ -499,23 +499,6 @@ impl Tr<'_, '_> {
             .ins()
             .load(ty, MemFlagsData::trusted(), base, offset as i32)
     }
-
-    /// The f32 at `base + offset`, in every lane.
-    fn load_f32_splat(&mut self, base: Value, offset: usize) -> Value {
-        let x = self
-            .b
-            .ins()
-            .load(types::F32, MemFlagsData::trusted(), base, offset as i32);
-        self.b.ins().splat(FVEC, x)
-    }
-
-    /// The 32-bit word at `base + offset`, in every lane. It is loaded as
-    /// a float, which the backend splats straight from memory
-    /// (`vbroadcastss`); bits are kept as they are.
-    pub(super) fn load_i32_splat(&mut self, base: Value, offset: usize) -> Value {
-        let splat = self.load_f32_splat(base, offset);
-        self.b.ins().bitcast(VEC, super::lanes::le(), splat)
-    }
 }
 
 #[cfg(test)]

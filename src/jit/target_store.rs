@@ -85,8 +85,23 @@ impl Tr<'_, '_> {
             desc,
             offset_of!(DirectTarget, texel_order) as i32,
         );
-        let width_v = self.load_i32_splat(desc, offset_of!(DirectTarget, width));
-        let height_v = self.load_i32_splat(desc, offset_of!(DirectTarget, height));
+        let size = [
+            offset_of!(DirectTarget, width),
+            offset_of!(DirectTarget, height),
+        ]
+        .map(|field| {
+            let word = self
+                .b
+                .ins()
+                .load(types::I32, MemFlagsData::trusted(), desc, field as i32);
+            self.b.ins().uextend(types::I64, word)
+        });
+        let last_row = self.b.ins().uextend(types::I64, origin[1]);
+        let last_row = self.b.ins().iadd_imm_s(last_row, 1);
+        let rows_inside = self
+            .b
+            .ins()
+            .icmp(IntCC::UnsignedLessThan, last_row, size[1]);
         let outputs = self.frame_ptr(offset_of!(Frame, outputs));
         let lanes = 4 * self.k;
         let pitch64 = self.b.ins().uextend(types::I64, pitch);
@@ -111,33 +126,46 @@ impl Tr<'_, '_> {
             let texel = self.b.ins().bitcast(VEC, super::lanes::le(), texel);
             // The quad's pixels: x + [0, 1, 0, 1], y + [0, 0, 1, 1].
             let x = self.b.ins().iadd_imm_s(origin[0], 2 * j as i64);
-            let xs = self.b.ins().splat(VEC, x);
-            let step = self.lb().splat_words([0, 1, 0, 1]);
-            let xs = self.b.ins().iadd(xs, step);
-            let ys = self.b.ins().splat(VEC, origin[1]);
-            let step = self.lb().splat_words([0, 0, 1, 1]);
-            let ys = self.b.ins().iadd(ys, step);
-            let inside_x = self.b.ins().icmp(IntCC::UnsignedLessThan, xs, width_v);
-            let inside_y = self.b.ins().icmp(IntCC::UnsignedLessThan, ys, height_v);
-            let inside = self.b.ins().band(inside_x, inside_y);
-            let covered = self.b.ins().band(inside, alive.v[j]);
+            let quad = Quad {
+                x,
+                y: origin[1],
+                size,
+                alive: alive.v[j],
+            };
+            let last_column = self.b.ins().uextend(types::I64, x);
+            let last_column = self.b.ins().iadd_imm_s(last_column, 1);
+            let columns_inside = self
+                .b
+                .ins()
+                .icmp(IntCC::UnsignedLessThan, last_column, size[0]);
+            let inside = self.b.ins().band(rows_inside, columns_inside);
             let row = self.b.ins().uextend(types::I64, origin[1]);
             let row = self.b.ins().imul(row, pitch64);
             let column = self.b.ins().uextend(types::I64, x);
             let column = self.b.ins().ishl_imm_s(column, 2);
             let first = self.b.ins().iadd(ptr, row);
             let first = self.b.ins().iadd(first, column);
-            self.store_texels(texel, covered, first, pitch64);
+            self.store_texels(texel, &quad, inside, first, pitch64);
         }
     }
 
     /// Stores the quad's four texels at `first` (top row) and
-    /// `first + pitch` (bottom row), each only where `covered`.
-    fn store_texels(&mut self, texel: Value, covered: Value, first: Value, pitch: Value) {
+    /// `first + pitch` (bottom row): both rows at once when the quad is
+    /// `inside` the target and every lane is alive, otherwise each lane
+    /// that is alive and inside.
+    fn store_texels(
+        &mut self,
+        texel: Value,
+        quad: &Quad,
+        inside: Value,
+        first: Value,
+        pitch: Value,
+    ) {
         let whole = self.b.create_block();
         let partial = self.b.create_block();
         let next = self.b.create_block();
-        let all = self.b.ins().vall_true(covered);
+        let all_alive = self.b.ins().vall_true(quad.alive);
+        let all = self.b.ins().band(all_alive, inside);
         self.b.ins().brif(all, whole, &[], partial, &[]);
 
         self.b.switch_to_block(whole);
@@ -156,6 +184,7 @@ impl Tr<'_, '_> {
 
         self.b.switch_to_block(partial);
         self.b.set_cold_block(partial);
+        let covered = self.covered_lanes(quad);
         let second = self.b.ins().iadd(first, pitch);
         for l in 0..4u8 {
             let at = if l < 2 { first } else { second };
@@ -175,6 +204,24 @@ impl Tr<'_, '_> {
         }
         self.b.ins().jump(next, &[]);
         self.b.switch_to_block(next);
+    }
+
+    /// The lanes of `quad` that are alive and inside the target.
+    fn covered_lanes(&mut self, quad: &Quad) -> Value {
+        let xs = self.b.ins().splat(VEC, quad.x);
+        let step = self.lb().splat_words([0, 1, 0, 1]);
+        let xs = self.b.ins().iadd(xs, step);
+        let ys = self.b.ins().splat(VEC, quad.y);
+        let step = self.lb().splat_words([0, 0, 1, 1]);
+        let ys = self.b.ins().iadd(ys, step);
+        let [width, height] = quad.size.map(|s| {
+            let s = self.b.ins().ireduce(types::I32, s);
+            self.b.ins().splat(VEC, s)
+        });
+        let inside_x = self.b.ins().icmp(IntCC::UnsignedLessThan, xs, width);
+        let inside_y = self.b.ins().icmp(IntCC::UnsignedLessThan, ys, height);
+        let inside = self.b.ins().band(inside_x, inside_y);
+        self.b.ins().band(inside, quad.alive)
     }
 
     /// Float bits to 8-bit unorm integers, per lane: NaN and values not
@@ -221,6 +268,15 @@ impl Tr<'_, '_> {
             half: self.lb().f32s(0.5),
         }
     }
+}
+
+/// A quad of a direct-target store: its top-left pixel, the target's
+/// width and height, and its lanes' alive mask.
+struct Quad {
+    x: Value,
+    y: Value,
+    size: [Value; 2],
+    alive: Value,
 }
 
 /// The float vectors the conversion to 8-bit unorm uses.
