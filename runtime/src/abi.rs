@@ -152,7 +152,8 @@ pub struct Frame {
 /// - the lane mask (`Frame::lane_mask`): lanes inside `columns` and
 ///   `row_mask`;
 /// - the x of the position system value (the pixel's column as f32 plus
-///   `center`, exact for columns below 2^24, beyond any render target);
+///   `center`, exact for columns below 2^24, beyond any render target),
+///   when the shader reads it;
 /// - the varying inputs: component `varying[i]` of each lane from entry
 ///   `table[(quad column × varying_count + i) × 4 ..][..4]`, the
 ///   (top, top, rise, rise) of the quad's left and right columns, as
@@ -181,6 +182,11 @@ pub struct DrawRow {
     pub center: f32,
     /// Entries of `varying`.
     pub varying_count: u32,
+    /// The same components as a set: bit `s % 64` of word `s / 64` for
+    /// each entry `s` of `varying` ([`varying_set`]). Code compiled for one
+    /// set of varying components tests it to write them without reading
+    /// `varying`.
+    pub varying_set: [u64; 2],
     /// The places of the quad's two rows across the rectangle (0 at its
     /// top edge, 1 at its bottom edge).
     pub places: [f64; 2],
@@ -192,6 +198,20 @@ pub struct DrawRow {
     pub output_stride: u32,
     /// Bytes from one step's lane mask to the next.
     pub mask_stride: u32,
+}
+
+/// The [`DrawRow::varying_set`] of the input-block components `varying`
+/// (register × 4 + component, ascending): all ones when one of them is
+/// 128 or more, which no compiled set equals.
+pub fn varying_set(varying: &[u32]) -> [u64; 2] {
+    let mut set = [0u64; 2];
+    for &slot in varying {
+        match set.get_mut(slot as usize / 64) {
+            Some(word) => *word |= 1 << (slot % 64),
+            None => return [u64::MAX; 2],
+        }
+    }
+    set
 }
 
 /// Output registers [`Frame::direct_targets`] describes.
@@ -393,7 +413,17 @@ impl TextureKind {
 
 #[cfg(test)]
 mod tests {
-    use super::{AtomicOp, DirectTarget, TextureKind};
+    use super::{varying_set, AtomicOp, DirectTarget, TextureKind};
+
+    /// t0.xy and t1.xy (slots 0, 1, 4, 5), a slot in the second word
+    /// (v17.y: 69 = 64 + 5), and a slot past the set.
+    #[test]
+    fn varying_sets() {
+        assert_eq!(varying_set(&[]), [0, 0]);
+        assert_eq!(varying_set(&[0, 1, 4, 5]), [0b11_0011, 0]);
+        assert_eq!(varying_set(&[1, 69]), [0b10, 0b10_0000]);
+        assert_eq!(varying_set(&[0, 128]), [u64::MAX; 2]);
+    }
 
     /// The packed bytes are r0 r1 r2 r3 g0 .. a3 (channel c of lane p at
     /// 4c + p); a texel's bytes follow its format's order, lane by lane.

@@ -10,14 +10,45 @@
 
 use super::lanes::{le, FVEC, VEC};
 use super::state::Tr;
-use crate::ir::{File, Program, SysVal};
+use crate::ir::{File, Interpolation, Program, SysVal};
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{types, Block, InstBuilder, MemFlagsData, Value};
-use dxjit_runtime::abi::{DrawRow, Frame, SysValSlot, STATUS_DONE};
+use dxjit_runtime::abi::{varying_set, DrawRow, Frame, SysValSlot, STATUS_DONE};
 use std::mem::offset_of;
 
 /// Bytes of one table entry: a quad column's (top, top, rise, rise).
 const ENTRY_BYTES: i64 = 32;
+
+/// The most varying components the row loop writes in straight-line code.
+const MAX_UNROLLED: usize = 32;
+
+/// Where a step's quad columns are in the row's table: the first quad
+/// column's index, the table, and the two rows' places (splat).
+struct Columns {
+    quad: Value,
+    table: Value,
+    places: [Value; 2],
+}
+
+/// The input-block components (register × 4 + component, ascending) that
+/// the runtime interpolates for `prog` when none of them is flat across
+/// the primitive: the declared components of its interpolated inputs.
+/// System values and constant inputs are left out.
+fn compiled_varying(prog: &Program) -> Vec<u32> {
+    let mut slots: Vec<u32> = prog
+        .inputs
+        .iter()
+        .filter(|i| i.interpolation != Interpolation::Constant && !i.semantic.starts_with("SV_"))
+        .flat_map(|i| {
+            (0..4u32)
+                .filter(move |c| i.mask & (1 << c) != 0)
+                .map(move |c| 4 * i.reg + c)
+        })
+        .collect();
+    slots.sort_unstable();
+    slots.dedup();
+    slots
+}
 
 /// Whether any instruction of `prog` reads the position system value (the
 /// row loop writes its x only then: nothing else reads the system values).
@@ -196,16 +227,14 @@ impl Tr<'_, '_> {
     }
 
     /// Writes each varying input component of the step starting at column
-    /// `x`: a loop over the row's `varying` list, walking it and the quad
-    /// column's table entries with two pointers (everything else is set
-    /// up before the loop).
+    /// `x`. When the row's varying components are the ones the program
+    /// declares ([`compiled_varying`]), straight-line code writes each at
+    /// its place; otherwise a loop walks the row's `varying` list.
     fn write_varying(&mut self, row: Value, x: Value) {
-        let count = self.load_u32(row, offset_of!(DrawRow, varying_count));
         let first = self.load_u32(row, offset_of!(DrawRow, first_x));
         let quad = self.b.ins().isub(x, first);
         let quad = self.b.ins().ushr_imm_u(quad, 1);
         let quad = self.b.ins().uextend(types::I64, quad);
-        let count64 = self.b.ins().uextend(types::I64, count);
         let places = [0, 1].map(|p| {
             let v = self.b.ins().load(
                 types::F64,
@@ -215,13 +244,85 @@ impl Tr<'_, '_> {
             );
             self.b.ins().splat(types::F64X2, v)
         });
+        let table = self.load_ptr(row, offset_of!(DrawRow, table));
+        let at = Columns {
+            quad,
+            table,
+            places,
+        };
+        let slots = compiled_varying(self.prog);
+        if slots.is_empty() || slots.len() > MAX_UNROLLED {
+            self.write_varying_loop(row, &at);
+            return;
+        }
+        let unrolled = self.b.create_block();
+        let looped = self.b.create_block();
+        let done = self.b.create_block();
+        let expected = varying_set(&slots);
+        let mut same = None;
+        for (i, word) in expected.into_iter().enumerate() {
+            let found = self.b.ins().load(
+                types::I64,
+                MemFlagsData::trusted(),
+                row,
+                (offset_of!(DrawRow, varying_set) + 8 * i) as i32,
+            );
+            let equal = self.b.ins().icmp_imm_s(IntCC::Equal, found, word as i64);
+            same = Some(match same {
+                Some(all) => self.b.ins().band(all, equal),
+                None => equal,
+            });
+        }
+        let same = same.expect("the set has two words");
+        self.b.ins().brif(same, unrolled, &[], looped, &[]);
+
+        self.b.switch_to_block(unrolled);
+        self.write_varying_unrolled(&slots, &at);
+        self.b.ins().jump(done, &[]);
+
+        self.b.switch_to_block(looped);
+        self.b.set_cold_block(looped);
+        self.write_varying_loop(row, &at);
+        self.b.ins().jump(done, &[]);
+        self.b.switch_to_block(done);
+    }
+
+    /// Writes the varying components `slots` (the row's `varying` list, as
+    /// the program declares it) one after the other.
+    fn write_varying_unrolled(&mut self, slots: &[u32], at: &Columns) {
+        let count = slots.len() as i64;
+        let entries = self.b.ins().imul_imm_s(at.quad, count * ENTRY_BYTES);
+        let entries = self.b.ins().iadd(at.table, entries);
+        let block = self.lanes() * 4;
+        for (i, &slot) in slots.iter().enumerate() {
+            for j in 0..self.k {
+                let entry = (j as i64 * count + i as i64) * ENTRY_BYTES;
+                let column = self.b.ins().iadd_imm_s(entries, entry);
+                let quad_values = self.interpolate_quad(column, at.places);
+                let offset = slot * block + 16 * j as u32;
+                self.b.ins().store(
+                    MemFlagsData::trusted(),
+                    quad_values,
+                    self.func.inputs,
+                    offset as i32,
+                );
+            }
+        }
+    }
+
+    /// Writes the row's varying components with a loop over its `varying`
+    /// list, walking it and the quad column's table entries with two
+    /// pointers.
+    fn write_varying_loop(&mut self, row: Value, at: &Columns) {
+        let count = self.load_u32(row, offset_of!(DrawRow, varying_count));
+        let count64 = self.b.ins().uextend(types::I64, count);
+        let places = at.places;
         let inputs = self.func.inputs;
         let slots = self.load_ptr(row, offset_of!(DrawRow, varying));
-        let table = self.load_ptr(row, offset_of!(DrawRow, table));
         // Quad column `quad + j`'s entries start `(quad + j) · count` entries in.
-        let entries = self.b.ins().imul(quad, count64);
+        let entries = self.b.ins().imul(at.quad, count64);
         let entries = self.b.ins().imul_imm_s(entries, ENTRY_BYTES);
-        let entries = self.b.ins().iadd(table, entries);
+        let entries = self.b.ins().iadd(at.table, entries);
         let column_bytes = self.b.ins().imul_imm_s(count64, ENTRY_BYTES);
         let slots_end = self.b.ins().ishl_imm_u(count64, 2);
         let slots_end = self.b.ins().iadd(slots, slots_end);

@@ -11,7 +11,7 @@
 use super::draw_samples::draw_multisampled;
 use super::interpolate::{Axis, Inputs};
 use super::{with_flushed_denormals, Bindings, Block, Call, Kernel};
-use crate::abi::{DirectTarget, DrawRow, SysValSlot, DIRECT_TARGETS, SYSVAL_COUNT};
+use crate::abi::{varying_set, DirectTarget, DrawRow, SysValSlot, DIRECT_TARGETS, SYSVAL_COUNT};
 use crate::format::Format;
 use rayon::prelude::*;
 
@@ -174,6 +174,7 @@ pub unsafe fn draw(k: &Kernel, b: &Bindings, d: &Draw) {
     );
     let inputs = Inputs::new(&d.inputs, k.input_regs as usize, &columns);
     let varying = inputs.varying_slots();
+    let varying_set = varying_set(&varying);
     let table = inputs.quad_table();
     let rows = Axis::new(qy0, 2 * quad_rows as usize, y0, y1, d.pixel_center);
     let pos = SysValSlot::Position as usize * 4;
@@ -206,6 +207,7 @@ pub unsafe fn draw(k: &Kernel, b: &Bindings, d: &Draw) {
                 row_mask: [covered[0], covered[0], covered[1], covered[1]],
                 center: d.pixel_center,
                 varying_count: varying.len() as u32,
+                varying_set,
                 places: [place[0].0, place[1].0],
                 varying: varying.as_ptr(),
                 table: table.as_ptr(),
