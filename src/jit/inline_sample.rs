@@ -140,6 +140,9 @@ impl Tr<'_, '_> {
         let mut axes = Vec::new();
         let mut in_range = None;
         let limit = self.lb().f32s(INLINE_COORD_LIMIT);
+        // `|x|` as one `andps` with a mask made once, where `fabs` would
+        // build its mask at each use.
+        let magnitude_bits = self.lb().f32s(f32::from_bits(0x7fff_ffff));
         for (axis, coord) in coords.iter().take(2).enumerate() {
             let size = self.load_field(FVEC, desc, offset_of!(InlineSampler, size) + 16 * axis);
             let mut a = Axis {
@@ -150,7 +153,7 @@ impl Tr<'_, '_> {
                 let u = self.b.ins().bitcast(FVEC, super::lanes::le(), coord.v[j]);
                 let scaled = self.b.ins().fmul(u, size);
                 let x = self.b.ins().fsub(scaled, center);
-                let magnitude = self.b.ins().fabs(x);
+                let magnitude = self.b.ins().band(x, magnitude_bits);
                 let ok = self.b.ins().fcmp(FloatCC::LessThan, magnitude, limit);
                 in_range = Some(match in_range {
                     None => ok,
