@@ -460,6 +460,20 @@ pub enum Lod {
     Gradient(Src, Src),
 }
 
+/// Slots a lookup chooses at run time, lane by lane: SM5 class instances'
+/// `t[this[i].z + n]` and `s[this[i].w + n]`, whose slots are API slots the
+/// shader need not declare. Lane `l` reads SRV `res + texture.x` and
+/// sampler `sampler + sampler.x` (as unsigned integers), from the tables
+/// of every bound slot the frame carries; a slot past the runtime's
+/// (`SRV_SLOTS`, `SAMPLER_SLOTS`) reads as unbound: zeros.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SlotOffsets {
+    /// Added to the texture slot; `None` keeps it as written.
+    pub texture: Option<Src>,
+    /// Added to the sampler slot; `None` keeps it as written.
+    pub sampler: Option<Src>,
+}
+
 /// One instruction of the IR.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Inst {
@@ -567,7 +581,8 @@ pub enum Inst {
         ret: ResInfoReturn,
         swizzle: [u8; 4],
     },
-    /// A texture lookup through a sampler.
+    /// A texture lookup through a sampler; with `slots`, the texture or
+    /// sampler slot (or both) is chosen per lane and need not be declared.
     Sample {
         dst: Dst,
         res: u32,
@@ -577,14 +592,19 @@ pub enum Inst {
         offset: [i8; 3],
         swizzle: [u8; 4],
         compare: Option<Src>,
+        slots: Option<Box<SlotOffsets>>,
     },
-    /// A texel fetch (`ld`) from a texture SRV at integer coordinates with a mip level.
+    /// A texel fetch (`ld`) from a texture SRV at integer coordinates with a
+    /// mip level; with `slots` (its `texture` only), the SRV is chosen per
+    /// lane, need not be declared, and is read as the kind bound there
+    /// (a typed buffer at element x).
     Fetch {
         dst: Dst,
         res: u32,
         coord: Src,
         offset: [i8; 3],
         swizzle: [u8; 4],
+        slots: Option<Box<SlotOffsets>>,
     },
     /// A memory or execution barrier.
     Sync { group: bool, uav: bool, tgsm: bool },
@@ -885,6 +905,18 @@ impl Program {
     }
 }
 
+impl SlotOffsets {
+    /// The offsets of a lookup, `None` when both slots are fixed.
+    pub fn boxed(texture: Option<Src>, sampler: Option<Src>) -> Option<Box<SlotOffsets>> {
+        (texture.is_some() || sampler.is_some()).then(|| Box::new(SlotOffsets { texture, sampler }))
+    }
+
+    /// The offsets present.
+    pub fn sources(&self) -> impl Iterator<Item = &Src> {
+        self.texture.iter().chain(self.sampler.iter())
+    }
+}
+
 impl Inst {
     /// Every source operand of the instruction, relative indices excluded.
     pub fn sources(&self) -> Vec<&Src> {
@@ -901,7 +933,12 @@ impl Inst {
                 value,
                 ..
             } => vec![index, offset, value],
-            Inst::LoadTyped { coord, .. } | Inst::Fetch { coord, .. } => vec![coord],
+            Inst::LoadTyped { coord, .. } => vec![coord],
+            Inst::Fetch { coord, slots, .. } => {
+                let mut v = vec![coord];
+                v.extend(slots.iter().flat_map(|s| s.sources()));
+                v
+            }
             Inst::StoreTyped { coord, value, .. } => vec![coord, value],
             Inst::Atomic {
                 addr,
@@ -917,6 +954,7 @@ impl Inst {
                 coord,
                 lod,
                 compare,
+                slots,
                 ..
             } => {
                 let mut v = vec![coord];
@@ -926,6 +964,7 @@ impl Inst {
                     Lod::Implicit => {}
                 }
                 v.extend(compare.as_ref());
+                v.extend(slots.iter().flat_map(|s| s.sources()));
                 v
             }
             Inst::Gather {

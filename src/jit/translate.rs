@@ -248,6 +248,7 @@ impl Tr<'_, '_> {
                 offset,
                 swizzle,
                 compare,
+                slots,
             } => self.emit_sample(
                 dst,
                 *res,
@@ -257,6 +258,7 @@ impl Tr<'_, '_> {
                 *offset,
                 *swizzle,
                 compare.as_ref(),
+                slots.as_deref(),
             ),
             Inst::Fetch {
                 dst,
@@ -264,7 +266,18 @@ impl Tr<'_, '_> {
                 coord,
                 offset,
                 swizzle,
+                slots: None,
             } => self.emit_fetch(dst, *res, coord, *offset, *swizzle),
+            Inst::Fetch {
+                dst,
+                res,
+                coord,
+                offset,
+                swizzle,
+                slots: Some(slots),
+            } => {
+                self.emit_fetch_indexed(dst, *res, slots.texture.as_ref(), coord, *offset, *swizzle)
+            }
             Inst::Gather {
                 dst,
                 res,
