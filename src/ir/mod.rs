@@ -650,7 +650,7 @@ pub enum Inst {
     /// `gather4*`: component `channel` of the four texels of mip 0 a
     /// bilinear lookup at `coord` blends, (i0, j1), (i1, j1), (i1, j0),
     /// (i0, j0) in x..w, then `swizzle`; with `compare`, each compared with
-    /// the reference (`gather4_c`).
+    /// the reference (`gather4_c`); with `slots`, as for `Sample`.
     Gather {
         dst: Dst,
         res: u32,
@@ -660,15 +660,18 @@ pub enum Inst {
         offset: GatherOffset,
         swizzle: [u8; 4],
         compare: Option<Src>,
+        slots: Option<Box<SlotOffsets>>,
     },
     /// `lod`: (clamped, unclamped level of detail, 0, 0) of a lookup at
-    /// `coord` from the quad's derivatives, then `swizzle`.
+    /// `coord` from the quad's derivatives, then `swizzle`; with `slots`,
+    /// as for `Sample`.
     QueryLod {
         dst: Dst,
         res: u32,
         sampler: u32,
         coord: Src,
         swizzle: [u8; 4],
+        slots: Option<Box<SlotOffsets>>,
     },
     /// Geometry shaders: appends the output registers to the stream as a vertex.
     Emit { stream: u8 },
@@ -971,6 +974,7 @@ impl Inst {
                 coord,
                 offset,
                 compare,
+                slots,
                 ..
             } => {
                 let mut v = vec![coord];
@@ -978,9 +982,14 @@ impl Inst {
                     v.push(o);
                 }
                 v.extend(compare.as_ref());
+                v.extend(slots.iter().flat_map(|s| s.sources()));
                 v
             }
-            Inst::QueryLod { coord, .. } => vec![coord],
+            Inst::QueryLod { coord, slots, .. } => {
+                let mut v = vec![coord];
+                v.extend(slots.iter().flat_map(|s| s.sources()));
+                v
+            }
             Inst::LoadSample { coord, sample, .. } => vec![coord, sample],
             Inst::SamplePos { index, .. } => vec![index],
             Inst::If { cond, .. }

@@ -1,17 +1,18 @@
 //! Lookups whose texture or sampler slot each lane chooses at run time
 //! ([`crate::ir::SlotOffsets`], SM5 class instances' `t[this[i].z]`): the
 //! compiled code computes each lane's slots and makes one runtime call per
-//! quad (`sample*`) or lane (`ld`) with them and the frame's tables of
-//! every bound SRV and sampler, which the runtime indexes
-//! (`dxjit_sample_quad_indexed`, `dxjit_fetch_indexed`). A call site costs
-//! the same code whatever slots it may reach.
+//! quad (`sample*`, `gather4*`, `lod`) or lane (`ld`) with them and the
+//! frame's tables of every bound SRV and sampler, which the runtime
+//! indexes (`dxjit_sample_quad_indexed`, `dxjit_gather_quad_indexed`,
+//! `dxjit_lod_quad_indexed`, `dxjit_fetch_indexed`). A call site costs the
+//! same code whatever slots it may reach.
 
 use super::helpers::HelperId;
 use super::lanes::Lanes;
 use super::operand::Ty;
 use super::state::{Tr, ARGS_BYTES};
 use super::JitError;
-use crate::ir::{Dst, Src};
+use crate::ir::{Dst, SlotOffsets, Src};
 use cranelift_codegen::ir::{types, InstBuilder, MemFlagsData, Value};
 use dxjit_runtime::abi::Frame;
 use dxjit_runtime::sampler::{QuadSample, QuadSlots};
@@ -44,6 +45,23 @@ impl Tr<'_, '_> {
                 Ok(self.lb().map2(base, by, |b, x, y| b.ins().iadd(x, y)))
             }
         }
+    }
+
+    /// Per lane, a lookup's texture and sampler slots when `slots` chooses
+    /// them; `None` for fixed ones.
+    pub(super) fn lookup_slots(
+        &mut self,
+        res: u32,
+        sampler: u32,
+        slots: Option<&SlotOffsets>,
+    ) -> Result<Option<[Lanes; 2]>, JitError> {
+        let Some(s) = slots else {
+            return Ok(None);
+        };
+        Ok(Some([
+            self.slot_lanes(res, s.texture.as_ref())?,
+            self.slot_lanes(sampler, s.sampler.as_ref())?,
+        ]))
     }
 
     /// The frame's SRV and sampler tables.

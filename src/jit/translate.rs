@@ -287,6 +287,7 @@ impl Tr<'_, '_> {
                 offset,
                 swizzle,
                 compare,
+                slots,
             } => self.emit_gather(
                 dst,
                 *res,
@@ -296,6 +297,7 @@ impl Tr<'_, '_> {
                 offset,
                 *swizzle,
                 compare.as_ref(),
+                slots.as_deref(),
             ),
             Inst::QueryLod {
                 dst,
@@ -303,7 +305,8 @@ impl Tr<'_, '_> {
                 sampler,
                 coord,
                 swizzle,
-            } => self.emit_query_lod(dst, *res, *sampler, coord, *swizzle),
+                slots,
+            } => self.emit_query_lod(dst, *res, *sampler, coord, *swizzle, slots.as_deref()),
             Inst::LoadSample {
                 dst,
                 res,

@@ -336,13 +336,7 @@ impl Tr<'_, '_> {
         compare: Option<&Src>,
         slots: Option<&SlotOffsets>,
     ) -> Result<(), JitError> {
-        let slots = match slots {
-            Some(s) => Some([
-                self.slot_lanes(res, s.texture.as_ref())?,
-                self.slot_lanes(sampler, s.sampler.as_ref())?,
-            ]),
-            None => None,
-        };
+        let slots = self.lookup_slots(res, sampler, slots)?;
         if slots.is_none() && sampler as usize >= dxjit_runtime::abi::SAMPLER_SLOTS {
             return Err(JitError::Invalid(format!("s{sampler} out of range")));
         }

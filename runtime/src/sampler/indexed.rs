@@ -8,7 +8,7 @@
 //! unbound resource reads 0; a sampler slot D3D11 does not have leaves the
 //! lookup nothing to filter with, which this runtime reads the same way).
 
-use super::{sample_quad, QuadSample, SamplerState};
+use super::{gather_quad, lod_quad, sample_quad, GatherSample, QuadSample, SamplerState};
 use crate::abi::{View, SAMPLER_SLOTS, SRV_SLOTS};
 use crate::helpers::dxjit_typed_load;
 use crate::texture::Texture;
@@ -43,10 +43,51 @@ unsafe fn texture_at<'a>(srvs: *const View, slot: u32) -> Result<Option<&'a Text
     })
 }
 
+/// A quad lookup whose lanes name their own texture and sampler slots:
+/// `lookup` runs once per distinct (texture, sampler) pair with the whole
+/// quad's arguments (D3D computes the level of detail from the quad
+/// whatever each lane reads), and each lane takes its own component.
+///
+/// # Safety
+/// `srvs` points to [`SRV_SLOTS`] valid views (each `texture` null or a
+/// live [`Texture`]) and `samplers` to [`SAMPLER_SLOTS`] states.
+unsafe fn per_pair(
+    srvs: *const View,
+    samplers: *const SamplerState,
+    slots: &QuadSlots,
+    lookup: impl Fn(Option<&Texture>, &SamplerState) -> [[f32; 4]; 4],
+) -> [[f32; 4]; 4] {
+    let mut result = [[0.0f32; 4]; 4];
+    let mut done = [false; 4];
+    for lane in 0..4 {
+        if done[lane] {
+            continue;
+        }
+        let pair = (slots.srv[lane], slots.sampler[lane]);
+        // SAFETY: the caller's contract on `srvs`.
+        let texture = unsafe { texture_at(srvs, pair.0) };
+        let filtered = match (texture, (pair.1 as usize) < SAMPLER_SLOTS) {
+            (Ok(texture), true) => {
+                // SAFETY: the slot is inside the caller's table of states.
+                let sampler = unsafe { &*samplers.add(pair.1 as usize) };
+                lookup(texture, sampler)
+            }
+            _ => [[0.0; 4]; 4],
+        };
+        for other in lane..4 {
+            if (slots.srv[other], slots.sampler[other]) == pair {
+                done[other] = true;
+                for (r, f) in result.iter_mut().zip(&filtered) {
+                    r[other] = f[other];
+                }
+            }
+        }
+    }
+    result
+}
+
 /// [`sample_quad`] for a quad whose lanes name their own texture and
-/// sampler slots: each lane gets its component of the lookup through its
-/// pair, with the quad's coordinates and derivatives (as D3D computes the
-/// level of detail from the quad whatever each lane reads).
+/// sampler slots ([`per_pair`]).
 ///
 /// # Safety
 /// `srvs` points to [`SRV_SLOTS`] valid views (each `texture` null or a
@@ -61,32 +102,48 @@ pub unsafe extern "C" fn dxjit_sample_quad_indexed(
 ) {
     // SAFETY: the caller guarantees `slots` and `args` point to valid values.
     let (slots, args) = unsafe { (&*slots, &*args) };
-    let mut result = [[0.0f32; 4]; 4];
-    let mut done = [false; 4];
-    for lane in 0..4 {
-        if done[lane] {
-            continue;
-        }
-        let pair = (slots.srv[lane], slots.sampler[lane]);
-        // SAFETY: the caller's contract on `srvs`.
-        let texture = unsafe { texture_at(srvs, pair.0) };
-        let filtered = match (texture, (pair.1 as usize) < SAMPLER_SLOTS) {
-            (Ok(texture), true) => {
-                // SAFETY: the slot is inside the caller's table of states.
-                let sampler = unsafe { &*samplers.add(pair.1 as usize) };
-                sample_quad(texture, sampler, args)
-            }
-            _ => [[0.0; 4]; 4],
-        };
-        for other in lane..4 {
-            if (slots.srv[other], slots.sampler[other]) == pair {
-                done[other] = true;
-                for (r, f) in result.iter_mut().zip(&filtered) {
-                    r[other] = f[other];
-                }
-            }
-        }
-    }
+    // SAFETY: the caller's contract on the tables.
+    let result = unsafe { per_pair(srvs, samplers, slots, |t, s| sample_quad(t, s, args)) };
+    // SAFETY: the caller guarantees `out` is valid for a write.
+    unsafe { out.write(result) };
+}
+
+/// [`gather_quad`] for a quad whose lanes name their own texture and
+/// sampler slots ([`per_pair`]).
+///
+/// # Safety
+/// As for [`dxjit_sample_quad_indexed`].
+pub unsafe extern "C" fn dxjit_gather_quad_indexed(
+    srvs: *const View,
+    samplers: *const SamplerState,
+    slots: *const QuadSlots,
+    args: *const GatherSample,
+    out: *mut [[f32; 4]; 4],
+) {
+    // SAFETY: the caller guarantees `slots` and `args` point to valid values.
+    let (slots, args) = unsafe { (&*slots, &*args) };
+    // SAFETY: the caller's contract on the tables.
+    let result = unsafe { per_pair(srvs, samplers, slots, |t, s| gather_quad(t, s, args)) };
+    // SAFETY: the caller guarantees `out` is valid for a write.
+    unsafe { out.write(result) };
+}
+
+/// [`lod_quad`] for a quad whose lanes name their own texture and sampler
+/// slots ([`per_pair`]).
+///
+/// # Safety
+/// As for [`dxjit_sample_quad_indexed`].
+pub unsafe extern "C" fn dxjit_lod_quad_indexed(
+    srvs: *const View,
+    samplers: *const SamplerState,
+    slots: *const QuadSlots,
+    args: *const QuadSample,
+    out: *mut [[f32; 4]; 4],
+) {
+    // SAFETY: the caller guarantees `slots` and `args` point to valid values.
+    let (slots, args) = unsafe { (&*slots, &*args) };
+    // SAFETY: the caller's contract on the tables.
+    let result = unsafe { per_pair(srvs, samplers, slots, |t, s| lod_quad(t, s, args)) };
     // SAFETY: the caller guarantees `out` is valid for a write.
     unsafe { out.write(result) };
 }

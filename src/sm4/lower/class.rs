@@ -25,11 +25,22 @@ use crate::sm4::Sm4Error;
 use dxjit_runtime::abi::SAMPLER_SLOTS;
 
 /// Whether `op` is a lookup whose texture and sampler slots may be
-/// indexed per lane in the IR: `sample*` and `ld`.
+/// indexed per lane in the IR: `sample*`, `ld`, `gather4*` and `lod`.
 fn is_lookup(op: O) -> bool {
     matches!(
         op,
-        O::Sample | O::SampleC | O::SampleCLz | O::SampleL | O::SampleB | O::SampleD | O::Ld
+        O::Sample
+            | O::SampleC
+            | O::SampleCLz
+            | O::SampleL
+            | O::SampleB
+            | O::SampleD
+            | O::Ld
+            | O::Gather4
+            | O::Gather4C
+            | O::Gather4Po
+            | O::Gather4PoC
+            | O::Lod
     )
 }
 
@@ -258,14 +269,15 @@ impl Lowerer {
     /// Lowers an instruction with a constant-buffer, texture or sampler
     /// operand whose slot is indexed relatively (`cb[this[0].y][2]`) as a
     /// switch on the slot, each case the instruction with the slot fixed;
-    /// `false` when it has none. The lookups `sample*` and `ld` index
-    /// their texture and sampler per lane instead ([`Lowerer::lookup_slot`]).
+    /// `false` when it has none. The lookups `sample*`, `ld`, `gather4*`
+    /// and `lod` index their texture and sampler per lane instead
+    /// ([`Lowerer::lookup_slot`]).
     ///
     /// A class instance's slots are API slots, declared or not (dxbc-spirv
     /// gives such an operand the whole register space of its kind). So the
     /// cases are every sampler slot D3D11 has, and the declared constant
     /// buffers and textures; for the other instructions that name a
-    /// texture (`gather4*`, `lod`, `resinfo`, `ld_raw`, ...) a texture slot
+    /// texture (`resinfo`, `ld_raw`, `ld2dms`, ...) a texture slot
     /// the shader does not declare reads as an unbound one (0 in every
     /// component), as do sampler slots past D3D11's 16. A constant-buffer
     /// slot it does not declare leaves the destination as it was.
