@@ -97,11 +97,12 @@ impl QuadSamples<'_> {
 /// passes + s) * input_regs + r`); `outputs` receives its `output_regs`
 /// registers in the same order; `alive[q]` receives the pixels of quad `q`
 /// that were covered and not discarded (in some pass), and
-/// `written[4 * q + p]` (when `written` is not empty) the samples of that pixel its
-/// outputs go to: its coverage (per pass, the sample shaded) ANDed with
-/// `oMask` and the sample mask, 0 when it is not alive. Pixel positions
-/// are `x + pixel_center`, `y + pixel_center`, moved to the sample's
-/// position in per-sample passes when [`QuadSamples::sample_position`].
+/// `written[4 * q + p]` (when `written` is not empty) the samples of that
+/// pixel its outputs go to: its coverage (per pass, the sample shaded)
+/// ANDed with `oMask` and the sample mask, 0 when it is not alive. Pixel
+/// positions are `x + pixel_center`, `y + pixel_center`, moved to the
+/// sample's position in per-sample passes when
+/// [`QuadSamples::sample_position`].
 ///
 /// # Safety
 /// As for [`super::dispatch`]. `inputs` holds `quads.len() * 4 * passes *
