@@ -113,6 +113,16 @@ const DOUBLE_OPS: [DoubleOp; 5] = [
     DoubleOp::ToU32,
 ];
 
+/// Mostly fixed slots; otherwise per-lane offsets from any source, which
+/// may reach slots far past the runtime's.
+fn slot_offsets() -> impl Strategy<Value = Option<Box<SlotOffsets>>> {
+    prop_oneof![
+        3 => Just(None),
+        1 => (prop::option::of(src()), prop::option::of(src()))
+            .prop_map(|(texture, sampler)| SlotOffsets::boxed(texture, sampler)),
+    ]
+}
+
 fn inst() -> impl Strategy<Value = Inst> {
     prop_oneof![
         // Mostly the operation's arity of sources, sometimes any count.
@@ -178,16 +188,31 @@ fn inst() -> impl Strategy<Value = Inst> {
                 compare: cas.then_some(compare),
             }
         ),
-        1 => (dst(), 0u32..3, 0u32..20, src()).prop_map(|(dst, res, sampler, coord)| Inst::Sample {
+        // Boxed, as the next: each arm's value tree otherwise widens the
+        // union's stack frame past a debug test thread's stack.
+        1 => (dst(), 0u32..3, 0u32..20, src(), slot_offsets()).prop_map(
+            |(dst, res, sampler, coord, slots)| Inst::Sample {
+                dst,
+                res,
+                sampler,
+                coord,
+                lod: Lod::Level(Src::splat(0)),
+                offset: [0; 3],
+                swizzle: XYZW,
+                compare: None,
+                slots,
+            }
+        )
+        .boxed(),
+        1 => (dst(), 0u32..200, src(), src()).prop_map(|(dst, res, coord, texture)| Inst::Fetch {
             dst,
             res,
-            sampler,
             coord,
-            lod: Lod::Level(Src::splat(0)),
-            offset: [0; 3],
+            offset: [1, 0, 0],
             swizzle: XYZW,
-            compare: None,
-        }),
+            slots: SlotOffsets::boxed(Some(texture), None),
+        })
+        .boxed(),
         1 => prop_oneof![8 => Just(1u32), 1 => 0u32..3].prop_map(|label| Inst::Call { label }),
     ]
 }

@@ -2,7 +2,7 @@
 //! with each pixel's sample coverage (`vCoverage`, the samples written) and
 //! with the blend state's sample mask.
 
-use dxjit::{Bindings, BufferLayout, QuadInputs, QuadSampling, RunError};
+use dxjit::{Bindings, BufferLayout, PlaneInput, QuadInputs, QuadSampling, RunError};
 use dxjit_runtime::dispatch::Quad;
 
 fn ps(text: &str) -> dxjit::Shader {
@@ -172,4 +172,216 @@ fn bad_sample_counts_and_coverage_lengths_are_refused() {
         let err = sampled(&s, &quads, &sampling).unwrap_err();
         assert!(matches!(err, RunError::Invalid(_)), "{count}: {err}");
     }
+}
+
+/// Writes vSampleIndex to o0.x and vCoverage to o0.y.
+const SAMPLE_INDEX: &str = "ps_5_0
+dcl_input_ps_sgv constant v0.x, sampleIndex
+dcl_input vCoverage
+dcl_output o0.xy
+mov o0.x, v0.x
+mov o0.y, vCoverage.x
+ret
+";
+
+#[test]
+fn a_shader_reading_its_sample_index_runs_once_per_sample() {
+    let s = ps(SAMPLE_INDEX);
+    let sampling = QuadSampling {
+        count: 4,
+        coverage: &[],
+        sample_mask: u32::MAX,
+    };
+    let r = sampled(&s, &[quad(0, 0, 0b1111)], &sampling).unwrap();
+    // D3D11.3 (sample-frequency execution): one run per covered sample,
+    // vSampleIndex = the sample, vCoverage = its bit alone. Each pixel
+    // has four sets of outputs, sample s's holding (s, 1 << s).
+    assert_eq!(r.output_samples, 4);
+    let regs = r.output_regs as usize;
+    for p in 0..4 {
+        let got: Vec<[u32; 2]> = (0..4)
+            .map(|s| {
+                let o = r.outputs[(4 * p + s) * regs];
+                [o[0], o[1]]
+            })
+            .collect();
+        assert_eq!(got, [[0, 1], [1, 2], [2, 4], [3, 8]], "pixel {p}");
+    }
+    assert_eq!(r.alive, [0b1111]);
+    assert_eq!(r.written, [0b1111; 4]);
+}
+
+#[test]
+fn a_per_sample_run_covers_only_its_pixel_s_samples_and_ands_omask_and_the_mask() {
+    // Writes its sample index, and oMask 0b1011: sample 2 never written.
+    let s = ps("ps_5_0
+dcl_input_ps_sgv constant v0.x, sampleIndex
+dcl_output o0.x
+dcl_output oMask
+mov o0.x, v0.x
+mov oMask, l(11)
+ret
+");
+    // Pixel 0 covers samples 0 and 2, pixel 1 sample 1, pixel 2 none of
+    // them (a helper in every run though its quad bit is set), pixel 3
+    // is a helper by its quad bit.
+    let coverage = [0b0101, 0b0010, 0, 0b1111];
+    let sampling = QuadSampling {
+        count: 4,
+        coverage: &coverage,
+        sample_mask: 0b1111_1101,
+    };
+    let r = sampled(&s, &[quad(0, 0, 0b0111)], &sampling).unwrap();
+    // written = the samples run ∧ oMask 0b1011 ∧ mask 0b1101:
+    // pixel 0: 0b0101 ∧ 0b1001 = 0b0001; pixel 1: 0b0010 ∧ 0b1001 = 0;
+    // pixels 2 and 3 run no sample.
+    assert_eq!(r.written, [0b0001, 0, 0, 0]);
+    // Alive: pixels that ran some sample and did not discard: 0 and 1.
+    assert_eq!(r.alive, [0b0011]);
+    let regs = r.output_regs as usize;
+    // Pixel 0's samples 0 and 2 and pixel 1's sample 1 hold their index.
+    for (p, smp) in [(0, 0), (0, 2), (1, 1)] {
+        assert_eq!(r.outputs[(4 * p + smp) * regs][0], smp as u32);
+    }
+}
+
+#[test]
+fn sample_inputs_from_planes_are_evaluated_at_each_sample() {
+    let s = ps("ps_5_0
+dcl_input_ps linear sample v0.xy
+dcl_input_ps linear v1.x
+dcl_output o0.xyz
+mov o0.xy, v0.xyxx
+mov o0.z, v1.x
+ret
+");
+    // v0 = (x, y) and v1 = x + 10y, as planes.
+    let planes = [
+        PlaneInput {
+            reg: 0,
+            planes: [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0; 3], [0.0; 3]],
+            one_over_w: None,
+        },
+        PlaneInput {
+            reg: 1,
+            planes: [[1.0, 10.0, 0.0], [0.0; 3], [0.0; 3], [0.0; 3]],
+            one_over_w: None,
+        },
+    ];
+    let sampling = QuadSampling {
+        count: 4,
+        coverage: &[],
+        sample_mask: u32::MAX,
+    };
+    let r = s
+        .shade_quads_sampled(
+            &Bindings::new(),
+            &[quad(2, 4, 0b1000)],
+            0.5,
+            QuadInputs::Planes(&planes),
+            &sampling,
+            &Default::default(),
+        )
+        .unwrap();
+    // Pixel 3 of the quad at (2, 4) is (3, 5), centre (3.5, 5.5). The 4x
+    // standard pattern (D3D11.3) puts samples at (-2, -6), (6, -2),
+    // (-6, 2), (2, 6) sixteenths from it: v0 (sample) is (3.375, 5.125),
+    // (3.875, 5.375), (3.125, 5.625), (3.625, 5.875); v1 (not sample)
+    // stays at the centre, 3.5 + 55 = 58.5, in every sample.
+    let regs = r.output_regs as usize;
+    let got: Vec<[f32; 3]> = (0..4)
+        .map(|smp| {
+            let o = r.outputs[(4 * 3 + smp) * regs].map(f32::from_bits);
+            [o[0], o[1], o[2]]
+        })
+        .collect();
+    assert_eq!(
+        got,
+        [
+            [3.375, 5.125, 58.5],
+            [3.875, 5.375, 58.5],
+            [3.125, 5.625, 58.5],
+            [3.625, 5.875, 58.5]
+        ]
+    );
+    assert_eq!(r.written, [0, 0, 0, 0b1111]);
+}
+
+#[test]
+fn per_pixel_inputs_serve_every_sample_of_a_per_sample_shader() {
+    let s = ps("ps_5_0
+dcl_input_ps linear v0.x
+dcl_input_ps_sgv constant v1.x, sampleIndex
+dcl_output o0.xy
+mov o0.x, v0.x
+utof o0.y, v1.x
+ret
+");
+    // One register a pixel (vSampleIndex is a system value): v0.x = 10 * (p + 1).
+    assert_eq!(s.kernel().input_regs, 1);
+    let inputs: Vec<[u32; 4]> = (0..4)
+        .map(|p| [(10.0 * (p as f32 + 1.0)).to_bits(), 0, 0, 0])
+        .collect();
+    let sampling = QuadSampling {
+        count: 2,
+        coverage: &[],
+        sample_mask: u32::MAX,
+    };
+    let r = s
+        .shade_quads_sampled(
+            &Bindings::new(),
+            &[quad(0, 0, 0b1111)],
+            0.5,
+            QuadInputs::PerPixel(&inputs),
+            &sampling,
+            &Default::default(),
+        )
+        .unwrap();
+    let regs = r.output_regs as usize;
+    assert_eq!(r.output_samples, 2);
+    for p in 0..4 {
+        for smp in 0..2 {
+            let o = r.outputs[(2 * p + smp) * regs].map(f32::from_bits);
+            assert_eq!([o[0], o[1]], [10.0 * (p as f32 + 1.0), smp as f32]);
+        }
+    }
+}
+
+#[test]
+fn a_shader_that_runs_per_pixel_still_has_one_set_of_outputs() {
+    let s = ps(COVERAGE);
+    let sampling = QuadSampling {
+        count: 4,
+        coverage: &[],
+        sample_mask: u32::MAX,
+    };
+    let r = sampled(&s, &[quad(0, 0, 0b0001)], &sampling).unwrap();
+    assert_eq!(r.output_samples, 1);
+    assert_eq!(r.outputs.len(), 4 * r.output_regs as usize);
+}
+
+#[test]
+fn per_sample_outputs_stay_in_place_across_calls_and_tasks() {
+    let s = ps(SAMPLE_INDEX);
+    // Enough quads for several calls at every lane count; 2 samples.
+    let quads = many_quads();
+    let sampling = QuadSampling {
+        count: 2,
+        coverage: &[],
+        sample_mask: u32::MAX,
+    };
+    let r = sampled(&s, &quads, &sampling).unwrap();
+    let regs = r.output_regs as usize;
+    for (q, qd) in quads.iter().enumerate() {
+        for p in (0..4).filter(|p| qd.coverage & (1 << p) != 0) {
+            for smp in 0..2 {
+                // Sample smp's run: (index, vCoverage) = (smp, 1 << smp).
+                let o = r.outputs[((4 * q + p) * 2 + smp) * regs];
+                assert_eq!([o[0], o[1]], [smp as u32, 1 << smp], "quad {q} pixel {p}");
+            }
+            assert_eq!(r.written[4 * q + p], 0b11);
+        }
+    }
+    let expected: Vec<u8> = quads.iter().map(|q| q.coverage).collect();
+    assert_eq!(r.alive, expected);
 }

@@ -913,6 +913,17 @@ typedef struct dxjit_quad_batch {
   // with the shader's `oMask` and the sample mask, 0 when not alive; may
   // be null.
   uint32_t *written;
+  // Nonzero: `outputs` holds `sample_count` sets of output registers a
+  // pixel, register `r` of sample `s` of pixel `p` of quad `q` at
+  // `(((4 * q + p) * sample_count + s) * output_registers + r) * 4`. A
+  // shader that runs per sample (it reads `SV_SampleIndex` or has
+  // `sample` inputs) then runs once per covered sample, as in a draw,
+  // each run's outputs in its sample's set, its `sample` plane inputs
+  // at the sample's position (per-pixel `inputs` serve every sample); a
+  // shader that runs once a pixel writes the same outputs to each set.
+  // Zero: one set a pixel, and a shader that runs per sample is refused
+  // when `sample_count` is above 1.
+  uint32_t outputs_per_sample;
 } dxjit_quad_batch;
 
 // A shader's overall description.
@@ -1145,7 +1156,8 @@ dxjit_status dxjit_run_pipeline(const struct dxjit_pipeline_desc *desc,
 // `dxjit_quad_batch` whose arrays hold what it documents: `quads` and
 // `planes` their counts, `inputs` (when not null) `quad_count * 4 *
 // input_registers * 4` words, `outputs` `quad_count * 4 * output_registers
-// * 4` writable words, `alive` `quad_count` writable bytes, and
+// * 4` writable words (`sample_count` times as many with
+// `outputs_per_sample`), `alive` `quad_count` writable bytes, and
 // `sample_coverage` and `written` (when not null) `quad_count * 4` words.
 dxjit_status dxjit_shade_quads(const struct dxjit_shader *shader,
                                const struct dxjit_bindings *bindings,

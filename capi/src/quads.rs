@@ -9,8 +9,9 @@ use crate::guard::{call, Message};
 use crate::reflect::shader_ref;
 use crate::shader::Shader;
 use crate::status::{Failure, Outcome, Status};
-use dxjit::PlaneInput as LibraryPlane;
-use dxjit_runtime::dispatch::{Quad as RuntimeQuad, QuadSamples};
+use dxjit::api::QuadPasses;
+use dxjit::{PlaneInput as LibraryPlane, QuadInputs};
+use dxjit_runtime::dispatch::Quad as RuntimeQuad;
 use std::ffi::c_char;
 
 /// One 2x2 quad: pixels (x, y), (x+1, y), (x, y+1), (x+1, y+1), in that
@@ -91,11 +92,26 @@ pub struct QuadBatch {
     /// with the shader's `oMask` and the sample mask, 0 when not alive; may
     /// be null.
     pub written: *mut u32,
+    /// Nonzero: `outputs` holds `sample_count` sets of output registers a
+    /// pixel, register `r` of sample `s` of pixel `p` of quad `q` at
+    /// `(((4 * q + p) * sample_count + s) * output_registers + r) * 4`. A
+    /// shader that runs per sample (it reads `SV_SampleIndex` or has
+    /// `sample` inputs) then runs once per covered sample, as in a draw,
+    /// each run's outputs in its sample's set, its `sample` plane inputs
+    /// at the sample's position (per-pixel `inputs` serve every sample); a
+    /// shader that runs once a pixel writes the same outputs to each set.
+    /// Zero: one set a pixel, and a shader that runs per sample is refused
+    /// when `sample_count` is above 1.
+    pub outputs_per_sample: u32,
 }
 
 /// `struct_size` of `dxjit_quad_batch` before `sample_count`; still
 /// accepted (one sample a pixel, nothing masked, no `written`).
 pub const QUAD_BATCH_V1_SIZE: usize = std::mem::offset_of!(QuadBatch, sample_count);
+
+/// `struct_size` of `dxjit_quad_batch` before `outputs_per_sample`; still
+/// accepted (one set of outputs a pixel).
+pub const QUAD_BATCH_V2_SIZE: usize = std::mem::offset_of!(QuadBatch, outputs_per_sample);
 
 // SAFETY: `#[repr(C)]`, starts with `struct_size`; integers, a float and raw pointers.
 unsafe impl Versioned for QuadBatch {
@@ -112,7 +128,8 @@ unsafe impl Versioned for QuadBatch {
 /// `dxjit_quad_batch` whose arrays hold what it documents: `quads` and
 /// `planes` their counts, `inputs` (when not null) `quad_count * 4 *
 /// input_registers * 4` words, `outputs` `quad_count * 4 * output_registers
-/// * 4` writable words, `alive` `quad_count` writable bytes, and
+/// * 4` writable words (`sample_count` times as many with
+/// `outputs_per_sample`), `alive` `quad_count` writable bytes, and
 /// `sample_coverage` and `written` (when not null) `quad_count * 4` words.
 #[no_mangle]
 pub unsafe extern "C" fn dxjit_shade_quads(
@@ -128,8 +145,9 @@ pub unsafe extern "C" fn dxjit_shade_quads(
         let s = unsafe { shader_ref(shader) }?;
         require_stage(s, Stage::Pixel, "dxjit_shade_quads")?;
         // SAFETY: forwarded contract.
-        let b = unsafe { optional_grown(batch, "batch", &[QUAD_BATCH_V1_SIZE]) }?
-            .ok_or_else(|| Failure::new(Status::NullPointer, "batch is null"))?;
+        let b =
+            unsafe { optional_grown(batch, "batch", &[QUAD_BATCH_V1_SIZE, QUAD_BATCH_V2_SIZE]) }?
+                .ok_or_else(|| Failure::new(Status::NullPointer, "batch is null"))?;
         let b = &b;
         if !b.pixel_center.is_finite() {
             return Err(Failure::new(
@@ -149,9 +167,26 @@ pub unsafe extern "C" fn dxjit_shade_quads(
             .collect();
         let (ni, no) = (s.kernel.input_regs as usize, s.kernel.output_regs as usize);
         let pixels = quads.len().checked_mul(4).ok_or_else(too_many)?;
+        let count = b.sample_count.max(1);
+        let shading = s.shader.sample_shading();
+        let passes = QuadPasses::of(&shading, count);
+        let sets = match b.outputs_per_sample {
+            0 if passes.count() > 1 => {
+                return Err(Failure::new(
+                    Status::InvalidArgument,
+                    "the shader runs once per sample: set batch.outputs_per_sample and give \
+                     batch.outputs a set of output registers per sample",
+                ))
+            }
+            0 => 1,
+            _ => count as usize,
+        };
         // SAFETY: forwarded contract.
-        let inputs = unsafe { inputs(b, &quads, ni, pixels) }?;
-        let out_words = pixels.checked_mul(no * 4).ok_or_else(too_many)?;
+        let inputs = unsafe { inputs(b, &quads, ni, pixels, &passes) }?;
+        let out_words = pixels
+            .checked_mul(sets)
+            .and_then(|n| n.checked_mul(no * 4))
+            .ok_or_else(too_many)?;
         if (out_words > 0 && (b.outputs.is_null() || !b.outputs.is_aligned()))
             || (!quads.is_empty() && b.alive.is_null())
             || !b.written.is_aligned()
@@ -168,26 +203,22 @@ pub unsafe extern "C" fn dxjit_shade_quads(
             unsafe { slice(b.sample_coverage, pixels, "batch.sample_coverage") }?
         };
         let sampling = dxjit::QuadSampling {
-            count: b.sample_count.max(1),
+            count,
             coverage,
             sample_mask: !b.masked_samples,
         };
         dxjit::api::check_sampling(&sampling, quads.len())
             .map_err(|e| Failure::new(Status::InvalidArgument, e.to_string()))?;
-        let samples = QuadSamples {
-            count: sampling.count,
-            coverage,
-            mask: sampling.sample_mask,
-            mask_output: s.shader.sample_shading().mask_output,
-        };
-        let mut outputs = vec![[0u32; 4]; pixels * no];
+        let samples = dxjit::api::quad_samples(&sampling, &shading);
+        let mut outputs = vec![[0u32; 4]; pixels * passes.count() * no];
         let mut alive = vec![0u8; quads.len()];
         let mut written = vec![0u32; if b.written.is_null() { 0 } else { pixels }];
         // SAFETY: forwarded contract.
         let bound = unsafe { Bound::new(s, bindings) }?;
         // SAFETY: the caller's contract keeps every bound view valid and
-        // untouched for the call; `inputs` holds 4 * ni registers per quad,
-        // `outputs` 4 * no and `alive` one entry per quad.
+        // untouched for the call; `inputs` holds 4 * ni registers per quad
+        // and pass, `outputs` 4 * no per quad and pass and `alive` one
+        // entry per quad.
         bound.run(&s.shader, |raw| unsafe {
             dxjit_runtime::dispatch::shade_quads(
                 &s.shader.kernel(),
@@ -201,7 +232,12 @@ pub unsafe extern "C" fn dxjit_shade_quads(
                 &mut written,
             )
         })?;
-        let flat: Vec<u32> = outputs.iter().flatten().copied().collect();
+        // A shader run once a pixel gives every set the pixel's outputs.
+        let repeat = sets / passes.count();
+        let flat: Vec<u32> = outputs
+            .chunks(no.max(1))
+            .flat_map(|set| (0..repeat).flat_map(move |_| set.iter().flatten().copied()))
+            .collect();
         // SAFETY: `outputs` holds `out_words` writable words and `alive`
         // `quad_count` writable bytes (contract), both non-null when used;
         // the sources are separate allocations of exactly those lengths.
@@ -224,7 +260,8 @@ fn too_many() -> Failure {
     Failure::new(Status::OutOfRange, "batch: too many quads")
 }
 
-/// The per-pixel input registers: copied from `inputs`, or evaluated from
+/// The input registers of every pass of every pixel (see
+/// [`QuadPasses::inputs`]): copied from `inputs`, or evaluated from
 /// `planes`.
 ///
 /// # Safety
@@ -234,15 +271,20 @@ unsafe fn inputs(
     quads: &[RuntimeQuad],
     ni: usize,
     pixels: usize,
+    passes: &QuadPasses,
 ) -> Outcome<Vec<[u32; 4]>> {
     if !b.inputs.is_null() {
         let words = pixels.checked_mul(ni * 4).ok_or_else(too_many)?;
         // SAFETY: `inputs` holds `words` words (contract).
         let flat = unsafe { slice(b.inputs, words, "batch.inputs") }?;
-        return Ok(flat
+        let per_pixel: Vec<[u32; 4]> = flat
             .chunks_exact(4)
             .map(|r| [r[0], r[1], r[2], r[3]])
-            .collect());
+            .collect();
+        return Ok(match passes.count() {
+            1 => per_pixel,
+            _ => passes.inputs(quads, b.pixel_center, QuadInputs::PerPixel(&per_pixel), ni),
+        });
     }
     // SAFETY: `planes` holds `plane_count` entries (contract).
     let planes = unsafe { versioned_slice(b.planes, b.plane_count, "batch.planes") }?;
@@ -260,10 +302,5 @@ unsafe fn inputs(
             one_over_w: (p.perspective != 0).then_some(p.one_over_w),
         });
     }
-    Ok(dxjit::api::evaluate_planes(
-        quads,
-        b.pixel_center,
-        &converted,
-        ni,
-    ))
+    Ok(passes.inputs(quads, b.pixel_center, QuadInputs::Planes(&converted), ni))
 }

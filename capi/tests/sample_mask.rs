@@ -87,6 +87,7 @@ fn shade_batch(
         masked_samples: masked,
         sample_coverage: coverage.map_or(null(), |c| c.as_ptr()),
         written: written.as_mut_ptr(),
+        outputs_per_sample: 0,
     };
     // SAFETY: a live shader and a batch whose arrays hold what it says.
     let (status, message) =

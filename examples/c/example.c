@@ -403,6 +403,47 @@ static void run_quads(void) {
     dxjit_shader_free(ps);
 }
 
+static const char SAMPLE_INDEX[] =
+    "ps_5_0\n"
+    "dcl_input_ps_sgv constant v0.x, sampleIndex\n"
+    "dcl_output o0.x\n"
+    "mov o0.x, v0.x\n"
+    "ret\n";
+
+/* A shader that reads SV_SampleIndex runs once per covered sample of a 4x
+ * quad: with outputs_per_sample, each pixel has four output sets, set s
+ * holding s (D3D11.3, sample-frequency execution). */
+static void run_per_sample_quads(void) {
+    dxjit_shader *ps = assemble(SAMPLE_INDEX, "assemble the per-sample shader");
+    if (!ps) return;
+    dxjit_quad quad = {0, 0, 0xf, 1};
+    uint32_t outputs[4 * 4 * 4];
+    uint8_t alive = 0;
+    uint32_t written[4];
+    dxjit_quad_batch batch;
+    memset(&batch, 0, sizeof batch);
+    batch.struct_size = sizeof batch;
+    batch.quads = &quad;
+    batch.quad_count = 1;
+    batch.pixel_center = 0.5f;
+    batch.outputs = outputs;
+    batch.alive = &alive;
+    batch.sample_count = 4;
+    batch.written = written;
+    batch.outputs_per_sample = 1;
+    char *message = NULL;
+    dxjit_status s = dxjit_shade_quads(ps, NULL, &batch, &message);
+    if (called(s, message, "dxjit_shade_quads per sample")) {
+        int ok = alive == 0xf;
+        for (uint32_t p = 0; p < 4; p++) {
+            ok &= written[p] == 0xf;
+            for (uint32_t smp = 0; smp < 4; smp++) ok &= outputs[(4 * p + smp) * 4] == smp;
+        }
+        check(ok, "quads: a per-sample shader writes sample s's index to its set s");
+    }
+    dxjit_shader_free(ps);
+}
+
 static const char ENDLESS[] =
     "cs_5_0\n"
     "dcl_thread_group 1, 1, 1\n"
@@ -651,6 +692,7 @@ int main(void) {
     run_compute();
     run_endless();
     run_quads();
+    run_per_sample_quads();
     run_vertex();
     run_pixel();
     run_pipeline();

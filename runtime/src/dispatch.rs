@@ -182,6 +182,16 @@ fn with_flushed_denormals<R>(f: impl FnOnce() -> R) -> R {
     r
 }
 
+/// A copy of `table` filled to `slots` entries with `empty`, when it is
+/// shorter.
+fn padded<T: Clone>(table: &[T], slots: usize, empty: T) -> Option<Vec<T>> {
+    (table.len() < slots).then(|| {
+        let mut full = table.to_vec();
+        full.resize(slots, empty);
+        full
+    })
+}
+
 /// A frame with its memory.
 struct Call {
     frame: Box<Frame>,
@@ -191,6 +201,10 @@ struct Call {
     _inline_samplers: Vec<InlineSampler>,
     /// Owns the constant-buffer views `frame.cbs` points to.
     cbs: CbTable,
+    /// Owns full-size copies of the SRV and sampler tables when the
+    /// bindings' are shorter than the runtime's slots: lookups whose slots
+    /// compiled code chooses at run time index the whole tables.
+    _tables: (Option<Vec<View>>, Option<Vec<SamplerState>>),
     lane_mask: Block,
 }
 
@@ -201,15 +215,17 @@ impl Call {
         let inline_samplers = k.inline_samplers(b);
         // SAFETY: `Bindings`' views are valid for the call (its contract).
         let cbs = unsafe { CbTable::new(k, &b.cbs) };
+        let srvs = padded(&b.srvs, SRV_SLOTS, View::EMPTY);
+        let samplers = padded(&b.samplers, SAMPLER_SLOTS, SamplerState::default());
         let frame = Box::new(Frame {
             inputs: std::ptr::null(),
             outputs: std::ptr::null_mut(),
             sysvals: std::ptr::null(),
             lane_mask: lane_mask.ptr() as *mut u32,
             cbs: cbs.as_ptr(),
-            srvs: b.srvs.as_ptr(),
+            srvs: srvs.as_deref().unwrap_or(&b.srvs).as_ptr(),
             uavs: b.uavs.as_ptr(),
-            samplers: b.samplers.as_ptr(),
+            samplers: samplers.as_deref().unwrap_or(&b.samplers).as_ptr(),
             inline_samplers: inline_samplers.as_ptr(),
             interrupt: Arc::as_ptr(&b.interrupt),
             direct_targets: std::ptr::null(),
@@ -229,6 +245,7 @@ impl Call {
             _scratch: scratch,
             _inline_samplers: inline_samplers,
             cbs,
+            _tables: (srvs, samplers),
             lane_mask,
         }
     }

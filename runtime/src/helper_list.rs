@@ -83,6 +83,35 @@ macro_rules! foreach_helper {
                     args: *const $crate::sampler::QuadSample,
                     out: *mut [[f32; 4]; 4]
                 ) -> ();
+                /// One filtered lookup for a 2x2 quad whose lanes choose their
+                /// texture and sampler slots from the frame's tables.
+                SampleQuadIndexed = sampler::dxjit_sample_quad_indexed(
+                    srvs: *const $crate::abi::View,
+                    samplers: *const $crate::sampler::SamplerState,
+                    slots: *const $crate::sampler::QuadSlots,
+                    args: *const $crate::sampler::QuadSample,
+                    out: *mut [[f32; 4]; 4]
+                ) -> ();
+                /// One `gather4*` for a 2x2 quad whose lanes choose their slots.
+                GatherQuadIndexed = sampler::dxjit_gather_quad_indexed(
+                    srvs: *const $crate::abi::View,
+                    samplers: *const $crate::sampler::SamplerState,
+                    slots: *const $crate::sampler::QuadSlots,
+                    args: *const $crate::sampler::GatherSample,
+                    out: *mut [[f32; 4]; 4]
+                ) -> ();
+                /// One `lod` for a 2x2 quad whose lanes choose their slots.
+                LodQuadIndexed = sampler::dxjit_lod_quad_indexed(
+                    srvs: *const $crate::abi::View,
+                    samplers: *const $crate::sampler::SamplerState,
+                    slots: *const $crate::sampler::QuadSlots,
+                    args: *const $crate::sampler::QuadSample,
+                    out: *mut [[f32; 4]; 4]
+                ) -> ();
+                /// `ld` of one lane from the SRV its slot names in the frame's table.
+                FetchIndexed = sampler::dxjit_fetch_indexed(
+                    srvs: *const $crate::abi::View, slot: u32, x: i32, y: i32, z: i32, mip: i32, out: *mut u32
+                ) -> ();
                 /// Geometry shaders: `emit_stream` for the lanes whose mask word is nonzero.
                 GsEmit = pipeline::dxjit_gs_emit(frame: *mut $crate::abi::Frame, stream: u32, mask: *const u32) -> ();
                 /// Geometry shaders: `cut_stream` for the lanes whose mask word is nonzero.

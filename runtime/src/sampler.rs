@@ -54,6 +54,7 @@ mod fast;
 mod filter;
 mod footprint;
 mod gather;
+mod indexed;
 mod inline;
 mod lod;
 mod plane;
@@ -63,6 +64,10 @@ mod texel;
 
 pub use filter::{SUBTEXEL_STEPS, UNORM8_SCALE};
 pub use gather::{dxjit_gather_quad, dxjit_lod_quad, gather_quad, lod_quad, GatherSample};
+pub use indexed::{
+    dxjit_fetch_indexed, dxjit_gather_quad_indexed, dxjit_lod_quad_indexed,
+    dxjit_sample_quad_indexed, QuadSlots,
+};
 pub use inline::{InlineSampler, INLINE_COORD_LIMIT, INLINE_PAIRS};
 
 use crate::abi::View;

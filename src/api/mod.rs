@@ -12,6 +12,7 @@ mod error;
 mod halt;
 mod multisample;
 mod pipeline;
+mod quad_passes;
 mod quads;
 mod stream_output;
 mod target;
@@ -29,8 +30,10 @@ pub use pipeline::{
     run_from_sources, run_pipeline, run_pipeline_raw, DrawInput, PipelineOutput, PipelineStages,
     RawStage, RawStages, StageBinding, Stages, VertexSource,
 };
+pub use quad_passes::QuadPasses;
 pub use quads::{
-    check_sampling, evaluate_planes, PlaneInput, QuadInputs, QuadResults, QuadSampling,
+    check_sampling, evaluate_planes, quad_samples, PlaneInput, QuadInputs, QuadResults,
+    QuadSampling,
 };
 pub use stream_output::{SoDeclEntry, SoOffset, StreamOutput, SO_MAX_STRIDE, SO_SLOTS};
 pub use target::Target;

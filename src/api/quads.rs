@@ -3,10 +3,10 @@
 use super::bindings::Bindings;
 use super::calls::CallOptions;
 use super::error::RunError;
+use super::quad_passes::QuadPasses;
 use crate::ir::Stage;
 use crate::shader::Shader;
-use dxjit_runtime::dispatch::{self, Quad, QuadSamples};
-use rayon::prelude::*;
+use dxjit_runtime::dispatch::{self, Quad, QuadSamples, SampleShading};
 
 /// A pixel-shader input given as plane equations over the screen: component
 /// `c` at pixel centre (x, y) is `planes[c][0] * x + planes[c][1] * y +
@@ -61,11 +61,17 @@ impl QuadSampling<'_> {
 /// What shading a batch of quads gives back.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct QuadResults {
-    /// Output registers per quad and pixel: the register `r` of pixel `p`
-    /// of quad `q` is at `(4 * q + p) * output_regs + r`.
+    /// Output registers per quad, pixel and sample shaded: the register
+    /// `r` of sample `s` of pixel `p` of quad `q` is at `((4 * q + p) *
+    /// output_samples + s) * output_regs + r`.
     pub outputs: Vec<[u32; 4]>,
-    /// Output registers per pixel.
+    /// Output registers per pixel and sample shaded.
     pub output_regs: u32,
+    /// The samples a pixel's outputs are given for: the rasterizer's
+    /// sample count for a shader that runs per sample (sample `s`'s
+    /// outputs go to sample `s` alone), else 1 (the pixel's outputs go to
+    /// every sample [`QuadResults::written`] names).
+    pub output_samples: u32,
     /// Per quad, the pixels covered and not discarded (bit p = pixel p).
     pub alive: Vec<u8>,
     /// Per quad and pixel (entry `4 * q + p`), the samples its outputs are
@@ -131,8 +137,14 @@ impl Shader {
 
     /// [`Shader::shade_quads_with`] for a multisampled target: each
     /// pixel's `vCoverage` is its sample coverage, and
-    /// [`QuadResults::written`] says which samples its outputs go to. The
-    /// shader still runs once a pixel.
+    /// [`QuadResults::written`] says which samples its outputs go to.
+    /// A shader that runs per sample (it reads `SV_SampleIndex` or has
+    /// `sample` inputs) runs once per covered sample, as in a draw: with
+    /// `vSampleIndex` that sample, `vCoverage` its bit alone, its `sample`
+    /// inputs (and `SV_Position`, when declared `sample`) at the sample's
+    /// position in D3D's standard pattern when `inputs` are planes
+    /// (per-pixel values serve every sample), and its outputs for that
+    /// sample alone ([`QuadResults::output_samples`]).
     pub fn shade_quads_sampled(
         &self,
         bindings: &Bindings<'_>,
@@ -149,18 +161,18 @@ impl Shader {
         if !pixel_center.is_finite() {
             return Err(RunError::Invalid("pixel_center is not finite".into()));
         }
+        let shading = self.sample_shading();
+        let passes = QuadPasses::of(&shading, sampling.count);
         let evaluated;
         let per_pixel = match inputs {
-            QuadInputs::PerPixel(values) => {
-                if values.len() < quads.len() * 4 * ni {
-                    return Err(RunError::Invalid(format!(
-                        "{} quads of {ni} input registers need {} registers, {} given",
-                        quads.len(),
-                        quads.len() * 4 * ni,
-                        values.len()
-                    )));
-                }
+            QuadInputs::PerPixel(values) if passes.count() == 1 => {
+                check_per_pixel(values, quads.len(), ni)?;
                 values
+            }
+            QuadInputs::PerPixel(values) => {
+                check_per_pixel(values, quads.len(), ni)?;
+                evaluated = passes.inputs(quads, pixel_center, inputs, ni);
+                &evaluated[..]
             }
             QuadInputs::Planes(planes) => {
                 if let Some(p) = planes.iter().find(|p| p.reg as usize >= ni) {
@@ -169,24 +181,21 @@ impl Shader {
                         p.reg
                     )));
                 }
-                evaluated = evaluate_planes(quads, pixel_center, planes, ni);
+                evaluated = passes.inputs(quads, pixel_center, inputs, ni);
                 &evaluated[..]
             }
         };
-        let mut outputs = vec![[0u32; 4]; quads.len() * 4 * no];
+        let outputs_len = quads.len() * 4 * passes.count() * no;
+        let mut outputs = vec![[0u32; 4]; outputs_len];
         let mut alive = vec![0u8; quads.len()];
         let mut written = vec![0u32; quads.len() * 4];
-        let samples = QuadSamples {
-            count: sampling.count,
-            coverage: sampling.coverage,
-            mask: sampling.sample_mask,
-            mask_output: self.sample_shading().mask_output,
-        };
+        let samples = quad_samples(sampling, &shading);
         self.guarded(bindings, options, |raw| {
             // SAFETY: as in `dispatch_with`; `per_pixel` holds 4 * ni
-            // registers per quad (checked or built above), `outputs` 4 * no
-            // per quad, `alive` one entry per quad, and `written` and the
-            // coverage (checked) one per pixel or none.
+            // registers per quad and pass (checked or built above),
+            // `outputs` 4 * no per quad and pass, `alive` one entry per
+            // quad, and `written` and the coverage (checked) one per pixel
+            // or none.
             unsafe {
                 dispatch::shade_quads(
                     &kernel,
@@ -204,9 +213,35 @@ impl Shader {
         Ok(QuadResults {
             outputs,
             output_regs: no as u32,
+            output_samples: passes.count() as u32,
             alive,
             written,
         })
+    }
+}
+
+/// Refuses per-pixel inputs shorter than `quads` quads of `ni` registers.
+fn check_per_pixel(values: &[[u32; 4]], quads: usize, ni: usize) -> Result<(), RunError> {
+    if values.len() < quads * 4 * ni {
+        return Err(RunError::Invalid(format!(
+            "{quads} quads of {ni} input registers need {} registers, {} given",
+            quads * 4 * ni,
+            values.len()
+        )));
+    }
+    Ok(())
+}
+
+/// The runtime's description of `sampling` for a shader that does
+/// `shading`: it runs per sample when the shader does.
+pub fn quad_samples<'a>(sampling: &QuadSampling<'a>, shading: &SampleShading) -> QuadSamples<'a> {
+    QuadSamples {
+        count: sampling.count,
+        coverage: sampling.coverage,
+        mask: sampling.sample_mask,
+        mask_output: shading.mask_output,
+        per_sample: shading.per_sample,
+        sample_position: shading.sample_position,
     }
 }
 
@@ -230,33 +265,19 @@ pub fn check_sampling(sampling: &QuadSampling<'_>, quads: usize) -> Result<(), R
 }
 
 /// Every pixel's input registers from plane equations: per quad and
-/// pixel, `input_regs` registers (those no plane names are 0). For callers
-/// of the raw [`dispatch::shade_quads`] (the C API).
+/// pixel, `input_regs` registers (those no plane names are 0), at the
+/// pixel centre. For callers of the raw [`dispatch::shade_quads`] (the C
+/// API); [`QuadPasses::inputs`] gives a per-sample shader's.
 pub fn evaluate_planes(
     quads: &[Quad],
     center: f32,
     planes: &[PlaneInput],
     input_regs: usize,
 ) -> Vec<[u32; 4]> {
-    let ni = input_regs;
-    let mut values = vec![[0u32; 4]; quads.len() * 4 * ni];
-    if ni == 0 {
-        return values;
-    }
-    values
-        .par_chunks_mut(4 * ni)
-        .zip(quads.par_iter())
-        .for_each(|(quad_values, quad)| {
-            for p in 0..4 {
-                let x = quad.x as f32 + (p & 1) as f32 + center;
-                let y = quad.y as f32 + (p >> 1) as f32 + center;
-                let at = |[a, b, c]: [f32; 3]| a * x + b * y + c;
-                for input in planes.iter().filter(|p| (p.reg as usize) < ni) {
-                    let w = input.one_over_w.map_or(1.0, at);
-                    quad_values[p * ni + input.reg as usize] =
-                        input.planes.map(|pl| (at(pl) / w).to_bits());
-                }
-            }
-        });
-    values
+    QuadPasses::of(&SampleShading::default(), 1).inputs(
+        quads,
+        center,
+        QuadInputs::Planes(planes),
+        input_regs,
+    )
 }

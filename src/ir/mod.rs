@@ -460,6 +460,20 @@ pub enum Lod {
     Gradient(Src, Src),
 }
 
+/// Slots a lookup chooses at run time, lane by lane: SM5 class instances'
+/// `t[this[i].z + n]` and `s[this[i].w + n]`, whose slots are API slots the
+/// shader need not declare. Lane `l` reads SRV `res + texture.x` and
+/// sampler `sampler + sampler.x` (as unsigned integers), from the tables
+/// of every bound slot the frame carries; a slot past the runtime's
+/// (`SRV_SLOTS`, `SAMPLER_SLOTS`) reads as unbound: zeros.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SlotOffsets {
+    /// Added to the texture slot; `None` keeps it as written.
+    pub texture: Option<Src>,
+    /// Added to the sampler slot; `None` keeps it as written.
+    pub sampler: Option<Src>,
+}
+
 /// One instruction of the IR.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Inst {
@@ -567,7 +581,8 @@ pub enum Inst {
         ret: ResInfoReturn,
         swizzle: [u8; 4],
     },
-    /// A texture lookup through a sampler.
+    /// A texture lookup through a sampler; with `slots`, the texture or
+    /// sampler slot (or both) is chosen per lane and need not be declared.
     Sample {
         dst: Dst,
         res: u32,
@@ -577,14 +592,19 @@ pub enum Inst {
         offset: [i8; 3],
         swizzle: [u8; 4],
         compare: Option<Src>,
+        slots: Option<Box<SlotOffsets>>,
     },
-    /// A texel fetch (`ld`) from a texture SRV at integer coordinates with a mip level.
+    /// A texel fetch (`ld`) from a texture SRV at integer coordinates with a
+    /// mip level; with `slots` (its `texture` only), the SRV is chosen per
+    /// lane, need not be declared, and is read as the kind bound there
+    /// (a typed buffer at element x).
     Fetch {
         dst: Dst,
         res: u32,
         coord: Src,
         offset: [i8; 3],
         swizzle: [u8; 4],
+        slots: Option<Box<SlotOffsets>>,
     },
     /// A memory or execution barrier.
     Sync { group: bool, uav: bool, tgsm: bool },
@@ -630,7 +650,7 @@ pub enum Inst {
     /// `gather4*`: component `channel` of the four texels of mip 0 a
     /// bilinear lookup at `coord` blends, (i0, j1), (i1, j1), (i1, j0),
     /// (i0, j0) in x..w, then `swizzle`; with `compare`, each compared with
-    /// the reference (`gather4_c`).
+    /// the reference (`gather4_c`); with `slots`, as for `Sample`.
     Gather {
         dst: Dst,
         res: u32,
@@ -640,15 +660,18 @@ pub enum Inst {
         offset: GatherOffset,
         swizzle: [u8; 4],
         compare: Option<Src>,
+        slots: Option<Box<SlotOffsets>>,
     },
     /// `lod`: (clamped, unclamped level of detail, 0, 0) of a lookup at
-    /// `coord` from the quad's derivatives, then `swizzle`.
+    /// `coord` from the quad's derivatives, then `swizzle`; with `slots`,
+    /// as for `Sample`.
     QueryLod {
         dst: Dst,
         res: u32,
         sampler: u32,
         coord: Src,
         swizzle: [u8; 4],
+        slots: Option<Box<SlotOffsets>>,
     },
     /// Geometry shaders: appends the output registers to the stream as a vertex.
     Emit { stream: u8 },
@@ -885,6 +908,18 @@ impl Program {
     }
 }
 
+impl SlotOffsets {
+    /// The offsets of a lookup, `None` when both slots are fixed.
+    pub fn boxed(texture: Option<Src>, sampler: Option<Src>) -> Option<Box<SlotOffsets>> {
+        (texture.is_some() || sampler.is_some()).then(|| Box::new(SlotOffsets { texture, sampler }))
+    }
+
+    /// The offsets present.
+    pub fn sources(&self) -> impl Iterator<Item = &Src> {
+        self.texture.iter().chain(self.sampler.iter())
+    }
+}
+
 impl Inst {
     /// Every source operand of the instruction, relative indices excluded.
     pub fn sources(&self) -> Vec<&Src> {
@@ -901,7 +936,12 @@ impl Inst {
                 value,
                 ..
             } => vec![index, offset, value],
-            Inst::LoadTyped { coord, .. } | Inst::Fetch { coord, .. } => vec![coord],
+            Inst::LoadTyped { coord, .. } => vec![coord],
+            Inst::Fetch { coord, slots, .. } => {
+                let mut v = vec![coord];
+                v.extend(slots.iter().flat_map(|s| s.sources()));
+                v
+            }
             Inst::StoreTyped { coord, value, .. } => vec![coord, value],
             Inst::Atomic {
                 addr,
@@ -917,6 +957,7 @@ impl Inst {
                 coord,
                 lod,
                 compare,
+                slots,
                 ..
             } => {
                 let mut v = vec![coord];
@@ -926,12 +967,14 @@ impl Inst {
                     Lod::Implicit => {}
                 }
                 v.extend(compare.as_ref());
+                v.extend(slots.iter().flat_map(|s| s.sources()));
                 v
             }
             Inst::Gather {
                 coord,
                 offset,
                 compare,
+                slots,
                 ..
             } => {
                 let mut v = vec![coord];
@@ -939,9 +982,14 @@ impl Inst {
                     v.push(o);
                 }
                 v.extend(compare.as_ref());
+                v.extend(slots.iter().flat_map(|s| s.sources()));
                 v
             }
-            Inst::QueryLod { coord, .. } => vec![coord],
+            Inst::QueryLod { coord, slots, .. } => {
+                let mut v = vec![coord];
+                v.extend(slots.iter().flat_map(|s| s.sources()));
+                v
+            }
             Inst::LoadSample { coord, sample, .. } => vec![coord, sample],
             Inst::SamplePos { index, .. } => vec![index],
             Inst::If { cond, .. }

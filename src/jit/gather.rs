@@ -7,18 +7,22 @@ use super::lanes::{Lanes, VEC};
 use super::operand::Ty;
 use super::state::Tr;
 use super::JitError;
-use crate::ir::{Dst, GatherOffset, Resource, Src};
+use crate::ir::{Dst, GatherOffset, Resource, SlotOffsets, Src};
 use cranelift_codegen::ir::{types, InstBuilder, MemFlagsData, Value};
 use dxjit_runtime::abi::{Frame, SAMPLER_SLOTS};
 use dxjit_runtime::sampler::{GatherSample, QuadSample, SamplerState};
 use std::mem::{offset_of, size_of};
 
-/// A quad call's operands: the helper, its argument block's fields as
-/// (field offset, lanes by component), and the integer words to store.
+/// A quad call's operands: the helper (and the one that takes per-lane
+/// slots), its argument block's fields as (field offset, lanes by
+/// component), and the integer words to store.
 struct QuadCall<'a> {
     helper: HelperId,
+    indexed: HelperId,
     res: u32,
     sampler: u32,
+    /// Per lane, the texture and sampler slots, when the lanes choose them.
+    slots: Option<[Lanes; 2]>,
     args_size: usize,
     lanes: Vec<(usize, &'a [Lanes])>,
     words: Vec<(usize, u32)>,
@@ -37,7 +41,9 @@ impl Tr<'_, '_> {
         offset: &GatherOffset,
         swizzle: [u8; 4],
         compare: Option<&Src>,
+        slots: Option<&SlotOffsets>,
     ) -> Result<(), JitError> {
+        let slots = self.lookup_slots(res, sampler, slots)?;
         let coords = self.components(coord, 4, Ty::F)?;
         let offsets = match offset {
             GatherOffset::Immediate(o) => {
@@ -51,8 +57,10 @@ impl Tr<'_, '_> {
         };
         let call = QuadCall {
             helper: HelperId::GatherQuad,
+            indexed: HelperId::GatherQuadIndexed,
             res,
             sampler,
+            slots,
             args_size: size_of::<GatherSample>(),
             lanes: vec![
                 (offset_of!(GatherSample, coord), &coords),
@@ -79,12 +87,16 @@ impl Tr<'_, '_> {
         sampler: u32,
         coord: &Src,
         swizzle: [u8; 4],
+        slots: Option<&SlotOffsets>,
     ) -> Result<(), JitError> {
+        let slots = self.lookup_slots(res, sampler, slots)?;
         let coords = self.components(coord, 4, Ty::F)?;
         let call = QuadCall {
             helper: HelperId::LodQuad,
+            indexed: HelperId::LodQuadIndexed,
             res,
             sampler,
+            slots,
             args_size: size_of::<QuadSample>(),
             lanes: vec![(offset_of!(QuadSample, coord), &coords)],
             words: Vec::new(),
@@ -113,18 +125,27 @@ impl Tr<'_, '_> {
         Ok(())
     }
 
-    /// One helper call per quad; the four result components.
+    /// One helper call per quad (the indexed helper when the lanes choose
+    /// their slots); the four result components.
     fn quad_call(&mut self, call: &QuadCall) -> Result<[Lanes; 4], JitError> {
-        if call.sampler as usize >= SAMPLER_SLOTS {
-            return Err(JitError::Invalid(format!("s{} out of range", call.sampler)));
-        }
-        let view = self.view_addr(Resource::Srv(call.res))?;
-        let samplers = self.frame_ptr(offset_of!(Frame, samplers));
-        let state = self.b.ins().iadd_imm_s(
-            samplers,
-            i64::from(call.sampler) * size_of::<SamplerState>() as i64,
-        );
-        let f = self.helper(call.helper);
+        let (view, state, f) = match call.slots {
+            Some(_) => {
+                let (srvs, samplers) = self.slot_tables();
+                (srvs, samplers, self.helper(call.indexed))
+            }
+            None => {
+                if call.sampler as usize >= SAMPLER_SLOTS {
+                    return Err(JitError::Invalid(format!("s{} out of range", call.sampler)));
+                }
+                let view = self.view_addr(Resource::Srv(call.res))?;
+                let samplers = self.frame_ptr(offset_of!(Frame, samplers));
+                let state = self.b.ins().iadd_imm_s(
+                    samplers,
+                    i64::from(call.sampler) * size_of::<SamplerState>() as i64,
+                );
+                (view, state, self.helper(call.helper))
+            }
+        };
         let args = self.args_ptr();
         let out = self
             .b
@@ -149,7 +170,15 @@ impl Tr<'_, '_> {
                     .ins()
                     .store(MemFlagsData::trusted(), w, args, at as i32);
             }
-            self.b.ins().call(f, &[view, state, args, out]);
+            match &call.slots {
+                Some(slots) => {
+                    let at = self.store_quad_slots(slots, j, args);
+                    self.b.ins().call(f, &[view, state, at, args, out]);
+                }
+                None => {
+                    self.b.ins().call(f, &[view, state, args, out]);
+                }
+            }
             for (c, r) in results.iter_mut().enumerate() {
                 r.v[j] = self
                     .b

@@ -32,6 +32,7 @@ pub fn inline_pairs(prog: &Program) -> Vec<(u32, u32)> {
             res,
             sampler,
             compare: None,
+            slots: None,
             ..
         } = inst
         else {

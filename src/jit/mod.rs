@@ -25,6 +25,7 @@ mod msaa;
 mod operand;
 mod peephole;
 mod reuse;
+mod sample_indexed;
 mod scalar;
 mod state;
 mod stride;

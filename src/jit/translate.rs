@@ -248,6 +248,7 @@ impl Tr<'_, '_> {
                 offset,
                 swizzle,
                 compare,
+                slots,
             } => self.emit_sample(
                 dst,
                 *res,
@@ -257,6 +258,7 @@ impl Tr<'_, '_> {
                 *offset,
                 *swizzle,
                 compare.as_ref(),
+                slots.as_deref(),
             ),
             Inst::Fetch {
                 dst,
@@ -264,7 +266,18 @@ impl Tr<'_, '_> {
                 coord,
                 offset,
                 swizzle,
+                slots: None,
             } => self.emit_fetch(dst, *res, coord, *offset, *swizzle),
+            Inst::Fetch {
+                dst,
+                res,
+                coord,
+                offset,
+                swizzle,
+                slots: Some(slots),
+            } => {
+                self.emit_fetch_indexed(dst, *res, slots.texture.as_ref(), coord, *offset, *swizzle)
+            }
             Inst::Gather {
                 dst,
                 res,
@@ -274,6 +287,7 @@ impl Tr<'_, '_> {
                 offset,
                 swizzle,
                 compare,
+                slots,
             } => self.emit_gather(
                 dst,
                 *res,
@@ -283,6 +297,7 @@ impl Tr<'_, '_> {
                 offset,
                 *swizzle,
                 compare.as_ref(),
+                slots.as_deref(),
             ),
             Inst::QueryLod {
                 dst,
@@ -290,7 +305,8 @@ impl Tr<'_, '_> {
                 sampler,
                 coord,
                 swizzle,
-            } => self.emit_query_lod(dst, *res, *sampler, coord, *swizzle),
+                slots,
+            } => self.emit_query_lod(dst, *res, *sampler, coord, *swizzle, slots.as_deref()),
             Inst::LoadSample {
                 dst,
                 res,

@@ -7,7 +7,7 @@ use super::lanes::{Lanes, VEC};
 use super::operand::Ty;
 use super::state::Tr;
 use super::JitError;
-use crate::ir::{AtomicOp, Dim, Dst, Lod, ResInfoReturn, Resource, ResourceKind, Src};
+use crate::ir::{AtomicOp, Dim, Dst, Lod, ResInfoReturn, Resource, ResourceKind, SlotOffsets, Src};
 use cranelift_codegen::ir::{types, InstBuilder, MemFlagsData, Value};
 use dxjit_runtime::abi::Frame;
 use dxjit_runtime::sampler::{
@@ -334,8 +334,10 @@ impl Tr<'_, '_> {
         offset: [i8; 3],
         swizzle: [u8; 4],
         compare: Option<&Src>,
+        slots: Option<&SlotOffsets>,
     ) -> Result<(), JitError> {
-        if sampler as usize >= dxjit_runtime::abi::SAMPLER_SLOTS {
+        let slots = self.lookup_slots(res, sampler, slots)?;
+        if slots.is_none() && sampler as usize >= dxjit_runtime::abi::SAMPLER_SLOTS {
             return Err(JitError::Invalid(format!("s{sampler} out of range")));
         }
         let coords = self.read_n(coord, 4, Ty::F)?;
@@ -364,14 +366,15 @@ impl Tr<'_, '_> {
             grads: grads.as_ref(),
             reference,
             offset,
+            slots,
         };
-        let pair = match compare {
-            None => self
+        let pair = match (compare, slots) {
+            (None, None) => self
                 .facts
                 .inline_pairs
                 .iter()
                 .position(|p| *p == (res, sampler)),
-            Some(_) => None,
+            _ => None,
         };
         let results = match pair {
             Some(pair) => {
@@ -397,15 +400,24 @@ impl Tr<'_, '_> {
         Ok(())
     }
 
-    /// One `dxjit_sample_quad` call per quad; the four result components.
+    /// One `dxjit_sample_quad` call per quad (`dxjit_sample_quad_indexed`
+    /// when the lanes choose their slots); the four result components.
     fn sample_call(&mut self, a: &QuadArgs) -> Result<[Lanes; 4], JitError> {
-        let view = self.view_addr(Resource::Srv(a.res))?;
-        let samplers = self.frame_ptr(offset_of!(Frame, samplers));
-        let state = self.b.ins().iadd_imm_s(
-            samplers,
-            i64::from(a.sampler) * size_of::<SamplerState>() as i64,
-        );
-        let f = self.helper(HelperId::SampleQuad);
+        let (view, state, f) = match a.slots {
+            Some(_) => {
+                let (srvs, samplers) = self.slot_tables();
+                (srvs, samplers, self.helper(HelperId::SampleQuadIndexed))
+            }
+            None => {
+                let view = self.view_addr(Resource::Srv(a.res))?;
+                let samplers = self.frame_ptr(offset_of!(Frame, samplers));
+                let state = self.b.ins().iadd_imm_s(
+                    samplers,
+                    i64::from(a.sampler) * size_of::<SamplerState>() as i64,
+                );
+                (view, state, self.helper(HelperId::SampleQuad))
+            }
+        };
         let args = self.args_ptr();
         let out = self
             .b
@@ -452,7 +464,15 @@ impl Tr<'_, '_> {
                 args,
                 offset_of!(QuadSample, unbound_alpha) as i32,
             );
-            self.b.ins().call(f, &[view, state, args, out]);
+            match &a.slots {
+                Some(slots) => {
+                    let at = self.store_quad_slots(slots, j, args);
+                    self.b.ins().call(f, &[view, state, at, args, out]);
+                }
+                None => {
+                    self.b.ins().call(f, &[view, state, args, out]);
+                }
+            }
             for (c, r) in results.iter_mut().enumerate() {
                 r.v[j] = self
                     .b
@@ -497,4 +517,6 @@ struct QuadArgs<'a> {
     grads: Option<&'a (Vec<Lanes>, Vec<Lanes>)>,
     reference: Option<Lanes>,
     offset: [i8; 3],
+    /// Per lane, the texture and sampler slots, when the lanes choose them.
+    slots: Option<[Lanes; 2]>,
 }

@@ -1,9 +1,16 @@
 //! Shading 2x2 quads an embedder's own rasterizer produced: any positions,
 //! coverage and facing per quad, attributes per pixel, outputs and the
 //! surviving coverage returned instead of written to targets.
+//!
+//! A shader that runs per sample runs once per sample in passes, as the
+//! draw path does (`draw_samples.rs`, D3D11.3 "Multisample
+//! Rasterization"): pass `s` shades, in each pixel that covers sample `s`,
+//! that sample, with `vSampleIndex` = s, `vCoverage` its bit alone and its
+//! own inputs and outputs; the pixels that do not cover it run as helpers.
 
 use super::{Bindings, Block, Call, Kernel};
 use crate::abi::{SysValSlot, SYSVAL_COUNT};
+use crate::msaa::standard_pattern;
 use rayon::prelude::*;
 
 /// One 2x2 quad: pixels (x, y), (x+1, y), (x, y+1), (x+1, y+1), in that
@@ -40,6 +47,13 @@ pub struct QuadSamples<'a> {
     /// The output register holding the shader's `oMask`, which is ANDed
     /// with the samples written ([`super::SampleShading::mask_output`]).
     pub mask_output: Option<u32>,
+    /// The shader runs once per sample ([`super::SampleShading::per_sample`]):
+    /// `count` passes, each with its own inputs and outputs.
+    pub per_sample: bool,
+    /// In a per-sample pass, `SV_Position` is the sample's position in
+    /// D3D's standard pattern rather than the pixel's centre
+    /// ([`super::SampleShading::sample_position`]).
+    pub sample_position: bool,
 }
 
 impl QuadSamples<'_> {
@@ -49,7 +63,18 @@ impl QuadSamples<'_> {
         coverage: &[],
         mask: u32::MAX,
         mask_output: None,
+        per_sample: false,
+        sample_position: false,
     };
+
+    /// The shader's runs per pixel: `count` for a shader that runs per
+    /// sample, else 1.
+    pub fn passes(&self) -> usize {
+        match self.per_sample {
+            true => self.count.max(1) as usize,
+            false => 1,
+        }
+    }
 
     /// Every sample of a pixel.
     fn all(&self) -> u32 {
@@ -65,20 +90,25 @@ impl QuadSamples<'_> {
     }
 }
 
-/// Shades `quads` with a pixel shader. `inputs` holds, per quad and pixel,
-/// the kernel's `input_regs` registers; `outputs` receives, per quad and
-/// pixel, its `output_regs` registers; `alive[q]` receives the pixels of
-/// quad `q` that were covered and not discarded, and `written[4 * q + p]`
-/// (when `written` is not empty) the samples of that pixel its outputs go
-/// to: its coverage ANDed with `oMask` and the sample mask, 0 when it is
-/// not alive. Pixel positions are `x + pixel_center`, `y + pixel_center`.
-/// The shader runs once a pixel, whatever its sample frequency.
+/// Shades `quads` with a pixel shader, [`QuadSamples::passes`] times: once
+/// a pixel, or once per sample (pass `s` shading sample `s`). `inputs`
+/// holds, per quad, pixel and pass, the kernel's `input_regs` registers
+/// (register `r` of pass `s` of pixel `p` of quad `q` at `((4 * q + p) *
+/// passes + s) * input_regs + r`); `outputs` receives its `output_regs`
+/// registers in the same order; `alive[q]` receives the pixels of quad `q`
+/// that were covered and not discarded (in some pass), and
+/// `written[4 * q + p]` (when `written` is not empty) the samples of that
+/// pixel its outputs go to: its coverage (per pass, the sample shaded)
+/// ANDed with `oMask` and the sample mask, 0 when it is not alive. Pixel
+/// positions are `x + pixel_center`, `y + pixel_center`, moved to the
+/// sample's position in per-sample passes when
+/// [`QuadSamples::sample_position`].
 ///
 /// # Safety
-/// As for [`super::dispatch`]. `inputs` holds `quads.len() * 4 *
-/// k.input_regs` registers and `outputs` `quads.len() * 4 * k.output_regs`;
-/// `alive` has one entry per quad; `samples.coverage` and `written` are
-/// empty or have one entry per pixel.
+/// As for [`super::dispatch`]. `inputs` holds `quads.len() * 4 * passes *
+/// k.input_regs` registers and `outputs` `quads.len() * 4 * passes *
+/// k.output_regs`; `alive` has one entry per quad; `samples.coverage` and
+/// `written` are empty or have one entry per pixel.
 #[allow(clippy::too_many_arguments)]
 pub unsafe fn shade_quads(
     k: &Kernel,
@@ -94,12 +124,15 @@ pub unsafe fn shade_quads(
     let w = k.lanes as usize;
     let per_call = (w / 4).max(1);
     let per_task = per_call * CALLS_PER_TASK;
+    let passes = samples.passes();
     let (ni, no) = (k.input_regs as usize, k.output_regs as usize);
+    // A pixel's registers over every pass.
+    let (pixel_in, pixel_out) = (ni * passes, no * passes);
     let tasks = quads.len().div_ceil(per_task);
     // Split by index, not by chunks of each array: a shader with no input
     // or output registers has empty arrays, which must still give a part
     // per task.
-    let parts = split_mut(outputs, per_task * 4 * no, tasks)
+    let parts = split_mut(outputs, per_task * 4 * pixel_out, tasks)
         .into_iter()
         .zip(split_mut(written, per_task * 4, tasks));
     quads
@@ -115,14 +148,14 @@ pub unsafe fn shade_quads(
             },
             |(call, [ib, ob, sv]), (t, ((quads, alive), (outputs, written)))| {
                 let first = t * per_task;
-                let inputs = part(inputs, first * 4 * ni, quads.len() * 4 * ni);
+                let inputs = part(inputs, first * 4 * pixel_in, quads.len() * 4 * pixel_in);
                 let coverage = part(samples.coverage, first * 4, quads.len() * 4);
                 let task_samples = QuadSamples {
                     coverage,
                     ..*samples
                 };
                 let calls = quads.chunks(per_call).count();
-                let outputs = split_mut(outputs, per_call * 4 * no, calls);
+                let outputs = split_mut(outputs, per_call * 4 * pixel_out, calls);
                 let written = split_mut(written, per_call * 4, calls);
                 let parts = quads
                     .chunks(per_call)
@@ -138,20 +171,28 @@ pub unsafe fn shade_quads(
                         coverage: part(task_samples.coverage, at * 4, quads.len() * 4),
                         ..task_samples
                     };
-                    let inputs = part(inputs, at * 4 * ni, quads.len() * 4 * ni);
-                    fill(
-                        w,
-                        ni,
-                        quads,
-                        inputs,
-                        pixel_center,
-                        &call_samples,
-                        ib,
-                        sv,
-                        call,
-                    );
-                    call.run_on_blocks(k.func, [ib, ob, sv]);
-                    gather(w, no, call, ob, sv, &call_samples, outputs, alive, written);
+                    let inputs = part(inputs, at * 4 * pixel_in, quads.len() * 4 * pixel_in);
+                    for s in 0..passes {
+                        let pass = Pass {
+                            sample: call_samples.per_sample.then_some(s as u32),
+                            index: s,
+                            count: passes,
+                        };
+                        fill(
+                            w,
+                            ni,
+                            quads,
+                            inputs,
+                            pixel_center,
+                            &call_samples,
+                            pass,
+                            [ib, sv],
+                            call,
+                        );
+                        call.run_on_blocks(k.func, [ib, ob, sv]);
+                        let pixels = (&mut outputs[..], &mut alive[..], &mut written[..]);
+                        gather(w, no, call, [ob, sv], &call_samples, pass, pixels);
+                    }
                 }
             },
         );
@@ -180,50 +221,64 @@ fn split_mut<T>(mut s: &mut [T], size: usize, n: usize) -> Vec<&mut [T]> {
 /// per-task cost.
 const CALLS_PER_TASK: usize = 64;
 
-/// Copies one call's outputs (SoA) to the caller's per-pixel layout, its
-/// lane mask to per-quad alive bits and, when asked for, the samples each
-/// pixel writes.
-#[allow(clippy::too_many_arguments)]
+/// One run of a call's lanes: which of the pixel's passes it is.
+#[derive(Clone, Copy)]
+struct Pass {
+    /// The sample shaded, in a per-sample pass.
+    sample: Option<u32>,
+    /// The pass's place among the pixel's (its registers' place).
+    index: usize,
+    /// Passes per pixel.
+    count: usize,
+}
+
+/// Copies one pass's outputs (SoA) to the caller's per-pixel layout (`no`
+/// registers a pass), its lane mask to per-quad alive bits and, when asked
+/// for, the samples each pixel writes; a pass after the first adds its
+/// pixels and samples to the earlier passes'.
 fn gather(
     w: usize,
     no: usize,
     call: &mut Call,
-    ob: &mut Block,
-    sv: &mut Block,
+    [ob, sv]: [&mut Block; 2],
     samples: &QuadSamples,
-    outputs: &mut [[u32; 4]],
-    alive: &mut [u8],
-    written: &mut [u32],
+    pass: Pass,
+    (outputs, alive, written): (&mut [[u32; 4]], &mut [u8], &mut [u32]),
 ) {
     let mask = call.lane_mask.words();
     let out = ob.words();
     let coverage = &sv.words()[SysValSlot::Coverage as usize * 4 * w..];
     let o_mask = samples.mask_output.filter(|&r| (r as usize) < no);
+    let first = pass.index == 0;
     for (q, a) in alive.iter_mut().enumerate() {
-        *a = (0..4)
+        let bits = (0..4)
             .filter(|&p| mask[4 * q + p] != 0)
             .fold(0, |bits, p| bits | 1 << p);
+        *a = if first { bits } else { *a | bits };
         for p in 0..4 {
             let lane = 4 * q + p;
+            let place = (lane * pass.count + pass.index) * no;
             for r in 0..no {
                 let at = r * 4 * w + lane;
-                outputs[(4 * q + p) * no + r] =
-                    [out[at], out[at + w], out[at + 2 * w], out[at + 3 * w]];
+                outputs[place + r] = [out[at], out[at + w], out[at + 2 * w], out[at + 3 * w]];
             }
             if let Some(bits) = written.get_mut(lane) {
                 let shader = o_mask.map_or(u32::MAX, |r| out[r as usize * 4 * w + lane]);
-                *bits = if mask[lane] != 0 {
+                let now = if mask[lane] != 0 {
                     coverage[lane] & shader & samples.mask
                 } else {
                     0
                 };
+                *bits = if first { now } else { *bits | now };
             }
         }
     }
 }
 
-/// Writes one call's inputs, system values and lane mask in SoA form:
-/// component `c` of register `r` of lane `l` at word `(r * 4 + c) * w + l`.
+/// Writes one pass's inputs (`ni` registers a pass), system values and
+/// lane mask in SoA form: component `c` of register `r` of lane `l` at
+/// word `(r * 4 + c) * w + l`. In a per-sample pass a pixel runs (rather
+/// than helps) when it covers the sample.
 #[allow(clippy::too_many_arguments)]
 fn fill(
     w: usize,
@@ -232,8 +287,8 @@ fn fill(
     inputs: &[[u32; 4]],
     center: f32,
     samples: &QuadSamples,
-    ib: &mut Block,
-    sv: &mut Block,
+    pass: Pass,
+    [ib, sv]: [&mut Block; 2],
     call: &mut Call,
 ) {
     let input = ib.words();
@@ -245,25 +300,40 @@ fn fill(
     let pos = SysValSlot::Position as usize * 4;
     let face = SysValSlot::FrontFace as usize * 4;
     let cov = SysValSlot::Coverage as usize * 4;
-    let count = SysValSlot::Sample as usize * 4 + 1;
+    let index = SysValSlot::Sample as usize * 4;
+    let count = index + 1;
+    let [dx, dy] = match (pass.sample, samples.sample_position) {
+        (Some(s), true) => standard_pattern(samples.count)
+            .get(s as usize)
+            .map_or([0.0; 2], |o| o.map(|c| f32::from(c) / 16.0)),
+        _ => [0.0; 2],
+    };
     for (q, quad) in quads.iter().enumerate() {
         for p in 0..4 {
             let lane = 4 * q + p;
+            let first = (lane * pass.count + pass.index) * ni;
             for r in 0..ni {
-                let value = inputs[(4 * q + p) * ni + r];
+                let value = inputs[first + r];
                 for (c, v) in value.iter().enumerate() {
                     input[(r * 4 + c) * w + lane] = *v;
                 }
             }
-            let x = quad.x as f32 + (p & 1) as f32 + center;
-            let y = quad.y as f32 + (p >> 1) as f32 + center;
+            let x = quad.x as f32 + (p & 1) as f32 + center + dx;
+            let y = quad.y as f32 + (p >> 1) as f32 + center + dy;
             sysval[pos * w + lane] = x.to_bits();
             sysval[(pos + 1) * w + lane] = y.to_bits();
             sysval[(pos + 3) * w + lane] = 1.0f32.to_bits();
             sysval[face * w + lane] = if quad.front_facing { u32::MAX } else { 0 };
-            let covered = quad.coverage & (1 << p) != 0;
-            mask[lane] = if covered { u32::MAX } else { 0 };
-            sysval[cov * w + lane] = if covered { samples.covered(q, p) } else { 0 };
+            let pixel = quad.coverage & (1 << p) != 0;
+            let covered = match (pixel, pass.sample) {
+                (false, _) => 0,
+                (true, None) => samples.covered(q, p),
+                (true, Some(s)) => samples.covered(q, p) & 1u32.checked_shl(s).unwrap_or(0),
+            };
+            let runs = pixel && (pass.sample.is_none() || covered != 0);
+            mask[lane] = if runs { u32::MAX } else { 0 };
+            sysval[cov * w + lane] = covered;
+            sysval[index * w + lane] = pass.sample.unwrap_or(0);
             sysval[count * w + lane] = samples.count.max(1);
         }
     }

@@ -47,6 +47,7 @@ impl Lowerer<'_> {
                 offset: [0; 3],
                 swizzle,
                 compare: None,
+                slots: None,
             });
             Ok(())
         })
@@ -176,6 +177,7 @@ impl Lowerer<'_> {
                     offset: [0; 3],
                     swizzle: XYZW,
                     compare: None,
+                    slots: None,
                 });
                 if !self.prog.srvs.iter().any(|x| x.slot == m) {
                     self.declare_sampler(m, 2);

@@ -8,9 +8,13 @@
 //! hint, 0 meaning unknown), and immediate-constant-buffer rows past its
 //! end (the backend reads 0). Relative indices into `x#`, `v#` and `o#`
 //! are checked per lane by the backend (out-of-range lanes read 0 and
-//! write nothing).
+//! write nothing), as are a lookup's slots chosen at run time
+//! ([`crate::ir::SlotOffsets`]: any slot, declared or not, reads what is
+//! bound there; past the runtime's slots, zeros).
 
-use crate::ir::{AtomicOp, Dst, File, Inst, Program, Resource, Src, Stage, TESS_CB_SLOT};
+use crate::ir::{
+    AtomicOp, Dst, File, Inst, Program, Resource, SlotOffsets, Src, Stage, TESS_CB_SLOT,
+};
 use dxjit_runtime::abi::{CB_SLOTS, SAMPLER_SLOTS, SRV_SLOTS, UAV_SLOTS};
 
 /// The register counts and declarations an instruction is checked against.
@@ -139,13 +143,31 @@ impl<'p> Bounds<'p> {
             | Inst::BufInfo { res, .. }
             | Inst::ResInfo { res, .. }
             | Inst::UavCounter { res, .. } => self.view(*res),
-            Inst::Sample { res, sampler, .. }
-            | Inst::Gather { res, sampler, .. }
-            | Inst::QueryLod { res, sampler, .. } => {
-                self.srv(*res)?;
-                self.sampler(*sampler)
+            Inst::Sample {
+                res,
+                sampler,
+                slots,
+                ..
             }
-            Inst::Fetch { res, .. } | Inst::LoadSample { res, .. } => self.srv(*res),
+            | Inst::Gather {
+                res,
+                sampler,
+                slots,
+                ..
+            }
+            | Inst::QueryLod {
+                res,
+                sampler,
+                slots,
+                ..
+            } => self.lookup(*res, *sampler, slots.as_deref()),
+            Inst::Fetch { res, slots, .. } => match slots.as_deref() {
+                None => self.srv(*res),
+                Some(s) if s.sampler.is_some() => Err("a texel fetch has no sampler".into()),
+                Some(s) if s.texture.is_none() => self.srv(*res),
+                Some(_) => Ok(()),
+            },
+            Inst::LoadSample { res, .. } => self.srv(*res),
             Inst::SampleInfo { res, .. } | Inst::SamplePos { res, .. } => match res {
                 Some(res) => self.srv(*res),
                 None => Ok(()),
@@ -194,6 +216,18 @@ impl<'p> Bounds<'p> {
         match self.prog.srvs.iter().any(|d| d.slot == s) {
             true => Ok(()),
             false => Err(format!("t{s} is not declared")),
+        }
+    }
+
+    /// A lookup's texture and sampler: the ones fixed in the instruction
+    /// declared and inside the runtime's slots, those chosen per lane any.
+    fn lookup(&self, res: u32, sampler: u32, slots: Option<&SlotOffsets>) -> Result<(), String> {
+        if slots.is_none_or(|s| s.texture.is_none()) {
+            self.srv(res)?;
+        }
+        match slots.is_none_or(|s| s.sampler.is_none()) {
+            true => self.sampler(sampler),
+            false => Ok(()),
         }
     }
 

@@ -16,13 +16,33 @@ use std::collections::{BTreeMap, BTreeSet};
 use super::Lowerer;
 use crate::ir::class::{InterfaceDecl, CLASS_CB_SLOT, MAX_SLOTS, ROWS, TABLE_ROW};
 use crate::ir::{AluOp, CbDecl, File, Index, Inst, Src};
-use crate::sm4::decode::{Instruction, OpIndex};
+use crate::sm4::decode::{Instruction, OpIndex, Operand};
 use crate::sm4::encoding::IndexRepresentation;
 use crate::sm4::fields::{INTERFACE_ARRAY_SIZE, INTERFACE_TABLE_COUNT};
 use crate::sm4::opcodes::Opcode as O;
 use crate::sm4::registers::OperandType as T;
 use crate::sm4::Sm4Error;
 use dxjit_runtime::abi::SAMPLER_SLOTS;
+
+/// Whether `op` is a lookup whose texture and sampler slots may be
+/// indexed per lane in the IR: `sample*`, `ld`, `gather4*` and `lod`.
+fn is_lookup(op: O) -> bool {
+    matches!(
+        op,
+        O::Sample
+            | O::SampleC
+            | O::SampleCLz
+            | O::SampleL
+            | O::SampleB
+            | O::SampleD
+            | O::Ld
+            | O::Gather4
+            | O::Gather4C
+            | O::Gather4Po
+            | O::Gather4PoC
+            | O::Lod
+    )
+}
 
 /// The IR label of function body `fb<n>`.
 pub(super) fn body_label(n: u32) -> u32 {
@@ -231,24 +251,45 @@ impl Lowerer {
         Ok(())
     }
 
+    /// A lookup's texture or sampler operand: its slot, and the per-lane
+    /// offset a register adds to it (`t[this[0].z + 1]`: slot 1, offset
+    /// `this[0].z`). A class instance's slots are API slots, declared or
+    /// not (dxbc-spirv gives such an operand the whole register space of
+    /// its kind), so an indexed slot reads whatever is bound there at run
+    /// time ([`crate::ir::SlotOffsets`]); a fixed one must be declared.
+    pub(super) fn lookup_slot(&self, op: &Operand) -> Result<(u32, Option<Src>), Sm4Error> {
+        let ix = self.index(op.indices.first())?;
+        match (ix.rel, op.register()) {
+            (Some(rel), Some(T::Resource | T::Sampler)) => Ok((ix.base, Some(*rel))),
+            (_, Some(T::Sampler)) => Ok((self.sampler(op)?, None)),
+            _ => Ok((self.srv(op)?.0, None)),
+        }
+    }
+
     /// Lowers an instruction with a constant-buffer, texture or sampler
-    /// operand whose slot is indexed relatively (`t[this[0].z + 1]`) as a
+    /// operand whose slot is indexed relatively (`cb[this[0].y][2]`) as a
     /// switch on the slot, each case the instruction with the slot fixed;
-    /// `false` when it has none.
+    /// `false` when it has none. The lookups `sample*`, `ld`, `gather4*`
+    /// and `lod` index their texture and sampler per lane instead
+    /// ([`Lowerer::lookup_slot`]).
     ///
     /// A class instance's slots are API slots, declared or not (dxbc-spirv
     /// gives such an operand the whole register space of its kind). So the
     /// cases are every sampler slot D3D11 has, and the declared constant
-    /// buffers and textures; a texture slot the shader does not declare
-    /// reads as an unbound one (0 in every component), as do sampler slots
-    /// past D3D11's 16. A constant-buffer slot it does not declare leaves
-    /// the destination as it was.
+    /// buffers and textures; for the other instructions that name a
+    /// texture (`resinfo`, `ld_raw`, `ld2dms`, ...) a texture slot
+    /// the shader does not declare reads as an unbound one (0 in every
+    /// component), as do sampler slots past D3D11's 16. A constant-buffer
+    /// slot it does not declare leaves the destination as it was.
     pub(super) fn dynamic_slot(&mut self, ins: &Instruction) -> Result<bool, Sm4Error> {
+        let lookup = is_lookup(ins.opcode());
         let found = ins.operands.iter().enumerate().find(|(_, o)| {
-            matches!(
-                o.register(),
-                Some(T::ConstantBuffer | T::Resource | T::Sampler)
-            ) && o.indices.first().is_some_and(|i| i.rel.is_some())
+            let switched = match o.register() {
+                Some(T::ConstantBuffer) => true,
+                Some(T::Resource | T::Sampler) => !lookup,
+                _ => false,
+            };
+            switched && o.indices.first().is_some_and(|i| i.rel.is_some())
         });
         let Some((k, op)) = found else {
             return Ok(false);

@@ -2,7 +2,7 @@
 
 use super::operands::swizzle_of;
 use super::Lowerer;
-use crate::ir::{GatherOffset, Inst};
+use crate::ir::{GatherOffset, Inst, SlotOffsets};
 use crate::sm4::decode::{Instruction, Sel};
 use crate::sm4::opcodes::Opcode as O;
 use crate::sm4::Sm4Error;
@@ -23,9 +23,9 @@ impl Lowerer {
             GatherOffset::Immediate(ins.offsets().unwrap_or([0; 3]))
         };
         let rop = self.operand(ins, first)?;
-        let (res, _) = self.srv(rop)?;
+        let (res, texture) = self.lookup_slot(rop)?;
         let sop = self.operand(ins, first + 1)?;
-        let sampler = self.sampler(sop)?;
+        let (sampler, sampler_offset) = self.lookup_slot(sop)?;
         let channel = match sop.sel {
             Sel::Select(c) => c,
             Sel::Swizzle(s) => s[0],
@@ -45,6 +45,7 @@ impl Lowerer {
             offset,
             swizzle: swizzle_of(rop.sel),
             compare,
+            slots: SlotOffsets::boxed(texture, sampler_offset),
         });
         Ok(())
     }
@@ -54,14 +55,15 @@ impl Lowerer {
         let dst = self.dst(self.operand(ins, 0)?, ins.saturate())?;
         let coord = self.src(self.operand(ins, 1)?)?;
         let rop = self.operand(ins, 2)?;
-        let (res, _) = self.srv(rop)?;
-        let sampler = self.sampler(self.operand(ins, 3)?)?;
+        let (res, texture) = self.lookup_slot(rop)?;
+        let (sampler, sampler_offset) = self.lookup_slot(self.operand(ins, 3)?)?;
         self.emit(Inst::QueryLod {
             dst,
             res,
             sampler,
             coord,
             swizzle: swizzle_of(rop.sel),
+            slots: SlotOffsets::boxed(texture, sampler_offset),
         });
         Ok(())
     }

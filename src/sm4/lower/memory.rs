@@ -2,7 +2,9 @@
 
 use super::operands::swizzle_of;
 use super::Lowerer;
-use crate::ir::{AtomicOp, Dim, Inst, Lod, ResInfoReturn, Resource, ResourceKind, Src};
+use crate::ir::{
+    AtomicOp, Dim, Inst, Lod, ResInfoReturn, Resource, ResourceKind, SlotOffsets, Src,
+};
 use crate::sm4::decode::Instruction;
 use crate::sm4::encoding::{CustomDataClass, ResInfoReturnType};
 use crate::sm4::fields::{
@@ -79,8 +81,8 @@ impl Lowerer {
         let dst = self.dst(self.operand(ins, 0)?, ins.saturate())?;
         let coord = self.src(self.operand(ins, 1)?)?;
         let rop = self.operand(ins, 2)?;
-        let (res, _) = self.srv(rop)?;
-        let sampler = self.sampler(self.operand(ins, 3)?)?;
+        let (res, texture) = self.lookup_slot(rop)?;
+        let (sampler, sampler_offset) = self.lookup_slot(self.operand(ins, 3)?)?;
         let compare = match comparison {
             Comparison::Reference => Some(self.src(self.operand(ins, 4)?)?),
             Comparison::None => None,
@@ -105,6 +107,7 @@ impl Lowerer {
             offset,
             swizzle: swizzle_of(rop.sel),
             compare,
+            slots: SlotOffsets::boxed(texture, sampler_offset),
         });
         Ok(())
     }
@@ -113,8 +116,19 @@ impl Lowerer {
         let dst = self.dst(self.operand(ins, 0)?, ins.saturate())?;
         let coord = self.src(self.operand(ins, 1)?)?;
         let rop = self.operand(ins, 2)?;
-        let (res, kind) = self.srv(rop)?;
         let swizzle = swizzle_of(rop.sel);
+        if let (res, Some(texture)) = self.lookup_slot(rop)? {
+            self.emit(Inst::Fetch {
+                dst,
+                res,
+                coord,
+                offset: ins.offsets().unwrap_or([0; 3]),
+                swizzle,
+                slots: SlotOffsets::boxed(Some(texture), None),
+            });
+            return Ok(());
+        }
+        let (res, kind) = self.srv(rop)?;
         if kind == Some(ResourceKind::Typed(Dim::Buffer)) {
             self.emit(Inst::LoadTyped {
                 dst,
@@ -130,6 +144,7 @@ impl Lowerer {
                 coord,
                 offset: ins.offsets().unwrap_or([0; 3]),
                 swizzle,
+                slots: None,
             });
         }
         Ok(())

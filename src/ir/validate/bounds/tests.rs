@@ -193,10 +193,59 @@ fn lookups_name_a_declared_srv_and_a_runtime_sampler() {
         offset: [0; 3],
         swizzle: XYZW,
         compare: None,
+        slots: None,
     };
     assert_eq!(check(sample(0, 15)), Ok(()));
     refused(check(sample(1, 0)), "t1 is not declared");
     refused(check(sample(0, 16)), "16 sampler slots");
+}
+
+#[test]
+fn slots_chosen_per_lane_need_no_declaration_but_fetches_take_no_sampler() {
+    let offset = || Some(Src::temp(0));
+    let sample = |res, sampler, slots| Inst::Sample {
+        dst: Dst::temp(0, 0xf),
+        res,
+        sampler,
+        coord: Src::temp(0),
+        lod: Lod::Implicit,
+        offset: [0; 3],
+        swizzle: XYZW,
+        compare: None,
+        slots,
+    };
+    // t1 is undeclared and s16 past the runtime's: both fine once indexed.
+    assert_eq!(
+        check(sample(1, 0, SlotOffsets::boxed(offset(), None))),
+        Ok(())
+    );
+    assert_eq!(
+        check(sample(0, 16, SlotOffsets::boxed(None, offset()))),
+        Ok(())
+    );
+    // Indexing one slot leaves the other checked.
+    refused(
+        check(sample(1, 0, SlotOffsets::boxed(None, offset()))),
+        "t1 is not declared",
+    );
+    refused(
+        check(sample(0, 16, SlotOffsets::boxed(offset(), None))),
+        "16 sampler slots",
+    );
+    let fetch = |slots| Inst::Fetch {
+        dst: Dst::temp(0, 0xf),
+        res: 1,
+        coord: Src::temp(0),
+        offset: [0; 3],
+        swizzle: XYZW,
+        slots,
+    };
+    assert_eq!(check(fetch(SlotOffsets::boxed(offset(), None))), Ok(()));
+    refused(check(fetch(None)), "t1 is not declared");
+    refused(
+        check(fetch(SlotOffsets::boxed(offset(), offset()))),
+        "no sampler",
+    );
 }
 
 #[test]
