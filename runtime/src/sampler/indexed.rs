@@ -100,12 +100,8 @@ pub unsafe extern "C" fn dxjit_sample_quad_indexed(
     args: *const QuadSample,
     out: *mut [[f32; 4]; 4],
 ) {
-    // SAFETY: the caller guarantees `slots` and `args` point to valid values.
-    let (slots, args) = unsafe { (&*slots, &*args) };
-    // SAFETY: the caller's contract on the tables.
-    let result = unsafe { per_pair(srvs, samplers, slots, |t, s| sample_quad(t, s, args)) };
-    // SAFETY: the caller guarantees `out` is valid for a write.
-    unsafe { out.write(result) };
+    // SAFETY: the caller's contract, which `indexed` states.
+    unsafe { indexed(srvs, samplers, slots, args, out, sample_quad) };
 }
 
 /// [`gather_quad`] for a quad whose lanes name their own texture and
@@ -120,12 +116,8 @@ pub unsafe extern "C" fn dxjit_gather_quad_indexed(
     args: *const GatherSample,
     out: *mut [[f32; 4]; 4],
 ) {
-    // SAFETY: the caller guarantees `slots` and `args` point to valid values.
-    let (slots, args) = unsafe { (&*slots, &*args) };
-    // SAFETY: the caller's contract on the tables.
-    let result = unsafe { per_pair(srvs, samplers, slots, |t, s| gather_quad(t, s, args)) };
-    // SAFETY: the caller guarantees `out` is valid for a write.
-    unsafe { out.write(result) };
+    // SAFETY: the caller's contract, which `indexed` states.
+    unsafe { indexed(srvs, samplers, slots, args, out, gather_quad) };
 }
 
 /// [`lod_quad`] for a quad whose lanes name their own texture and sampler
@@ -140,10 +132,28 @@ pub unsafe extern "C" fn dxjit_lod_quad_indexed(
     args: *const QuadSample,
     out: *mut [[f32; 4]; 4],
 ) {
+    // SAFETY: the caller's contract, which `indexed` states.
+    unsafe { indexed(srvs, samplers, slots, args, out, lod_quad) };
+}
+
+/// Runs `lookup` on the quad `args` once per (texture, sampler) pair its
+/// lanes name ([`per_pair`]) and writes the lanes' results to `out`.
+///
+/// # Safety
+/// As for [`dxjit_sample_quad_indexed`]: the tables are valid, `slots` and
+/// `args` point to valid values and `out` is valid for a write.
+unsafe fn indexed<A>(
+    srvs: *const View,
+    samplers: *const SamplerState,
+    slots: *const QuadSlots,
+    args: *const A,
+    out: *mut [[f32; 4]; 4],
+    lookup: impl Fn(Option<&Texture>, &SamplerState, &A) -> [[f32; 4]; 4],
+) {
     // SAFETY: the caller guarantees `slots` and `args` point to valid values.
     let (slots, args) = unsafe { (&*slots, &*args) };
     // SAFETY: the caller's contract on the tables.
-    let result = unsafe { per_pair(srvs, samplers, slots, |t, s| lod_quad(t, s, args)) };
+    let result = unsafe { per_pair(srvs, samplers, slots, |t, s| lookup(t, s, args)) };
     // SAFETY: the caller guarantees `out` is valid for a write.
     unsafe { out.write(result) };
 }
