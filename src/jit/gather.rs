@@ -3,7 +3,7 @@
 //! `typed.rs`.
 
 use super::helpers::HelperId;
-use super::lanes::{Lanes, VEC};
+use super::lanes::Lanes;
 use super::operand::Ty;
 use super::state::Tr;
 use super::JitError;
@@ -170,21 +170,14 @@ impl Tr<'_, '_> {
                     .ins()
                     .store(MemFlagsData::trusted(), w, args, at as i32);
             }
-            match &call.slots {
-                Some(slots) => {
-                    let at = self.store_quad_slots(slots, j, args);
-                    self.b.ins().call(f, &[view, state, at, args, out]);
-                }
-                None => {
-                    self.b.ins().call(f, &[view, state, args, out]);
-                }
-            }
-            for (c, r) in results.iter_mut().enumerate() {
-                r.v[j] = self
-                    .b
-                    .ins()
-                    .load(VEC, MemFlagsData::trusted(), out, 16 * c as i32);
-            }
+            self.call_quad_lookup(
+                f,
+                [view, state],
+                call.slots.as_ref(),
+                j,
+                [args, out],
+                &mut results,
+            );
         }
         Ok(results)
     }

@@ -8,12 +8,12 @@
 //! same code whatever slots it may reach.
 
 use super::helpers::HelperId;
-use super::lanes::Lanes;
+use super::lanes::{Lanes, VEC};
 use super::operand::Ty;
 use super::state::{Tr, ARGS_BYTES};
 use super::JitError;
 use crate::ir::{Dst, SlotOffsets, Src};
-use cranelift_codegen::ir::{types, InstBuilder, MemFlagsData, Value};
+use cranelift_codegen::ir::{types, FuncRef, InstBuilder, MemFlagsData, Value};
 use dxjit_runtime::abi::Frame;
 use dxjit_runtime::sampler::{QuadSample, QuadSlots};
 use std::mem::{offset_of, size_of};
@@ -69,6 +69,37 @@ impl Tr<'_, '_> {
         let srvs = self.frame_ptr(offset_of!(Frame, srvs));
         let samplers = self.frame_ptr(offset_of!(Frame, samplers));
         (srvs, samplers)
+    }
+
+    /// Calls the quad lookup `f` with its view and sampler `fixed`, its
+    /// argument block and result block `[args, out]` for vector `j` (and
+    /// each lane's slots stored after the arguments when the lanes choose
+    /// them), then reads the four result components into `results`.
+    pub(super) fn call_quad_lookup(
+        &mut self,
+        f: FuncRef,
+        fixed: [Value; 2],
+        slots: Option<&[Lanes; 2]>,
+        j: usize,
+        [args, out]: [Value; 2],
+        results: &mut [Lanes; 4],
+    ) {
+        let [view, state] = fixed;
+        match slots {
+            Some(slots) => {
+                let at = self.store_quad_slots(slots, j, args);
+                self.b.ins().call(f, &[view, state, at, args, out]);
+            }
+            None => {
+                self.b.ins().call(f, &[view, state, args, out]);
+            }
+        }
+        for (c, r) in results.iter_mut().enumerate() {
+            r.v[j] = self
+                .b
+                .ins()
+                .load(VEC, MemFlagsData::trusted(), out, 16 * c as i32);
+        }
     }
 
     /// Stores quad `j`'s texture and sampler slots as a [`QuadSlots`] at

@@ -3,7 +3,7 @@
 //! checks bounds in Rust.
 
 use super::helpers::HelperId;
-use super::lanes::{Lanes, VEC};
+use super::lanes::Lanes;
 use super::operand::Ty;
 use super::state::Tr;
 use super::JitError;
@@ -464,21 +464,14 @@ impl Tr<'_, '_> {
                 args,
                 offset_of!(QuadSample, unbound_alpha) as i32,
             );
-            match &a.slots {
-                Some(slots) => {
-                    let at = self.store_quad_slots(slots, j, args);
-                    self.b.ins().call(f, &[view, state, at, args, out]);
-                }
-                None => {
-                    self.b.ins().call(f, &[view, state, args, out]);
-                }
-            }
-            for (c, r) in results.iter_mut().enumerate() {
-                r.v[j] = self
-                    .b
-                    .ins()
-                    .load(VEC, MemFlagsData::trusted(), out, 16 * c as i32);
-            }
+            self.call_quad_lookup(
+                f,
+                [view, state],
+                a.slots.as_ref(),
+                j,
+                [args, out],
+                &mut results,
+            );
         }
         Ok(results)
     }
