@@ -2,19 +2,21 @@
 //! uniform values in scalar registers. A temp component that is the same in
 //! every lane and only ever written by integer operations on such values
 //! (loop counters, their compares, offsets from constants) lives in one
-//! `i32` variable instead of `k` vectors: its arithmetic is scalar, and a
-//! branch on it is a compare and a jump, with no execution-mask test.
+//! `i32` cell (`storage`) instead of `k` vectors: its arithmetic is
+//! scalar, and a branch on it is a compare and a jump, with no
+//! execution-mask test.
 //! A vector read of it broadcasts the scalar where it is read.
 
 use super::operand::Ty;
 use super::state::Tr;
+use super::storage::{Cell, Cells};
 use super::uniform::Uniformity;
 use super::JitError;
 use crate::ir::{AluOp, File, Inst, Program, Src, Stage, SysVal};
 use cranelift_codegen::ir::condcodes::{CondCode, IntCC};
 use cranelift_codegen::ir::ValueDef;
 use cranelift_codegen::ir::{types, InstBuilder, InstructionData, MemFlagsData, Opcode, Value};
-use cranelift_frontend::{FunctionBuilder, Variable};
+use cranelift_frontend::FunctionBuilder;
 use dxjit_runtime::abi::{Frame, CB_SLOTS};
 use std::collections::{BTreeMap, BTreeSet};
 use std::mem::offset_of;
@@ -24,7 +26,7 @@ use std::mem::offset_of;
 /// same in every lane.
 #[derive(Debug, Clone, Default)]
 pub struct ScalarTemps {
-    vars: BTreeMap<(u32, u8), Variable>,
+    vars: BTreeMap<(u32, u8), Cell>,
 }
 
 /// Whether `op` has a scalar form here: integer and bitwise operations,
@@ -87,7 +89,12 @@ impl ScalarTemps {
     /// Finds the scalar components of `prog` and declares their variables.
     /// A component qualifies when it is uniform and every instruction that
     /// writes it is a scalar operation reading only scalar sources.
-    pub fn new(prog: &Program, uniform: &Uniformity, b: &mut FunctionBuilder) -> ScalarTemps {
+    pub fn new(
+        prog: &Program,
+        uniform: &Uniformity,
+        b: &mut FunctionBuilder,
+        cells: &mut Cells,
+    ) -> ScalarTemps {
         let mut set = BTreeSet::new();
         if !(prog.stage == Stage::Pixel && may_kill(prog)) {
             for reg in 0..prog.temps {
@@ -118,7 +125,7 @@ impl ScalarTemps {
         }
         let vars = set
             .into_iter()
-            .map(|key| (key, b.declare_var(types::I32)))
+            .map(|key| (key, cells.declare::<1>(b, types::I32, 1)[0]))
             .collect();
         ScalarTemps { vars }
     }
@@ -137,13 +144,13 @@ impl ScalarTemps {
             && src.iter().all(|s| readable(set, s, c))
     }
 
-    /// The variable of a scalar component.
-    pub fn var(&self, reg: u32, comp: u8) -> Option<Variable> {
+    /// The cell of a scalar component.
+    pub fn var(&self, reg: u32, comp: u8) -> Option<Cell> {
         self.vars.get(&(reg, comp)).copied()
     }
 
-    /// Every scalar variable (kept whole at a barrier inside a call).
-    pub fn all(&self) -> impl Iterator<Item = Variable> + '_ {
+    /// Every scalar cell (kept whole at a barrier inside a call).
+    pub fn all(&self) -> impl Iterator<Item = Cell> + '_ {
         self.vars.values().copied()
     }
 
@@ -205,7 +212,7 @@ impl Tr<'_, '_> {
             File::Const(slot) => self.cb_word(slot, src.index.base, c),
             _ => {
                 let var = self.facts.scalars.var(src.index.base, c as u8)?;
-                self.b.use_var(var)
+                self.get_cell(var, types::I32)
             }
         };
         let b = &mut self.b;
