@@ -99,7 +99,7 @@ impl Tr<'_, '_> {
         for reg in 0..self.prog.temps {
             for c in 0..4u8 {
                 if let Some(var) = self.facts.scalars.var(reg, c) {
-                    self.set_cell(var, scalar_zero);
+                    self.b.def_var(var, scalar_zero);
                 }
             }
         }

@@ -4,11 +4,11 @@
 use super::lanes::{LaneVar, Lanes};
 use super::operand::Ty;
 use super::state::{Flow, Saved, Tr};
-use super::storage::Cell;
 use super::JitError;
 use crate::ir::{Inst, Src};
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{types, Block, InstBuilder, MemFlagsData, Value};
+use cranelift_frontend::Variable;
 use dxjit_runtime::abi::{Frame, STATUS_BARRIER, STATUS_INTERRUPTED};
 use std::mem::offset_of;
 
@@ -613,18 +613,18 @@ impl Tr<'_, '_> {
         let spilled = kept
             .whole
             .iter()
-            .flat_map(|var| (0..k).map(move |j| (*var, j)))
-            .chain(kept.uniform.iter().map(|var| (*var, 0)));
+            .flat_map(|var| var.v[..k].iter())
+            .chain(kept.uniform.iter().map(|var| &var.v[0]));
         let mut slot = 0i32;
-        for (var, j) in spilled {
-            let v = self.get_cell(var.v[j], super::lanes::VEC);
+        for var in spilled {
+            let v = self.b.use_var(*var);
             self.b
                 .ins()
                 .store(MemFlagsData::trusted(), v, scratch, spill + 16 * slot);
             slot += 1;
         }
         for var in &kept.scalars {
-            let v = self.get_cell(*var, types::I32);
+            let v = self.b.use_var(*var);
             self.b
                 .ins()
                 .store(MemFlagsData::trusted(), v, scratch, spill + 16 * slot);
@@ -645,25 +645,25 @@ impl Tr<'_, '_> {
         self.b.switch_to_block(resume);
         let scratch = self.frame_ptr(offset_of!(Frame, scratch));
         let mut slot = 0i32;
-        let mut reload = |tr: &mut Self, cells: &[Cell]| {
-            let v = tr.b.ins().load(
+        let mut reload = |b: &mut cranelift_frontend::FunctionBuilder, vars: &[Variable]| {
+            let v = b.ins().load(
                 super::lanes::VEC,
                 MemFlagsData::trusted(),
                 scratch,
                 spill + 16 * slot,
             );
             slot += 1;
-            for cell in cells {
-                tr.set_cell(*cell, v);
+            for var in vars {
+                b.def_var(*var, v);
             }
         };
         for var in &kept.whole {
             for j in 0..k {
-                reload(self, &var.v[j..=j]);
+                reload(&mut self.b, &var.v[j..=j]);
             }
         }
         for var in &kept.uniform {
-            reload(self, &var.v[..k]);
+            reload(&mut self.b, &var.v[..k]);
         }
         for var in &kept.scalars {
             let v = self.b.ins().load(
@@ -673,7 +673,7 @@ impl Tr<'_, '_> {
                 spill + 16 * slot,
             );
             slot += 1;
-            self.set_cell(*var, v);
+            self.b.def_var(*var, v);
         }
         let ones = self.lb().splat(u32::MAX);
         for var in &kept.ones {
@@ -699,7 +699,7 @@ struct Kept {
     /// Masks known to be all ones: nothing is spilled, they are reset.
     ones: Vec<LaneVar>,
     /// Scalar temps: one word each.
-    scalars: Vec<Cell>,
+    scalars: Vec<Variable>,
     /// The alive mask is reloaded from the frame's lane mask, which the
     /// dispatcher set and nothing changed.
     alive_from_frame: bool,

@@ -2,15 +2,14 @@
 //!
 //! A shader runs `4 * k` lanes per call; one component of one register is
 //! `k` vectors of four 32-bit lanes (`i32x4`). [`Lanes`] holds those `k`
-//! SSA values and [`LaneVar`] the `k` cells (`storage`) behind a register
+//! SSA values and [`LaneVar`] the `k` Cranelift variables behind a register
 //! component, so every emitter is written once for any `k`.
 
-use super::storage::{Cell, Cells};
 use cranelift_codegen::ir::{
     types, ConstantData, InstructionData, MemFlagsData, Opcode, Type, Value, ValueDef,
 };
 use cranelift_codegen::ir::{Endianness, InstBuilder};
-use cranelift_frontend::FunctionBuilder;
+use cranelift_frontend::{FunctionBuilder, Variable};
 
 /// Most vectors per component the backend supports.
 pub const MAX_K: usize = 4;
@@ -22,11 +21,11 @@ pub struct Lanes {
     pub v: [Value; MAX_K],
 }
 
-/// The cells that hold one register component.
+/// The Cranelift variables that hold one register component.
 #[derive(Debug, Clone, Copy)]
 pub struct LaneVar {
-    /// The cells; only the first `k` are used.
-    pub v: [Cell; MAX_K],
+    /// The variables; only the first `k` are used.
+    pub v: [Variable; MAX_K],
 }
 
 /// The vector type every component is stored as.
@@ -70,8 +69,6 @@ pub struct LaneBuilder<'a, 'b> {
     pub b: &'a mut FunctionBuilder<'b>,
     /// Vectors per value.
     pub k: usize,
-    /// The function's cells.
-    pub cells: &'a mut Cells,
 }
 
 impl Lanes {
@@ -219,28 +216,31 @@ impl LaneBuilder<'_, '_> {
         self.map1(a, |b, x| retype(b, VEC, x))
     }
 
-    /// Reads a component.
+    /// Reads a component's variables.
     pub fn use_var(&mut self, var: LaneVar) -> Lanes {
         let mut out = Lanes {
             v: [Value::from_u32(0); MAX_K],
         };
         for j in 0..self.k {
-            out.v[j] = self.cells.get(self.b, var.v[j], VEC);
+            out.v[j] = self.b.use_var(var.v[j]);
         }
         out
     }
 
-    /// Writes a component.
+    /// Writes a component's variables.
     pub fn def_var(&mut self, var: LaneVar, val: Lanes) {
         for j in 0..self.k {
-            self.cells.set(self.b, var.v[j], val.v[j]);
+            self.b.def_var(var.v[j], val.v[j]);
         }
     }
 
-    /// Declares the cells of one component.
+    /// Declares the variables of one component.
     pub fn declare(&mut self) -> LaneVar {
-        LaneVar {
-            v: self.cells.declare(self.b, VEC, self.k),
+        let first = self.b.declare_var(VEC);
+        let mut var = LaneVar { v: [first; MAX_K] };
+        for j in 1..self.k {
+            var.v[j] = self.b.declare_var(VEC);
         }
+        var
     }
 }

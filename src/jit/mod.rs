@@ -27,7 +27,6 @@ mod peephole;
 mod reuse;
 mod scalar;
 mod state;
-mod storage;
 mod stride;
 mod stride_copy;
 mod strided;
@@ -55,7 +54,6 @@ use state::{Analyses, Control, FuncState, Masks, ScratchLayout, Tr, ARGS_BYTES};
 use std::collections::HashMap;
 use std::mem::offset_of;
 use std::time::Instant;
-use storage::{Cells, Storage};
 
 /// Why a program could not be compiled.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -466,30 +464,19 @@ pub fn compile(prog: &Program, opts: JitOptions) -> Result<Compiled, JitError> {
     let start = b.create_block();
     let exit = b.create_block();
     b.switch_to_block(start);
-    // The quick tier keeps components in stack slots: see `lanes`.
-    let storage = match opts.codegen {
-        Codegen::Quick => Storage::Stack,
-        Codegen::Full => Storage::Vars,
-    };
-    let mut cells = Cells::new(storage);
     let dummy = {
-        let mut lb = LaneBuilder {
-            b: &mut b,
-            k,
-            cells: &mut cells,
-        };
+        let mut lb = LaneBuilder { b: &mut b, k };
         lb.declare()
     };
     let uniform = uniform::Uniformity::of(prog);
     let raw_strides = stride::raw_strides(prog, &uniform);
-    let scalars = scalar::ScalarTemps::new(prog, &uniform, &mut b, &mut cells);
+    let scalars = scalar::ScalarTemps::new(prog, &uniform, &mut b);
     let mut tr = Tr {
         b,
         k,
         prog,
         frame,
         func: FuncState {
-            cells,
             temps: Vec::new(),
             all_vars: Vec::new(),
             spill_vectors: 0,
@@ -555,12 +542,7 @@ pub fn compile(prog: &Program, opts: JitOptions) -> Result<Compiled, JitError> {
             tr.zero_temps_for_rows();
             head
         }
-        _ => {
-            if storage == Storage::Stack {
-                tr.zero_live_in_temps();
-            }
-            start
-        }
+        _ => start,
     };
     let lane_mask = tr.frame_ptr(offset_of!(Frame, lane_mask));
     let alive = tr.load_lanes(lane_mask, 0);
@@ -619,7 +601,6 @@ pub fn compile(prog: &Program, opts: JitOptions) -> Result<Compiled, JitError> {
     let cb_static_bytes = tr.func.cb_static_bytes;
     let spill_bytes = tr.func.spill_vectors * 16;
     let scratch_size = tr.func.scratch.size + spill_bytes;
-    tr.func.cells.finish(tr.b.func);
     tr.b.finalize(target_config);
     // Merging repeated operands pays at the quick tier; the top tier's
     // code, whose loops are measured as built, stays as it is.

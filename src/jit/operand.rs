@@ -94,7 +94,7 @@ impl Tr<'_, '_> {
                     return Err(JitError::Unsupported("relative indexing of r#".into()));
                 }
                 if let Some(var) = self.facts.scalars.var(idx.base, c as u8) {
-                    let w = self.get_cell(var, types::I32);
+                    let w = self.b.use_var(var);
                     return Ok(self.lb().splat_value(w));
                 }
                 let var = *self

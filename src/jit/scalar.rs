@@ -2,21 +2,19 @@
 //! uniform values in scalar registers. A temp component that is the same in
 //! every lane and only ever written by integer operations on such values
 //! (loop counters, their compares, offsets from constants) lives in one
-//! `i32` cell (`storage`) instead of `k` vectors: its arithmetic is
-//! scalar, and a branch on it is a compare and a jump, with no
-//! execution-mask test.
+//! `i32` variable instead of `k` vectors: its arithmetic is scalar, and a
+//! branch on it is a compare and a jump, with no execution-mask test.
 //! A vector read of it broadcasts the scalar where it is read.
 
 use super::operand::Ty;
 use super::state::Tr;
-use super::storage::{Cell, Cells};
 use super::uniform::Uniformity;
 use super::JitError;
 use crate::ir::{AluOp, File, Inst, Program, Src, Stage, SysVal};
 use cranelift_codegen::ir::condcodes::{CondCode, IntCC};
 use cranelift_codegen::ir::ValueDef;
 use cranelift_codegen::ir::{types, InstBuilder, InstructionData, MemFlagsData, Opcode, Value};
-use cranelift_frontend::FunctionBuilder;
+use cranelift_frontend::{FunctionBuilder, Variable};
 use dxjit_runtime::abi::{Frame, CB_SLOTS};
 use std::collections::{BTreeMap, BTreeSet};
 use std::mem::offset_of;
@@ -26,7 +24,7 @@ use std::mem::offset_of;
 /// same in every lane.
 #[derive(Debug, Clone, Default)]
 pub struct ScalarTemps {
-    vars: BTreeMap<(u32, u8), Cell>,
+    vars: BTreeMap<(u32, u8), Variable>,
 }
 
 /// Whether `op` has a scalar form here: integer and bitwise operations,
@@ -89,12 +87,7 @@ impl ScalarTemps {
     /// Finds the scalar components of `prog` and declares their variables.
     /// A component qualifies when it is uniform and every instruction that
     /// writes it is a scalar operation reading only scalar sources.
-    pub fn new(
-        prog: &Program,
-        uniform: &Uniformity,
-        b: &mut FunctionBuilder,
-        cells: &mut Cells,
-    ) -> ScalarTemps {
+    pub fn new(prog: &Program, uniform: &Uniformity, b: &mut FunctionBuilder) -> ScalarTemps {
         let mut set = BTreeSet::new();
         if !(prog.stage == Stage::Pixel && may_kill(prog)) {
             for reg in 0..prog.temps {
@@ -125,7 +118,7 @@ impl ScalarTemps {
         }
         let vars = set
             .into_iter()
-            .map(|key| (key, cells.declare::<1>(b, types::I32, 1)[0]))
+            .map(|key| (key, b.declare_var(types::I32)))
             .collect();
         ScalarTemps { vars }
     }
@@ -144,13 +137,13 @@ impl ScalarTemps {
             && src.iter().all(|s| readable(set, s, c))
     }
 
-    /// The cell of a scalar component.
-    pub fn var(&self, reg: u32, comp: u8) -> Option<Cell> {
+    /// The variable of a scalar component.
+    pub fn var(&self, reg: u32, comp: u8) -> Option<Variable> {
         self.vars.get(&(reg, comp)).copied()
     }
 
-    /// Every scalar cell (kept whole at a barrier inside a call).
-    pub fn all(&self) -> impl Iterator<Item = Cell> + '_ {
+    /// Every scalar variable (kept whole at a barrier inside a call).
+    pub fn all(&self) -> impl Iterator<Item = Variable> + '_ {
         self.vars.values().copied()
     }
 
@@ -212,7 +205,7 @@ impl Tr<'_, '_> {
             File::Const(slot) => self.cb_word(slot, src.index.base, c),
             _ => {
                 let var = self.facts.scalars.var(src.index.base, c as u8)?;
-                self.get_cell(var, types::I32)
+                self.b.use_var(var)
             }
         };
         let b = &mut self.b;

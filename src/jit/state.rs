@@ -3,7 +3,6 @@
 
 use super::helpers::{HelperId, HelperRefs};
 use super::lanes::{LaneBuilder, LaneVar, Lanes, MAX_K, VEC};
-use super::storage::{Cell, Cells};
 use super::JitError;
 use crate::ir::Program;
 use cranelift_codegen::ir::{types, Block, FuncRef, InstBuilder, MemFlagsData, Value};
@@ -115,8 +114,6 @@ pub struct Tr<'p, 'f> {
 /// part may jump to, imported helpers and the frame's layout and values
 /// loaded once in the entry block.
 pub struct FuncState {
-    /// Where register components, masks and scalar temps live.
-    pub cells: Cells,
     /// Temps: variable of register `r`, component `c` at `r * 4 + c`.
     pub temps: Vec<LaneVar>,
     /// Every variable, for spilling at barriers.
@@ -193,7 +190,6 @@ impl<'p, 'f> Tr<'p, 'f> {
         LaneBuilder {
             b: &mut self.b,
             k: self.k,
-            cells: &mut self.func.cells,
         }
     }
 
@@ -219,35 +215,6 @@ impl<'p, 'f> Tr<'p, 'f> {
     /// Lanes per call.
     pub fn lanes(&self) -> u32 {
         4 * self.k as u32
-    }
-
-    /// Gives the temp components a read may reach before any write a
-    /// defined zero where the body starts. A variable read before it is
-    /// defined reads zero; stack slots need this to read the same (D3D
-    /// leaves such reads undefined; both tiers give zero). Only a lane's
-    /// own reads matter outside pixel shaders, whose derivatives read other
-    /// lanes and which zero every temp (`zero_temps_for_rows`).
-    pub fn zero_live_in_temps(&mut self) {
-        let zero = self.lb().splat(0);
-        let scalar_zero = self.b.ins().iconst(types::I32, 0);
-        let live: Vec<(u32, u8)> = self.facts.liveness.before(0).iter().collect();
-        for (reg, comp) in live {
-            if let Some(cell) = self.facts.scalars.var(reg, comp) {
-                self.set_cell(cell, scalar_zero);
-            } else if let Some(&var) = self.func.temps.get(reg as usize * 4 + comp as usize) {
-                self.lb().def_var(var, zero);
-            }
-        }
-    }
-
-    /// Reads a cell of type `ty`.
-    pub fn get_cell(&mut self, cell: Cell, ty: cranelift_codegen::ir::Type) -> Value {
-        self.func.cells.get(&mut self.b, cell, ty)
-    }
-
-    /// Writes a cell.
-    pub fn set_cell(&mut self, cell: Cell, v: Value) {
-        self.func.cells.set(&mut self.b, cell, v)
     }
 
     /// Declares a component variable and registers it for spilling.

@@ -76,14 +76,14 @@ impl Tr<'_, '_> {
             self.write(&dst, c, v)?;
         }
         for (var, v) in scalars {
-            self.set_cell(var, v);
+            self.b.def_var(var, v);
         }
         Ok(())
     }
 
     /// The scalar variable component `c` of `dst` is written to, when it
     /// lives in one.
-    pub(super) fn scalar_dst(&self, dst: &Dst, c: usize) -> Option<super::storage::Cell> {
+    pub(super) fn scalar_dst(&self, dst: &Dst, c: usize) -> Option<cranelift_frontend::Variable> {
         if dst.file != crate::ir::File::Temp || dst.index.rel.is_some() {
             return None;
         }

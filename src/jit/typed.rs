@@ -300,7 +300,7 @@ impl Tr<'_, '_> {
             }
             let word = words[*sc as usize & 3];
             match self.scalar_dst(dst, c) {
-                Some(var) => self.set_cell(var, word),
+                Some(var) => self.b.def_var(var, word),
                 None => {
                     let v = self.lb().splat_value(word);
                     self.write(dst, c, v)?;
