@@ -13,6 +13,8 @@ use crate::sm4::fields::{
 };
 use crate::sm4::names::{self, ResourceDimension, ReturnType, DIM_ALIASES};
 use crate::sm4::opcodes::{OpInfo, Opcode};
+use std::collections::HashMap;
+use std::sync::OnceLock;
 
 /// The mnemonic's parts: the opcode row and what its suffixes encode.
 pub struct Mnemonic {
@@ -57,24 +59,45 @@ fn float_return_type() -> u32 {
     )
 }
 
-/// Parses a mnemonic (ignoring ASCII case).
+/// Every opcode row by each of its names in lower case, rows in
+/// [`Opcode::ALL`] order: built once, so a lookup reads one map entry per
+/// place the name may end instead of every name of every opcode.
+fn rows_by_name() -> &'static HashMap<String, Vec<&'static OpInfo>> {
+    static ROWS: OnceLock<HashMap<String, Vec<&'static OpInfo>>> = OnceLock::new();
+    ROWS.get_or_init(|| {
+        let mut rows: HashMap<String, Vec<&'static OpInfo>> = HashMap::new();
+        for info in Opcode::ALL.iter().map(|o| o.info()) {
+            for name in info.names() {
+                let entry = rows.entry(name.to_ascii_lowercase()).or_default();
+                if !entry.iter().any(|o| o.op == info.op) {
+                    entry.push(info);
+                }
+            }
+        }
+        rows
+    })
+}
+
+/// Parses a mnemonic (ignoring ASCII case). The opcode name is a prefix of
+/// `m` followed by its end, `_` or `(`; the longest such name is tried
+/// first, and the first whose suffixes parse wins.
 pub fn parse_mnemonic(m: &str) -> Res<Mnemonic> {
-    let mut candidates: Vec<(&'static OpInfo, &str)> = Opcode::ALL
-        .iter()
-        .map(|o| o.info())
-        .flat_map(|o| o.names().map(move |n| (o, n)))
-        .filter_map(|(o, n)| {
-            let rest = strip_prefix_ci(m, n)?;
-            (rest.is_empty() || rest.starts_with(['_', '('])).then_some((o, rest))
-        })
-        .collect();
-    candidates.sort_by_key(|(_, rest)| rest.len());
+    let lower = m.to_ascii_lowercase();
+    let ends = lower
+        .match_indices(['_', '('])
+        .map(|(i, _)| i)
+        .chain(std::iter::once(lower.len()));
+    let mut ends: Vec<usize> = ends.collect();
+    ends.reverse();
+    let rows = rows_by_name();
     let mut first_error = None;
-    for (info, rest) in candidates {
-        match suffixes(info, rest) {
-            Ok(mn) => return Ok(mn),
-            Err(e) => {
-                first_error.get_or_insert(e);
+    for end in ends {
+        for &info in rows.get(&lower[..end]).into_iter().flatten() {
+            match suffixes(info, &m[end..]) {
+                Ok(mn) => return Ok(mn),
+                Err(e) => {
+                    first_error.get_or_insert(e);
+                }
             }
         }
     }
