@@ -561,9 +561,9 @@ pub fn compile(prog: &Program, opts: JitOptions) -> Result<Compiled, JitError> {
     tr.b.ins().jump(exit, &[]);
     tr.b.switch_to_block(exit);
     let alive = tr.lb().use_var(m.alive);
-    // No compute dispatch reads the mask back (its threads never discard),
-    // so compute shaders leave it as the runtime wrote it.
-    if prog.stage != Stage::Compute {
+    // Only a discard changes the mask, so a shader without one leaves it
+    // as the runtime wrote it (no compute dispatch reads it back at all).
+    if prog.stage != Stage::Compute && flow::discards(prog) {
         let lane_mask = tr.frame_ptr(offset_of!(Frame, lane_mask));
         tr.store_lanes(alive, lane_mask, 0);
     }
