@@ -602,9 +602,15 @@ impl Tr<'_, '_> {
     }
 
     /// A group barrier at `main[pos]` (`None` inside an inlined call): the
-    /// live state is spilled, the resume point recorded, and the function
-    /// returns; the next call reloads the state and goes on.
+    /// live state is spilled, the resume point recorded, and the group loop
+    /// goes on with the next batch; the next call reloads the state and goes
+    /// on (see `group_loop`).
     pub fn emit_barrier(&mut self, pos: Option<usize>) -> Result<(), JitError> {
+        let Some(looped) = self.func.batch_loop else {
+            return Err(JitError::Invalid(
+                "a group barrier outside a compute shader's group loop".into(),
+            ));
+        };
         let id = self.func.resumes.len() as u32 + 1;
         let scratch = self.frame_ptr(offset_of!(Frame, scratch));
         let spill = self.func.scratch.spill as i32;
@@ -631,15 +637,7 @@ impl Tr<'_, '_> {
             slot += 1;
         }
         self.func.spill_vectors = self.func.spill_vectors.max(slot as u32);
-        let idv = self.b.ins().iconst(types::I32, i64::from(id));
-        self.b.ins().store(
-            MemFlagsData::trusted(),
-            idv,
-            self.frame,
-            offset_of!(Frame, resume) as i32,
-        );
-        let status = self.b.ins().iconst(types::I32, i64::from(STATUS_BARRIER));
-        self.b.ins().return_(&[status]);
+        self.end_batch(&looped, id, STATUS_BARRIER);
         let resume = self.b.create_block();
         self.func.resumes.push(resume);
         self.b.switch_to_block(resume);

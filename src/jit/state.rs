@@ -147,6 +147,9 @@ pub struct FuncState {
     /// The SoA input block (`Frame::inputs`, which no call moves), loaded
     /// once in the entry block.
     pub inputs: Value,
+    /// Compute shaders with barriers: the loop over the group's lane
+    /// batches that each call runs.
+    pub batch_loop: Option<super::group_loop::BatchLoop>,
 }
 
 /// Where control is: the execution masks, the open constructs and the
