@@ -622,18 +622,13 @@ impl Tr<'_, '_> {
             .flat_map(|var| var.v[..k].iter())
             .chain(kept.uniform.iter().map(|var| &var.v[0]));
         let mut slot = 0i32;
-        for var in spilled {
+        for var in spilled.chain(&kept.scalars) {
             let v = self.b.use_var(*var);
-            self.b
+            let store = self
+                .b
                 .ins()
                 .store(MemFlagsData::trusted(), v, scratch, spill + 16 * slot);
-            slot += 1;
-        }
-        for var in &kept.scalars {
-            let v = self.b.use_var(*var);
-            self.b
-                .ins()
-                .store(MemFlagsData::trusted(), v, scratch, spill + 16 * slot);
+            self.func.spill_stores.push((store, spill + 16 * slot));
             slot += 1;
         }
         self.func.spill_vectors = self.func.spill_vectors.max(slot as u32);
@@ -643,6 +638,7 @@ impl Tr<'_, '_> {
         self.b.switch_to_block(resume);
         let scratch = self.frame_ptr(offset_of!(Frame, scratch));
         let mut slot = 0i32;
+        let reloaded = &mut self.func.reloaded;
         let mut reload = |b: &mut cranelift_frontend::FunctionBuilder, vars: &[Variable]| {
             let v = b.ins().load(
                 super::lanes::VEC,
@@ -650,6 +646,7 @@ impl Tr<'_, '_> {
                 scratch,
                 spill + 16 * slot,
             );
+            reloaded.insert((spill + 16 * slot, v));
             slot += 1;
             for var in vars {
                 b.def_var(*var, v);
@@ -670,6 +667,7 @@ impl Tr<'_, '_> {
                 scratch,
                 spill + 16 * slot,
             );
+            self.func.reloaded.insert((spill + 16 * slot, v));
             slot += 1;
             self.b.def_var(*var, v);
         }

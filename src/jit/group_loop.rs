@@ -14,10 +14,10 @@
 //! A call returns `STATUS_BARRIER` when any batch stopped at a barrier,
 //! else [`STATUS_DONE`].
 
-use super::state::Tr;
+use super::state::{FuncState, Tr};
 use crate::ir::{Inst, Program, Stage};
 use cranelift_codegen::ir::{
-    types, Block, InstBuilder, MemFlagsData, StackSlot, StackSlotData, StackSlotKind,
+    types, Block, Function, InstBuilder, MemFlagsData, StackSlot, StackSlotData, StackSlotKind,
 };
 use cranelift_frontend::FunctionBuilder;
 use dxjit_runtime::abi::{Frame, STATUS_DONE, SYSVAL_COUNT};
@@ -64,6 +64,20 @@ impl BatchLoop {
             resume_at: resume_at as i32,
             next,
             slot,
+        }
+    }
+}
+
+/// Removes each barrier's spill store of a value that a resume reloaded
+/// from the same scratch slot: the slot still holds it (only barriers
+/// write spill slots, and a value reloaded after one barrier reaches only
+/// the next). Values are compared once every block is sealed, when the
+/// variables' block parameters have resolved to what they alias.
+pub fn drop_unchanged_spills(func: &mut Function, state: &FuncState) {
+    for &(store, offset) in &state.spill_stores {
+        let stored = func.dfg.resolve_aliases(func.dfg.inst_args(store)[0]);
+        if state.reloaded.contains(&(offset, stored)) {
+            func.layout.remove_inst(store);
         }
     }
 }

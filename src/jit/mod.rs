@@ -501,6 +501,8 @@ pub fn compile(prog: &Program, opts: JitOptions) -> Result<Compiled, JitError> {
             interrupt,
             inputs,
             batch_loop,
+            reloaded: Default::default(),
+            spill_stores: Vec::new(),
         },
         ctl: Control {
             masks: Masks {
@@ -619,6 +621,7 @@ pub fn compile(prog: &Program, opts: JitOptions) -> Result<Compiled, JitError> {
         }
     };
     tr.b.seal_all_blocks();
+    group_loop::drop_unchanged_spills(&mut tr.b.func, &tr.func);
     let has_barriers = !tr.func.resumes.is_empty();
     let inline_pairs = std::mem::take(&mut tr.facts.inline_pairs);
     let cb_static_bytes = tr.func.cb_static_bytes;
