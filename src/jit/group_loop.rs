@@ -17,10 +17,12 @@
 use super::state::{FuncState, Tr};
 use crate::ir::{Inst, Program, Stage};
 use cranelift_codegen::ir::{
-    types, Block, Function, InstBuilder, MemFlagsData, StackSlot, StackSlotData, StackSlotKind,
+    types, Block, BlockArg, Function, InstBuilder, MemFlagsData, StackSlot, StackSlotData,
+    StackSlotKind, Value, ValueDef,
 };
 use cranelift_frontend::FunctionBuilder;
 use dxjit_runtime::abi::{Frame, STATUS_DONE, SYSVAL_COUNT};
+use std::collections::HashMap;
 use std::mem::offset_of;
 
 /// The resume word of a batch that has run to its end; any word past the
@@ -72,14 +74,71 @@ impl BatchLoop {
 /// from the same scratch slot: the slot still holds it (only barriers
 /// write spill slots, and a value reloaded after one barrier reaches only
 /// the next). Values are compared once every block is sealed, when the
-/// variables' block parameters have resolved to what they alias.
+/// variables' block parameters have resolved to what they alias, looking
+/// through parameters that every predecessor passes the same value.
 pub fn drop_unchanged_spills(func: &mut Function, state: &FuncState) {
+    if state.spill_stores.is_empty() {
+        return;
+    }
+    let incoming = incoming_args(func);
     for &(store, offset) in &state.spill_stores {
-        let stored = func.dfg.resolve_aliases(func.dfg.inst_args(store)[0]);
+        let stored = func.dfg.inst_args(store)[0];
+        let stored = passed_through(func, &incoming, stored);
         if state.reloaded.contains(&(offset, stored)) {
             func.layout.remove_inst(store);
         }
     }
+}
+
+/// Each block's incoming argument lists, one per branch that enters it.
+fn incoming_args(func: &Function) -> HashMap<Block, Vec<Vec<Option<Value>>>> {
+    let mut incoming: HashMap<Block, Vec<Vec<Option<Value>>>> = HashMap::new();
+    for block in func.layout.blocks() {
+        let Some(last) = func.layout.last_inst(block) else {
+            continue;
+        };
+        let dfg = &func.dfg;
+        for call in dfg.insts[last].branch_destination(&dfg.jump_tables, &dfg.exception_tables) {
+            let args = call
+                .args(&dfg.value_lists)
+                .map(|a| match a {
+                    BlockArg::Value(v) => Some(dfg.resolve_aliases(v)),
+                    _ => None,
+                })
+                .collect();
+            incoming.entry(call.block(&dfg.value_lists)).or_default().push(args);
+        }
+    }
+    incoming
+}
+
+/// `v` with its aliases resolved and, while it is a block parameter that
+/// every entering branch passes one and the same other value, that value.
+fn passed_through(
+    func: &Function,
+    incoming: &HashMap<Block, Vec<Vec<Option<Value>>>>,
+    v: Value,
+) -> Value {
+    let mut v = func.dfg.resolve_aliases(v);
+    // Parameters can pass each other around a loop: a bounded walk.
+    for _ in 0..64 {
+        let ValueDef::Param(block, index) = func.dfg.value_def(v) else {
+            return v;
+        };
+        let mut only = None;
+        for args in incoming.get(&block).into_iter().flatten() {
+            match args.get(index) {
+                Some(Some(a)) if *a == v => {}
+                Some(Some(a)) if only.is_none_or(|o| o == *a) => only = Some(*a),
+                _ => return v,
+            }
+        }
+        match only {
+            Some(a) => v = a,
+            None => return v,
+        }
+    }
+    v
 }
 
 /// Bytes of one batch's system values at `lanes` lanes.
