@@ -106,7 +106,10 @@ fn incoming_args(func: &Function) -> HashMap<Block, Vec<Vec<Option<Value>>>> {
                     _ => None,
                 })
                 .collect();
-            incoming.entry(call.block(&dfg.value_lists)).or_default().push(args);
+            incoming
+                .entry(call.block(&dfg.value_lists))
+                .or_default()
+                .push(args);
         }
     }
     incoming

@@ -621,7 +621,7 @@ pub fn compile(prog: &Program, opts: JitOptions) -> Result<Compiled, JitError> {
         }
     };
     tr.b.seal_all_blocks();
-    group_loop::drop_unchanged_spills(&mut tr.b.func, &tr.func);
+    group_loop::drop_unchanged_spills(tr.b.func, &tr.func);
     let has_barriers = !tr.func.resumes.is_empty();
     let inline_pairs = std::mem::take(&mut tr.facts.inline_pairs);
     let cb_static_bytes = tr.func.cb_static_bytes;
