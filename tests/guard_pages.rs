@@ -12,7 +12,7 @@
 //! (64-bit arithmetic); a component is in bounds when its whole word is.
 
 use dxjit::CompileOptions;
-use dxjit_runtime::abi::{Frame, SysValSlot, View, STATUS_DONE, SYSVAL_COUNT};
+use dxjit_runtime::abi::{Frame, SysValSlot, View, STATUS_BARRIER, STATUS_DONE, SYSVAL_COUNT};
 use dxjit_runtime::dispatch::{dispatch, Bindings, Kernel};
 use dxjit_runtime::format::Format;
 use dxjit_runtime::sampler::InlineSampler;
@@ -248,7 +248,11 @@ fn each_config(mut f: impl FnMut(Config)) {
 }
 
 /// Runs `groups` thread groups along x without the runtime's dispatch loop,
-/// so that group-shared memory and scratch are guarded as well.
+/// so that group-shared memory and scratch are guarded as well. The
+/// batches' system values and lane masks lie one after another; a shader
+/// with barriers runs the whole group per call over them (and a scratch of
+/// `scratch_size` bytes for all batches), one without runs one call per
+/// batch.
 #[allow(clippy::needless_range_loop)] // the lane index addresses several SoA arrays at once
 fn run_direct(k: &Kernel, b: &Bindings, groups: u32, place: Place) {
     let w = k.lanes as usize;
@@ -256,78 +260,70 @@ fn run_direct(k: &Kernel, b: &Bindings, groups: u32, place: Place) {
     let threads = (tx * ty * tz) as usize;
     let batches = threads.div_ceil(w);
     let tgsm = Guarded::new(&vec![0; k.tgsm_size as usize], place);
-    let scratch: Vec<Guarded> = (0..batches)
-        .map(|_| Guarded::new(&vec![0; k.scratch_size as usize], place))
-        .collect();
-    let mut sysvals = vec![vec![0u32; SYSVAL_COUNT * 4 * w]; batches];
-    let mut masks = vec![vec![0u32; w]; batches];
+    let scratch = Guarded::new(&vec![0; k.scratch_size as usize], place);
+    let stride = SYSVAL_COUNT * 4 * w;
+    let mut sysvals = vec![0u32; stride * batches];
+    let mut masks = vec![0u32; w * batches];
     let inline = vec![InlineSampler::RUNTIME; k.inline_pair_count as usize];
     for g in 0..groups {
         tgsm.contents().fill(0);
-        let mut frames: Vec<Frame> = (0..batches)
-            .map(|batch| {
-                for l in 0..w {
-                    let t = (batch * w + l) as u32;
-                    let at = |s: SysValSlot, c: usize| (s as usize * 4 + c) * w + l;
-                    let sv = &mut sysvals[batch];
-                    let local = [t % tx, (t / tx) % ty, t / (tx * ty)];
-                    for c in 0..3 {
-                        sv[at(SysValSlot::GroupThreadId, c)] = local[c];
-                        sv[at(SysValSlot::GroupId, c)] = if c == 0 { g } else { 0 };
-                        sv[at(SysValSlot::DispatchThreadId, c)] =
-                            local[c] + if c == 0 { g * tx } else { 0 };
-                    }
-                    sv[at(SysValSlot::GroupIndex, 0)] = t;
-                    masks[batch][l] = if (t as usize) < threads { u32::MAX } else { 0 };
+        for batch in 0..batches {
+            for l in 0..w {
+                let t = (batch * w + l) as u32;
+                let at = |s: SysValSlot, c: usize| batch * stride + (s as usize * 4 + c) * w + l;
+                let local = [t % tx, (t / tx) % ty, t / (tx * ty)];
+                for c in 0..3 {
+                    sysvals[at(SysValSlot::GroupThreadId, c)] = local[c];
+                    sysvals[at(SysValSlot::GroupId, c)] = if c == 0 { g } else { 0 };
+                    sysvals[at(SysValSlot::DispatchThreadId, c)] =
+                        local[c] + if c == 0 { g * tx } else { 0 };
                 }
-                Frame {
-                    inputs: std::ptr::null(),
-                    outputs: std::ptr::null_mut(),
-                    sysvals: sysvals[batch].as_ptr(),
-                    lane_mask: masks[batch].as_mut_ptr(),
-                    cbs: b.cbs.as_ptr(),
-                    srvs: b.srvs.as_ptr(),
-                    uavs: b.uavs.as_ptr(),
-                    samplers: b.samplers.as_ptr(),
-                    inline_samplers: inline.as_ptr(),
-                    interrupt: std::sync::Arc::as_ptr(&b.interrupt),
-                    direct_targets: std::ptr::null(),
-                    pixel_origin: [0; 2],
-                    tgsm: tgsm.view(0).ptr,
-                    scratch: scratch[batch].view(0).ptr,
-                    resume: 0,
-                    group_id: [g, 0, 0],
-                    sink: [0; 8],
-                    uav_counters: b.uav_counters.as_ptr(),
-                    draw_row: std::ptr::null(),
-                    zero: [0; 8],
-                    gs: std::ptr::null_mut(),
-                }
-            })
-            .collect();
-        let mut done = vec![false; batches];
-        while done.iter().any(|d| !d) {
-            for (batch, frame) in frames.iter_mut().enumerate() {
-                if done[batch] {
-                    continue;
-                }
-                // SAFETY: the frame points at live memory sized for this
-                // kernel: sysvals and lane mask of `lanes` words per
-                // component, scratch and group-shared memory of the sizes
-                // it declares, and the caller's bindings.
-                let status = unsafe { (k.func)(frame) };
-                done[batch] = status == STATUS_DONE || !k.has_barriers;
+                sysvals[at(SysValSlot::GroupIndex, 0)] = t;
+                masks[batch * w + l] = if (t as usize) < threads { u32::MAX } else { 0 };
             }
         }
-        assert!(
-            frames.iter().all(|f| f.zero == [0; 8]),
-            "the zero slot was written"
-        );
+        let mut frame = Frame {
+            inputs: std::ptr::null(),
+            outputs: std::ptr::null_mut(),
+            sysvals: sysvals.as_ptr(),
+            lane_mask: masks.as_mut_ptr(),
+            cbs: b.cbs.as_ptr(),
+            srvs: b.srvs.as_ptr(),
+            uavs: b.uavs.as_ptr(),
+            samplers: b.samplers.as_ptr(),
+            inline_samplers: inline.as_ptr(),
+            interrupt: std::sync::Arc::as_ptr(&b.interrupt),
+            direct_targets: std::ptr::null(),
+            pixel_origin: [0; 2],
+            tgsm: tgsm.view(0).ptr,
+            scratch: scratch.view(0).ptr,
+            resume: 0,
+            group_id: [g, 0, 0],
+            sink: [0; 8],
+            uav_counters: b.uav_counters.as_ptr(),
+            draw_row: std::ptr::null(),
+            zero: [0; 8],
+            gs: std::ptr::null_mut(),
+        };
+        // The frame points at live memory sized for this kernel: sysvals
+        // and lane masks of `lanes` words per component for every batch,
+        // scratch and group-shared memory of the sizes it declares, and the
+        // caller's bindings.
+        if k.has_barriers {
+            // SAFETY: see above; the call moves from batch to batch itself.
+            while unsafe { (k.func)(&mut frame) } == STATUS_BARRIER {}
+        } else {
+            for batch in 0..batches {
+                frame.sysvals = sysvals[batch * stride..].as_ptr();
+                frame.lane_mask = masks[batch * w..].as_mut_ptr();
+                // SAFETY: see above, for this batch's blocks.
+                assert_eq!(unsafe { (k.func)(&mut frame) }, STATUS_DONE);
+            }
+        }
+        assert_eq!(frame.zero, [0; 8], "the zero slot was written");
     }
     tgsm.finish("group-shared memory");
-    for s in &scratch {
-        s.finish("scratch");
-    }
+    scratch.finish("scratch");
 }
 
 /// A compute shader: `t0` holds four parameter words per thread, loaded

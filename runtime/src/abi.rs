@@ -124,7 +124,8 @@ pub struct Frame {
     pub tgsm: *mut u8,
     /// Per-call scratch: indexable temporaries and the barrier spill area.
     pub scratch: *mut u8,
-    /// Where to resume after a barrier: 0 at the start.
+    /// Where to resume after a barrier: 0 at the start; otherwise each
+    /// lane batch of a compute group resumes where its scratch says.
     pub resume: u32,
     /// The thread group this call runs (compute): SV_GroupID, from which
     /// compiled code derives SV_DispatchThreadID.

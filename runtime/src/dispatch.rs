@@ -53,7 +53,9 @@ pub struct Kernel {
     pub tgsm_size: u32,
     /// Compute thread-group size.
     pub thread_group: [u32; 3],
-    /// Whether calls may stop at barriers.
+    /// Whether calls may stop at barriers: a compute call then runs every
+    /// lane batch of its group, whose system values, lane masks and scratch
+    /// (`scratch_size / batches` bytes each) lie one after another.
     pub has_barriers: bool,
     /// The (SRV slot, sampler slot) pairs compiled code may filter itself;
     /// the first `inline_pair_count` are used. The runtime describes each

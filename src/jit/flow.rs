@@ -602,9 +602,15 @@ impl Tr<'_, '_> {
     }
 
     /// A group barrier at `main[pos]` (`None` inside an inlined call): the
-    /// live state is spilled, the resume point recorded, and the function
-    /// returns; the next call reloads the state and goes on.
+    /// live state is spilled, the resume point recorded, and the group loop
+    /// goes on with the next batch; the next call reloads the state and goes
+    /// on (see `group_loop`).
     pub fn emit_barrier(&mut self, pos: Option<usize>) -> Result<(), JitError> {
+        let Some(looped) = self.func.batch_loop else {
+            return Err(JitError::Invalid(
+                "a group barrier outside a compute shader's group loop".into(),
+            ));
+        };
         let id = self.func.resumes.len() as u32 + 1;
         let scratch = self.frame_ptr(offset_of!(Frame, scratch));
         let spill = self.func.scratch.spill as i32;
@@ -616,35 +622,23 @@ impl Tr<'_, '_> {
             .flat_map(|var| var.v[..k].iter())
             .chain(kept.uniform.iter().map(|var| &var.v[0]));
         let mut slot = 0i32;
-        for var in spilled {
+        for var in spilled.chain(&kept.scalars) {
             let v = self.b.use_var(*var);
-            self.b
+            let store = self
+                .b
                 .ins()
                 .store(MemFlagsData::trusted(), v, scratch, spill + 16 * slot);
-            slot += 1;
-        }
-        for var in &kept.scalars {
-            let v = self.b.use_var(*var);
-            self.b
-                .ins()
-                .store(MemFlagsData::trusted(), v, scratch, spill + 16 * slot);
+            self.func.spill_stores.push((store, spill + 16 * slot));
             slot += 1;
         }
         self.func.spill_vectors = self.func.spill_vectors.max(slot as u32);
-        let idv = self.b.ins().iconst(types::I32, i64::from(id));
-        self.b.ins().store(
-            MemFlagsData::trusted(),
-            idv,
-            self.frame,
-            offset_of!(Frame, resume) as i32,
-        );
-        let status = self.b.ins().iconst(types::I32, i64::from(STATUS_BARRIER));
-        self.b.ins().return_(&[status]);
+        self.end_batch(&looped, id, STATUS_BARRIER);
         let resume = self.b.create_block();
         self.func.resumes.push(resume);
         self.b.switch_to_block(resume);
         let scratch = self.frame_ptr(offset_of!(Frame, scratch));
         let mut slot = 0i32;
+        let reloaded = &mut self.func.reloaded;
         let mut reload = |b: &mut cranelift_frontend::FunctionBuilder, vars: &[Variable]| {
             let v = b.ins().load(
                 super::lanes::VEC,
@@ -652,6 +646,7 @@ impl Tr<'_, '_> {
                 scratch,
                 spill + 16 * slot,
             );
+            reloaded.insert((spill + 16 * slot, v));
             slot += 1;
             for var in vars {
                 b.def_var(*var, v);
@@ -672,6 +667,7 @@ impl Tr<'_, '_> {
                 scratch,
                 spill + 16 * slot,
             );
+            self.func.reloaded.insert((spill + 16 * slot, v));
             slot += 1;
             self.b.def_var(*var, v);
         }

@@ -12,6 +12,7 @@ mod draw_row;
 mod flow;
 mod gather;
 mod geometry;
+mod group_loop;
 mod helpers;
 mod image;
 mod inline_sample;
@@ -472,6 +473,14 @@ pub fn compile(prog: &Program, opts: JitOptions) -> Result<Compiled, JitError> {
     let uniform = uniform::Uniformity::of(prog);
     let raw_strides = stride::raw_strides(prog, &uniform);
     let scalars = scalar::ScalarTemps::new(prog, &uniform, &mut b);
+    let mut scratch = scratch_layout(prog, lanes);
+    let batch_loop = group_loop::runs_group(prog).then(|| {
+        // Each batch's resume word takes the first spill slot.
+        let at = scratch.spill;
+        scratch.spill += 16;
+        scratch.size += 16;
+        group_loop::BatchLoop::new(&mut b, prog, lanes, at)
+    });
     let mut tr = Tr {
         b,
         k,
@@ -484,7 +493,7 @@ pub fn compile(prog: &Program, opts: JitOptions) -> Result<Compiled, JitError> {
             exit,
             resumes: Vec::new(),
             helpers,
-            scratch: scratch_layout(prog, lanes),
+            scratch,
             icb,
             input_regs,
             output_regs,
@@ -492,6 +501,9 @@ pub fn compile(prog: &Program, opts: JitOptions) -> Result<Compiled, JitError> {
             cb_static_bytes: [0; dxjit_runtime::abi::CB_SLOTS],
             interrupt,
             inputs,
+            batch_loop,
+            reloaded: Default::default(),
+            spill_stores: Vec::new(),
         },
         ctl: Control {
             masks: Masks {
@@ -579,29 +591,41 @@ pub fn compile(prog: &Program, opts: JitOptions) -> Result<Compiled, JitError> {
     if prog.stage == Stage::Pixel {
         tr.end_draw_row(first);
     }
-    let done = tr.b.ins().iconst(types::I32, i64::from(STATUS_DONE));
-    tr.b.ins().return_(&[done]);
-    tr.b.switch_to_block(dispatch);
-    let resume = tr.b.ins().load(
-        types::I32,
-        MemFlagsData::trusted(),
-        frame,
-        offset_of!(Frame, resume) as i32,
-    );
-    let mut targets = vec![tr.b.func.dfg.block_call(first, &[])];
-    for r in tr.func.resumes.clone() {
-        targets.push(tr.b.func.dfg.block_call(r, &[]));
-    }
-    let default = tr.b.func.dfg.block_call(first, &[]);
-    let jt =
-        tr.b.create_jump_table(cranelift_codegen::ir::JumpTableData::new(default, &targets));
-    tr.b.ins().br_table(resume, jt);
+    let spill_bytes = tr.func.spill_vectors * 16;
+    let batch_scratch = tr.func.scratch.size + spill_bytes;
+    let scratch_size = match tr.func.batch_loop {
+        Some(looped) => {
+            tr.end_batch(&looped, group_loop::FINISHED, STATUS_DONE);
+            tr.close_batch_loop(&looped, dispatch, first, batch_scratch);
+            batch_scratch * looped.batches
+        }
+        None => {
+            let done = tr.b.ins().iconst(types::I32, i64::from(STATUS_DONE));
+            tr.b.ins().return_(&[done]);
+            tr.b.switch_to_block(dispatch);
+            let resume = tr.b.ins().load(
+                types::I32,
+                MemFlagsData::trusted(),
+                frame,
+                offset_of!(Frame, resume) as i32,
+            );
+            let mut targets = vec![tr.b.func.dfg.block_call(first, &[])];
+            for r in tr.func.resumes.clone() {
+                targets.push(tr.b.func.dfg.block_call(r, &[]));
+            }
+            let default = tr.b.func.dfg.block_call(first, &[]);
+            let jt = tr
+                .b
+                .create_jump_table(cranelift_codegen::ir::JumpTableData::new(default, &targets));
+            tr.b.ins().br_table(resume, jt);
+            batch_scratch
+        }
+    };
     tr.b.seal_all_blocks();
+    group_loop::drop_unchanged_spills(tr.b.func, &tr.func);
     let has_barriers = !tr.func.resumes.is_empty();
     let inline_pairs = std::mem::take(&mut tr.facts.inline_pairs);
     let cb_static_bytes = tr.func.cb_static_bytes;
-    let spill_bytes = tr.func.spill_vectors * 16;
-    let scratch_size = tr.func.scratch.size + spill_bytes;
     tr.b.finalize(target_config);
     // Merging repeated operands pays at the quick tier; the top tier's
     // code, whose loops are measured as built, stays as it is.

@@ -147,6 +147,15 @@ pub struct FuncState {
     /// The SoA input block (`Frame::inputs`, which no call moves), loaded
     /// once in the entry block.
     pub inputs: Value,
+    /// Compute shaders with barriers: the loop over the group's lane
+    /// batches that each call runs.
+    pub batch_loop: Option<super::group_loop::BatchLoop>,
+    /// (scratch offset, value) of each load that reloads spilled state
+    /// after a barrier.
+    pub reloaded: std::collections::HashSet<(i32, Value)>,
+    /// Each store that spills state at a barrier, with its scratch offset
+    /// (see `group_loop::drop_unchanged_spills`).
+    pub spill_stores: Vec<(cranelift_codegen::ir::Inst, i32)>,
 }
 
 /// Where control is: the execution masks, the open constructs and the

@@ -24,11 +24,7 @@ pub fn raw_strides(prog: &Program, uniform: &Uniformity) -> HashMap<usize, i64> 
                 if let Some(s) = stride(offset, 0, &temps, uniform) {
                     out.insert(i, s);
                 }
-                for d in inst.destinations() {
-                    for c in 0..4u8 {
-                        temps.remove(&(d.index.base, c));
-                    }
-                }
+                forget_written(inst, &mut temps);
             }
             Inst::Alu { op, dst, src } if dst.file == File::Temp && dst.index.rel.is_none() => {
                 for c in 0..4u8 {
@@ -62,16 +58,20 @@ pub fn raw_strides(prog: &Program, uniform: &Uniformity) -> HashMap<usize, i64> 
                     };
                 }
             }
-            _ => {
-                for d in inst.destinations() {
-                    for c in 0..4u8 {
-                        temps.remove(&(d.index.base, c));
-                    }
-                }
-            }
+            _ => forget_written(inst, &mut temps),
         }
     }
     out
+}
+
+/// Drops the guesses of the temp components `inst` writes (only those: a
+/// load into `r0.x` leaves the stride of `r0.w` known).
+fn forget_written(inst: &Inst, temps: &mut HashMap<(u32, u8), i64>) {
+    for d in inst.destinations() {
+        for c in (0..4u8).filter(|c| d.mask & (1 << c) != 0) {
+            temps.remove(&(d.index.base, c));
+        }
+    }
 }
 
 /// The literal value of component `c` of `src`, when it is one.

@@ -5,6 +5,13 @@
 //! call's system-value block, group-shared memory and lane-mask pointer.
 //! A group then costs a reset of its group-shared memory and lane masks,
 //! its id, and the calls themselves.
+//!
+//! A shader without barriers runs one call per lane batch. A shader with
+//! barriers runs every batch of the group in each call (the compiled
+//! function steps through the batches' system values, lane masks and
+//! scratch, laid out one after another, see `src/jit/group_loop.rs`), one
+//! call per barrier phase, until a call returns something other than
+//! `STATUS_BARRIER`.
 
 use super::{with_flushed_denormals, Bindings, Block, Call, Kernel};
 use crate::abi::{SysValSlot, STATUS_BARRIER, SYSVAL_COUNT};
@@ -12,8 +19,13 @@ use crate::abi::{SysValSlot, STATUS_BARRIER, SYSVAL_COUNT};
 /// Per-batch system values and lane masks of a compute dispatch: they are
 /// the same for every group (SV_GroupID comes through the frame).
 pub(super) struct GroupLayout {
-    /// System-value blocks, one per lane batch.
-    sysvals: Vec<Block>,
+    /// System-value blocks, one per lane batch, one after another
+    /// (`stride` words each).
+    sysvals: Block,
+    /// Words of one batch's system values.
+    stride: usize,
+    /// Lane batches per group.
+    batches: usize,
     /// Every batch's lane mask, one after another (`lanes` words each).
     masks: Vec<u32>,
 }
@@ -25,14 +37,15 @@ impl GroupLayout {
         let threads = (tx * ty * tz) as usize;
         let w = k.lanes as usize;
         let batches = threads.div_ceil(w);
-        let mut sysvals = Vec::with_capacity(batches);
+        let stride = SYSVAL_COUNT * 4 * w;
+        let mut sysvals = Block::new(4 * stride * batches);
+        let words = sysvals.words();
         let mut masks = vec![0u32; batches * w];
         for batch in 0..batches {
-            let mut block = Block::new(SYSVAL_COUNT * 16 * w);
-            let words = block.words();
             for l in 0..w {
                 let t = (batch * w + l) as u32;
-                let at = |slot: SysValSlot, c: usize| (slot as usize * 4 + c) * w + l;
+                let at =
+                    |slot: SysValSlot, c: usize| batch * stride + (slot as usize * 4 + c) * w + l;
                 words[at(SysValSlot::GroupThreadId, 0)] = t % tx;
                 words[at(SysValSlot::GroupThreadId, 1)] = (t / tx) % ty;
                 words[at(SysValSlot::GroupThreadId, 2)] = t / (tx * ty);
@@ -41,52 +54,50 @@ impl GroupLayout {
                     masks[batch * w + l] = u32::MAX;
                 }
             }
-            sysvals.push(block);
         }
-        GroupLayout { sysvals, masks }
+        GroupLayout {
+            sysvals,
+            stride,
+            batches,
+            masks,
+        }
     }
 
-    /// Lane batches per group.
-    fn batches(&self) -> usize {
-        self.sysvals.len()
+    /// Batch `batch`'s system values (the first batch's are the start of
+    /// every batch's).
+    fn sysvals(&self, batch: usize) -> *const u32 {
+        // `batch * stride` words lie inside the block, sized for every batch.
+        self.sysvals.words_ptr().wrapping_add(batch * self.stride)
     }
 }
 
-/// What one worker reuses from group to group: its calls (one per lane
-/// batch when the shader has barriers), group-shared memory and the lane
-/// masks the calls read.
+/// What one worker reuses from group to group: its call, group-shared
+/// memory and the lane masks the call reads.
 pub(super) struct GroupState {
-    calls: Vec<Call>,
+    call: Call,
     tgsm: Block,
     /// The layout's lane masks, copied afresh for each group: compiled
     /// code may write its lane mask back, and no group sees another's.
     masks: Block,
-    /// Per batch, whether it has run to its end in the current group.
-    done: Vec<bool>,
+    /// The call's scratch: a shader with barriers moves the frame's
+    /// pointers from batch to batch and back, and an interrupted call
+    /// leaves them moved.
+    scratch: *mut u8,
 }
 
 impl GroupState {
     /// A worker's state for running `k`'s groups under `b`.
     pub(super) fn new(k: &Kernel, b: &Bindings, layout: &GroupLayout) -> GroupState {
-        let batches = layout.batches();
-        let w = k.lanes as usize;
-        let mut calls: Vec<Call> = (0..if k.has_barriers { batches } else { 1 })
-            .map(|_| Call::new(k, b))
-            .collect();
+        let mut call = Call::new(k, b);
         let mut tgsm = Block::new(k.tgsm_size as usize);
-        let mut masks = Block::new(4 * layout.masks.len());
-        let mask_words = masks.words().as_mut_ptr();
-        for (batch, call) in calls.iter_mut().enumerate() {
-            call.frame.sysvals = layout.sysvals[batch].words_ptr();
-            // `batch * w` words lie inside `masks`, sized for every batch.
-            call.frame.lane_mask = mask_words.wrapping_add(batch * w);
-            call.frame.tgsm = tgsm.ptr();
-        }
+        let masks = Block::new(4 * layout.masks.len());
+        call.frame.tgsm = tgsm.ptr();
+        let scratch = call.frame.scratch;
         GroupState {
-            calls,
+            call,
             tgsm,
             masks,
-            done: vec![false; batches],
+            scratch,
         }
     }
 
@@ -105,32 +116,24 @@ impl GroupState {
     }
 
     fn run_group(&mut self, k: &Kernel, layout: &GroupLayout, id: [u32; 3]) {
+        let w = k.lanes as usize;
+        let masks = self.masks.words().as_mut_ptr();
+        let frame = &mut self.call.frame;
+        frame.group_id = id;
+        frame.resume = 0;
         if !k.has_barriers {
-            let w = k.lanes as usize;
-            let masks = self.masks.words().as_mut_ptr();
-            let call = &mut self.calls[0];
-            call.frame.group_id = id;
-            for (batch, sysvals) in layout.sysvals.iter().enumerate() {
-                call.frame.sysvals = sysvals.words_ptr();
-                call.frame.lane_mask = masks.wrapping_add(batch * w);
-                call.frame.resume = 0;
-                call.run(k.func);
+            for batch in 0..layout.batches {
+                let frame = &mut self.call.frame;
+                frame.sysvals = layout.sysvals(batch);
+                // `batch * w` words lie inside `masks`, sized for every batch.
+                frame.lane_mask = masks.wrapping_add(batch * w);
+                self.call.run(k.func);
             }
             return;
         }
-        for call in &mut self.calls {
-            call.frame.group_id = id;
-            call.frame.resume = 0;
-        }
-        self.done.fill(false);
-        let mut running = self.calls.len();
-        while running > 0 {
-            for (call, done) in self.calls.iter_mut().zip(&mut self.done) {
-                if !*done && call.run(k.func) != STATUS_BARRIER {
-                    *done = true;
-                    running -= 1;
-                }
-            }
-        }
+        frame.sysvals = layout.sysvals(0);
+        frame.lane_mask = masks;
+        frame.scratch = self.scratch;
+        while self.call.run(k.func) == STATUS_BARRIER {}
     }
 }

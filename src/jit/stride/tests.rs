@@ -83,3 +83,31 @@ fn stores_get_hints_and_a_load_forgets_its_destination() {
     assert_eq!(s.get(&1), Some(&16));
     assert_eq!(s.get(&3), None);
 }
+
+#[test]
+fn a_load_into_one_component_keeps_the_others() {
+    // K3's shape: r0.w = SV_GroupIndex (stride 1); a load into r0.x alone
+    // leaves r0.w known, so (r0.w + 128) * 16 steps 1 * 16 = 16 bytes.
+    let index = Src::reg(File::SysVal(SysVal::GroupIndex), 0).scalar(0);
+    let s = strides(vec![
+        Inst::Alu {
+            op: AluOp::Mov,
+            dst: Dst::temp(0, 0b1000),
+            src: vec![index],
+        },
+        Inst::LoadRaw {
+            dst: Dst::temp(0, 0b0001),
+            res: Resource::Tgsm(0),
+            offset: Src::temp(1).scalar(0),
+            swizzle: XYZW,
+        },
+        alu(
+            AluOp::IAdd,
+            1,
+            vec![Src::temp(0).scalar(3), Src::splat(128)],
+        ),
+        alu(AluOp::IMul, 1, vec![Src::temp(1).scalar(0), Src::splat(16)]),
+        load(1),
+    ]);
+    assert_eq!(s.get(&4), Some(&16));
+}

@@ -1,0 +1,284 @@
+//! Compute shaders with group barriers run every lane batch of a thread
+//! group in one call: the compiled function loops over the group's batches
+//! itself, running each to its next barrier (or its end) before the next,
+//! so a barrier phase costs one call per group instead of one per batch.
+//!
+//! The runtime lays the batches' system values, lane masks and scratch out
+//! one after another (`runtime/src/dispatch/group.rs`). Before each batch
+//! the loop points the frame's `sysvals`, `lane_mask` and `scratch` at that
+//! batch's, and puts them back before it returns. Each batch keeps in its
+//! scratch a resume word: where it goes on at the next call (a barrier's
+//! number), or [`FINISHED`] once it has run to its end, which later calls
+//! skip. `Frame::resume` is 0 at a group's first call (every batch starts,
+//! whatever its word holds) and the function sets it to 1 when it returns.
+//! A call returns `STATUS_BARRIER` when any batch stopped at a barrier,
+//! else [`STATUS_DONE`].
+
+use super::state::{FuncState, Tr};
+use crate::ir::{Inst, Program, Stage};
+use cranelift_codegen::ir::{
+    types, Block, BlockArg, Function, InstBuilder, MemFlagsData, StackSlot, StackSlotData,
+    StackSlotKind, Value, ValueDef,
+};
+use cranelift_frontend::FunctionBuilder;
+use dxjit_runtime::abi::{Frame, STATUS_DONE, SYSVAL_COUNT};
+use std::collections::HashMap;
+use std::mem::offset_of;
+
+/// The resume word of a batch that has run to its end; any word past the
+/// last barrier's number reads as finished.
+pub const FINISHED: u32 = u32::MAX;
+
+/// The loop over a group's lane batches.
+#[derive(Clone, Copy)]
+pub struct BatchLoop {
+    /// Lane batches in a group.
+    pub batches: u32,
+    /// Byte offset of each batch's resume word in its scratch.
+    pub resume_at: i32,
+    /// Where a batch goes when it stops, with its status (an `i32` block
+    /// parameter).
+    pub next: Block,
+    /// The batch index (word 0) and the statuses ORed so far (word 1).
+    slot: StackSlot,
+}
+
+/// Whether `prog` is a compute shader with a group barrier, whose calls
+/// run a whole group.
+pub fn runs_group(prog: &Program) -> bool {
+    prog.stage == Stage::Compute
+        && std::iter::once(&prog.main)
+            .chain(prog.subroutines.iter().map(|(_, body)| body))
+            .flatten()
+            .any(|inst| matches!(inst, Inst::Sync { group: true, .. }))
+}
+
+impl BatchLoop {
+    /// The loop of `prog`'s groups at `lanes` lanes per batch, with its
+    /// resume word at scratch offset `resume_at`.
+    pub fn new(b: &mut FunctionBuilder, prog: &Program, lanes: u32, resume_at: u32) -> BatchLoop {
+        let threads: u32 = prog.thread_group.iter().map(|&d| d.max(1)).product();
+        let next = b.create_block();
+        b.append_block_param(next, types::I32);
+        let slot = b.create_sized_stack_slot(StackSlotData::new(StackSlotKind::ExplicitSlot, 8, 2));
+        BatchLoop {
+            batches: threads.div_ceil(lanes),
+            resume_at: resume_at as i32,
+            next,
+            slot,
+        }
+    }
+}
+
+/// Removes each barrier's spill store of a value that a resume reloaded
+/// from the same scratch slot: the slot still holds it (only barriers
+/// write spill slots, and a value reloaded after one barrier reaches only
+/// the next). Values are compared once every block is sealed, when the
+/// variables' block parameters have resolved to what they alias, looking
+/// through parameters that every predecessor passes the same value.
+pub fn drop_unchanged_spills(func: &mut Function, state: &FuncState) {
+    if state.spill_stores.is_empty() {
+        return;
+    }
+    let incoming = incoming_args(func);
+    for &(store, offset) in &state.spill_stores {
+        let stored = func.dfg.inst_args(store)[0];
+        let stored = passed_through(func, &incoming, stored);
+        if state.reloaded.contains(&(offset, stored)) {
+            func.layout.remove_inst(store);
+        }
+    }
+}
+
+/// Each block's incoming argument lists, one per branch that enters it.
+fn incoming_args(func: &Function) -> HashMap<Block, Vec<Vec<Option<Value>>>> {
+    let mut incoming: HashMap<Block, Vec<Vec<Option<Value>>>> = HashMap::new();
+    for block in func.layout.blocks() {
+        let Some(last) = func.layout.last_inst(block) else {
+            continue;
+        };
+        let dfg = &func.dfg;
+        for call in dfg.insts[last].branch_destination(&dfg.jump_tables, &dfg.exception_tables) {
+            let args = call
+                .args(&dfg.value_lists)
+                .map(|a| match a {
+                    BlockArg::Value(v) => Some(dfg.resolve_aliases(v)),
+                    _ => None,
+                })
+                .collect();
+            incoming
+                .entry(call.block(&dfg.value_lists))
+                .or_default()
+                .push(args);
+        }
+    }
+    incoming
+}
+
+/// `v` with its aliases resolved and, while it is a block parameter that
+/// every entering branch passes one and the same other value, that value.
+fn passed_through(
+    func: &Function,
+    incoming: &HashMap<Block, Vec<Vec<Option<Value>>>>,
+    v: Value,
+) -> Value {
+    let mut v = func.dfg.resolve_aliases(v);
+    // Parameters can pass each other around a loop: a bounded walk.
+    for _ in 0..64 {
+        let ValueDef::Param(block, index) = func.dfg.value_def(v) else {
+            return v;
+        };
+        let mut only = None;
+        for args in incoming.get(&block).into_iter().flatten() {
+            match args.get(index) {
+                Some(Some(a)) if *a == v => {}
+                Some(Some(a)) if only.is_none_or(|o| o == *a) => only = Some(*a),
+                _ => return v,
+            }
+        }
+        match only {
+            Some(a) => v = a,
+            None => return v,
+        }
+    }
+    v
+}
+
+/// Bytes of one batch's system values at `lanes` lanes.
+fn sysval_stride(lanes: u32) -> i64 {
+    (SYSVAL_COUNT * 16) as i64 * i64::from(lanes)
+}
+
+impl Tr<'_, '_> {
+    /// Ends the running batch's part of this call: its resume word becomes
+    /// `word` and the loop goes on with the next batch, which adds `status`
+    /// to what the call returns.
+    pub fn end_batch(&mut self, looped: &BatchLoop, word: u32, status: u32) {
+        let scratch = self.frame_ptr(offset_of!(Frame, scratch));
+        let w = self.b.ins().iconst(types::I32, i64::from(word));
+        self.b
+            .ins()
+            .store(MemFlagsData::trusted(), w, scratch, looped.resume_at);
+        let s = self.b.ins().iconst(types::I32, i64::from(status));
+        self.b.ins().jump(looped.next, &[s.into()]);
+    }
+
+    /// Fills in the loop once the body is translated: `dispatch` (entered
+    /// from the entry block) starts it, and each batch enters `first` (the
+    /// body's start) or the resume block its word names. `scratch_stride`
+    /// is the bytes of one batch's scratch.
+    pub fn close_batch_loop(
+        &mut self,
+        looped: &BatchLoop,
+        dispatch: Block,
+        first: Block,
+        scratch_stride: u32,
+    ) {
+        let flags = MemFlagsData::trusted();
+        let head = self.b.create_block();
+        let skip = self.b.create_block();
+        let finish = self.b.create_block();
+        self.b.switch_to_block(dispatch);
+        let zero = self.b.ins().iconst(types::I32, 0);
+        self.b.ins().stack_store(types::I64, zero, looped.slot, 0);
+        self.b.ins().stack_store(types::I64, zero, looped.slot, 4);
+        self.b.ins().jump(head, &[]);
+
+        // Each batch starts with every variable zero, as a call does: no
+        // value flows from one batch into the next.
+        self.b.switch_to_block(head);
+        let zero_lanes = self.lb().splat(0);
+        for var in self.func.all_vars.clone() {
+            self.lb().def_var(var, zero_lanes);
+        }
+        let zero_word = self.b.ins().iconst(types::I32, 0);
+        for var in self.facts.scalars.all().collect::<Vec<_>>() {
+            self.b.def_var(var, zero_word);
+        }
+        let started = self.b.ins().load(
+            types::I32,
+            flags,
+            self.frame,
+            offset_of!(Frame, resume) as i32,
+        );
+        let scratch = self.frame_ptr(offset_of!(Frame, scratch));
+        let word = self
+            .b
+            .ins()
+            .load(types::I32, flags, scratch, looped.resume_at);
+        let at = self.b.ins().select(started, word, zero_word);
+        let mut targets = vec![self.b.func.dfg.block_call(first, &[])];
+        for r in self.func.resumes.clone() {
+            targets.push(self.b.func.dfg.block_call(r, &[]));
+        }
+        let default = self.b.func.dfg.block_call(skip, &[]);
+        let jt = self
+            .b
+            .create_jump_table(cranelift_codegen::ir::JumpTableData::new(default, &targets));
+        self.b.ins().br_table(at, jt);
+
+        self.b.switch_to_block(skip);
+        let done = self.b.ins().iconst(types::I32, i64::from(STATUS_DONE));
+        self.b.ins().jump(looped.next, &[done.into()]);
+
+        self.b.switch_to_block(looped.next);
+        let status = self.b.block_params(looped.next)[0];
+        let so_far = self
+            .b
+            .ins()
+            .stack_load(types::I64, types::I32, looped.slot, 4);
+        let so_far = self.b.ins().bor(so_far, status);
+        self.b.ins().stack_store(types::I64, so_far, looped.slot, 4);
+        let strides = self.batch_strides(scratch_stride);
+        self.move_batch_pointers(strides);
+        let index = self
+            .b
+            .ins()
+            .stack_load(types::I64, types::I32, looped.slot, 0);
+        let index = self.b.ins().iadd_imm_s(index, 1);
+        self.b.ins().stack_store(types::I64, index, looped.slot, 0);
+        let more = self.b.ins().icmp_imm_u(
+            cranelift_codegen::ir::condcodes::IntCC::UnsignedLessThan,
+            index,
+            i64::from(looped.batches),
+        );
+        self.b.ins().brif(more, head, &[], finish, &[]);
+
+        self.b.switch_to_block(finish);
+        let batches = i64::from(looped.batches);
+        self.move_batch_pointers(strides.map(|(field, s)| (field, -s * batches)));
+        let one = self.b.ins().iconst(types::I32, 1);
+        self.b
+            .ins()
+            .store(flags, one, self.frame, offset_of!(Frame, resume) as i32);
+        let result = self
+            .b
+            .ins()
+            .stack_load(types::I64, types::I32, looped.slot, 4);
+        // Only ends (STATUS_DONE, 0) and barriers (STATUS_BARRIER) reach
+        // `next`, so the OR is STATUS_BARRIER when any batch stopped at one.
+        self.b.ins().return_(&[result]);
+    }
+
+    /// The frame's per-batch pointers and the bytes from one batch's to
+    /// the next's.
+    fn batch_strides(&self, scratch_stride: u32) -> [(usize, i64); 3] {
+        let lanes = self.lanes();
+        [
+            (offset_of!(Frame, sysvals), sysval_stride(lanes)),
+            (offset_of!(Frame, lane_mask), 4 * i64::from(lanes)),
+            (offset_of!(Frame, scratch), i64::from(scratch_stride)),
+        ]
+    }
+
+    /// Adds each byte count to its frame pointer.
+    fn move_batch_pointers(&mut self, moves: [(usize, i64); 3]) {
+        for (field, by) in moves {
+            let p = self.frame_ptr(field);
+            let p = self.b.ins().iadd_imm_s(p, by);
+            self.b
+                .ins()
+                .store(MemFlagsData::trusted(), p, self.frame, field as i32);
+        }
+    }
+}
