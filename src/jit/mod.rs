@@ -471,7 +471,13 @@ pub fn compile(prog: &Program, opts: JitOptions) -> Result<Compiled, JitError> {
         lb.declare()
     };
     let uniform = uniform::Uniformity::of(prog);
-    let raw_strides = stride::raw_strides(prog, &uniform);
+    // A strided access is a fast path next to the general one: it pays at
+    // run time, and doubles the code of each access, so the quick tier
+    // makes only the general one (the same results).
+    let raw_strides = match opts.codegen {
+        Codegen::Quick => Default::default(),
+        Codegen::Full => stride::raw_strides(prog, &uniform),
+    };
     let scalars = scalar::ScalarTemps::new(prog, &uniform, &mut b);
     let mut scratch = scratch_layout(prog, lanes);
     let batch_loop = group_loop::runs_group(prog).then(|| {
