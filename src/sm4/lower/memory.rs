@@ -117,36 +117,33 @@ impl Lowerer {
         let coord = self.src(self.operand(ins, 1)?)?;
         let rop = self.operand(ins, 2)?;
         let swizzle = swizzle_of(rop.sel);
-        if let (res, Some(texture)) = self.lookup_slot(rop)? {
-            self.emit(Inst::Fetch {
-                dst,
-                res,
-                coord,
-                offset: ins.offsets().unwrap_or([0; 3]),
-                swizzle,
-                slots: SlotOffsets::boxed(Some(texture), None),
-            });
-            return Ok(());
-        }
-        let (res, kind) = self.srv(rop)?;
-        if kind == Some(ResourceKind::Typed(Dim::Buffer)) {
-            self.emit(Inst::LoadTyped {
-                dst,
-                res: Resource::Srv(res),
-                coord,
-                swizzle,
-                with_mip: false,
-            });
-        } else {
-            self.emit(Inst::Fetch {
-                dst,
-                res,
-                coord,
-                offset: ins.offsets().unwrap_or([0; 3]),
-                swizzle,
-                slots: None,
-            });
-        }
+        // A slot the lanes choose reads whatever kind is bound there; a
+        // fixed one is a typed buffer or a texture as declared.
+        let (res, slots) = match self.lookup_slot(rop)? {
+            (res, Some(texture)) => (res, SlotOffsets::boxed(Some(texture), None)),
+            _ => {
+                let (res, kind) = self.srv(rop)?;
+                if kind == Some(ResourceKind::Typed(Dim::Buffer)) {
+                    self.emit(Inst::LoadTyped {
+                        dst,
+                        res: Resource::Srv(res),
+                        coord,
+                        swizzle,
+                        with_mip: false,
+                    });
+                    return Ok(());
+                }
+                (res, None)
+            }
+        };
+        self.emit(Inst::Fetch {
+            dst,
+            res,
+            coord,
+            offset: ins.offsets().unwrap_or([0; 3]),
+            swizzle,
+            slots,
+        });
         Ok(())
     }
 
