@@ -7,11 +7,11 @@
 mod support;
 
 use dxjit_capi::compile::dxjit_shader_free;
-use dxjit_capi::quads::{dxjit_shade_quads, PlaneInput, Quad, QuadBatch, QUAD_BATCH_V2_SIZE};
+use dxjit_capi::quads::{dxjit_shade_quads, PlaneInput, QuadBatch, QUAD_BATCH_V2_SIZE};
 use dxjit_capi::Status;
 use std::mem::size_of;
 use std::ptr::null;
-use support::{assemble, with_message};
+use support::{assemble, with_message, FULL_QUAD};
 
 /// Writes vSampleIndex to o0.x and vCoverage to o0.y.
 const SAMPLE_INDEX: &str = "ps_5_0\ndcl_input_ps_sgv constant v0.x, sampleIndex\n\
@@ -37,12 +37,7 @@ fn shade(
     planes: &[PlaneInput],
 ) -> Shaded {
     let shader = assemble(text);
-    let quad = Quad {
-        x: 0,
-        y: 0,
-        coverage: 0b1111,
-        front_facing: 1,
-    };
+    let quad = FULL_QUAD;
     let mut outputs = vec![0xdead_u32; 4 * 4 * 4];
     let mut alive = [0u8; 1];
     let mut written = [0u32; 4];

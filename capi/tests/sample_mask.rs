@@ -6,11 +6,11 @@ mod support;
 
 use dxjit_capi::compile::dxjit_shader_free;
 use dxjit_capi::draw::{DrawDesc, DRAW_DESC_V1_SIZE};
-use dxjit_capi::quads::{dxjit_shade_quads, Quad, QuadBatch, QUAD_BATCH_V1_SIZE};
+use dxjit_capi::quads::{dxjit_shade_quads, QuadBatch, QUAD_BATCH_V1_SIZE};
 use dxjit_capi::Status;
 use std::mem::size_of;
 use std::ptr::null;
-use support::{assemble, draw_masked, with_message};
+use support::{assemble, draw_masked, with_message, FULL_QUAD};
 
 /// Draws `support::MASKED` over 2 x 1 pixels of a 4x r32_uint target with the
 /// desc's `struct_size` and `masked_samples`; the samples written.
@@ -63,12 +63,7 @@ fn shade_batch(
     masked: u32,
 ) -> Shaded {
     let shader = assemble(COVERAGE);
-    let quad = Quad {
-        x: 0,
-        y: 0,
-        coverage: 0b1111,
-        front_facing: 1,
-    };
+    let quad = FULL_QUAD;
     // COVERAGE has two output registers (o0 and oMask).
     let mut outputs = [0u32; 4 * 2 * 4];
     let mut alive = [0u8; 1];

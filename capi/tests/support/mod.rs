@@ -8,6 +8,7 @@ use dxjit_capi::compile::{dxjit_shader_assemble, dxjit_shader_free};
 use dxjit_capi::draw::{dxjit_draw, DrawDesc, RenderTarget};
 use dxjit_capi::enums::{BufferKind, Format};
 use dxjit_capi::guard::dxjit_string_free;
+use dxjit_capi::quads::Quad;
 use dxjit_capi::shader::Shader;
 use dxjit_capi::Status;
 use std::ffi::{c_char, CStr, CString};
@@ -97,6 +98,14 @@ pub fn empty_bindings() -> Bindings {
         class_instance_count: 0,
     }
 }
+
+/// The quad at the origin, every sample covered, front-facing.
+pub const FULL_QUAD: Quad = Quad {
+    x: 0,
+    y: 0,
+    coverage: 0b1111,
+    front_facing: 1,
+};
 
 /// Writes 5 to o0 and 0b1010 to oMask.
 pub const MASKED: &str = "ps_5_0\ndcl_output o0.x\ndcl_output oMask\n\
