@@ -87,7 +87,7 @@ unsafe fn per_pair(
 }
 
 /// [`sample_quad`] for a quad whose lanes name their own texture and
-/// sampler slots ([`per_pair`]).
+/// sampler slots (`per_pair`).
 ///
 /// # Safety
 /// `srvs` points to [`SRV_SLOTS`] valid views (each `texture` null or a
@@ -105,7 +105,7 @@ pub unsafe extern "C" fn dxjit_sample_quad_indexed(
 }
 
 /// [`gather_quad`] for a quad whose lanes name their own texture and
-/// sampler slots ([`per_pair`]).
+/// sampler slots (`per_pair`).
 ///
 /// # Safety
 /// As for [`dxjit_sample_quad_indexed`].
@@ -121,7 +121,7 @@ pub unsafe extern "C" fn dxjit_gather_quad_indexed(
 }
 
 /// [`lod_quad`] for a quad whose lanes name their own texture and sampler
-/// slots ([`per_pair`]).
+/// slots (`per_pair`).
 ///
 /// # Safety
 /// As for [`dxjit_sample_quad_indexed`].
