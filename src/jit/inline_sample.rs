@@ -441,10 +441,10 @@ impl Tr<'_, '_> {
     /// one after it: one 8-byte load per lane, split into the first texels
     /// and the second ones.
     fn gather_pairs(&mut self, texels: Value, at: Value) -> [Value; 2] {
-        let words: Vec<Value> = (0..4u8)
-            .map(|l| {
-                let offset = self.b.ins().extractlane(at, l);
-                let offset = self.b.ins().uextend(types::I64, offset);
+        let offsets = self.lane_offsets(at);
+        let words: Vec<Value> = offsets
+            .into_iter()
+            .map(|offset| {
                 let address = self.b.ins().iadd(texels, offset);
                 self.b.ins().load(
                     types::I64,
@@ -481,9 +481,7 @@ impl Tr<'_, '_> {
     /// The 32-bit texels at byte offsets `at` (one per lane) from `texels`.
     fn gather_texels(&mut self, texels: Value, at: Value) -> Value {
         let mut out = at;
-        for l in 0..4u8 {
-            let offset = self.b.ins().extractlane(at, l);
-            let offset = self.b.ins().uextend(types::I64, offset);
+        for (l, offset) in (0..4u8).zip(self.lane_offsets(at)) {
             let address = self.b.ins().iadd(texels, offset);
             let word = self.b.ins().load(
                 types::I32,
@@ -492,6 +490,22 @@ impl Tr<'_, '_> {
                 0,
             );
             out = self.b.ins().insertlane(out, word, l);
+        }
+        out
+    }
+
+    /// The four lanes of `at` (unsigned byte offsets) as 64-bit integers:
+    /// two 64-bit extractions, each split into its low word (a zero
+    /// extension) and its high word (a shift), one instruction fewer per
+    /// pair of lanes than an extraction and a zero extension per lane.
+    fn lane_offsets(&mut self, at: Value) -> [Value; 4] {
+        let pairs = self.b.ins().bitcast(types::I64X2, super::lanes::le(), at);
+        let mut out = [at; 4];
+        for half in 0..2u8 {
+            let both = self.b.ins().extractlane(pairs, half);
+            let low = self.b.ins().ireduce(types::I32, both);
+            out[2 * half as usize] = self.b.ins().uextend(types::I64, low);
+            out[2 * half as usize + 1] = self.b.ins().ushr_imm_u(both, 32);
         }
         out
     }
