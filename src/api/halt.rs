@@ -31,8 +31,7 @@ pub fn stop_reason(flag: &AtomicU32, shader: &Shader) -> Option<RunError> {
 /// The index of the bytecode instruction at byte `offset` of `shader`.
 fn instruction_at(shader: &Shader, offset: u32) -> Option<u32> {
     let prog = shader.program();
-    let bodies = std::iter::once(&prog.main).chain(prog.subroutines.iter().map(|(_, b)| b));
-    bodies
+    prog.bodies()
         .flat_map(|body| (0..body.len()).filter_map(|i| body.pos(i)))
         .find(|pos| pos.offset == offset)
         .map(|pos| pos.index)

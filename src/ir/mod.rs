@@ -899,6 +899,11 @@ impl Program {
         }
     }
 
+    /// The main body, then every subroutine's body.
+    pub fn bodies(&self) -> impl Iterator<Item = &Body> {
+        std::iter::once(&self.main).chain(self.subroutines.iter().map(|(_, body)| body))
+    }
+
     /// The body of a subroutine.
     pub fn subroutine(&self, label: u32) -> Option<&Body> {
         self.subroutines

@@ -53,8 +53,7 @@ fn compiled_varying(prog: &Program) -> Vec<u32> {
 /// Whether any instruction of `prog` reads the position system value (the
 /// row loop writes its x only then: nothing else reads the system values).
 fn reads_position(prog: &Program) -> bool {
-    let bodies = std::iter::once(&prog.main).chain(prog.subroutines.iter().map(|(_, body)| body));
-    bodies
+    prog.bodies()
         .flatten()
         .flat_map(|inst| inst.sources())
         .any(|src| src.file == File::SysVal(SysVal::Position))

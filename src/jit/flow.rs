@@ -720,8 +720,7 @@ fn returns_only_at_top(prog: &crate::ir::Program) -> bool {
 
 /// Whether any function of `prog` discards lanes.
 pub(super) fn discards(prog: &crate::ir::Program) -> bool {
-    prog.main
-        .iter()
-        .chain(prog.subroutines.iter().flat_map(|(_, body)| body))
+    prog.bodies()
+        .flatten()
         .any(|inst| matches!(inst, Inst::Discard { .. }))
 }

@@ -47,8 +47,8 @@ pub struct BatchLoop {
 /// run a whole group.
 pub fn runs_group(prog: &Program) -> bool {
     prog.stage == Stage::Compute
-        && std::iter::once(&prog.main)
-            .chain(prog.subroutines.iter().map(|(_, body)| body))
+        && prog
+            .bodies()
             .flatten()
             .any(|inst| matches!(inst, Inst::Sync { group: true, .. }))
 }

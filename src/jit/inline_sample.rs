@@ -26,8 +26,7 @@ use std::mem::{offset_of, size_of};
 /// texture, in order of first use, at most [`INLINE_PAIRS`].
 pub fn inline_pairs(prog: &Program) -> Vec<(u32, u32)> {
     let mut pairs = Vec::new();
-    let bodies = std::iter::once(&prog.main).chain(prog.subroutines.iter().map(|(_, body)| body));
-    for inst in bodies.flatten() {
+    for inst in prog.bodies().flatten() {
         let Inst::Sample {
             res,
             sampler,

@@ -63,24 +63,22 @@ fn scalar_op(op: AluOp) -> bool {
 /// others'. A `ret` outside every `if`, `loop` and `switch` ends all lanes
 /// at once and leaves none behind.
 fn may_kill(prog: &Program) -> bool {
-    std::iter::once(prog.main.as_slice())
-        .chain(prog.subroutines.iter().map(|(_, body)| body.as_slice()))
-        .any(|body| {
-            let mut depth = 0usize;
-            body.iter().any(|i| match i {
-                Inst::If { .. } | Inst::Loop | Inst::Switch { .. } => {
-                    depth += 1;
-                    false
-                }
-                Inst::EndIf | Inst::EndLoop | Inst::EndSwitch => {
-                    depth = depth.saturating_sub(1);
-                    false
-                }
-                Inst::Ret => depth > 0,
-                Inst::Discard { .. } | Inst::RetC { .. } => true,
-                _ => false,
-            })
+    prog.bodies().any(|body| {
+        let mut depth = 0usize;
+        body.iter().any(|i| match i {
+            Inst::If { .. } | Inst::Loop | Inst::Switch { .. } => {
+                depth += 1;
+                false
+            }
+            Inst::EndIf | Inst::EndLoop | Inst::EndSwitch => {
+                depth = depth.saturating_sub(1);
+                false
+            }
+            Inst::Ret => depth > 0,
+            Inst::Discard { .. } | Inst::RetC { .. } => true,
+            _ => false,
         })
+    })
 }
 
 impl ScalarTemps {
@@ -94,9 +92,7 @@ impl ScalarTemps {
                 set.extend((0..4u8).filter(|&c| uniform.temp(reg, c)).map(|c| (reg, c)));
             }
         }
-        let bodies: Vec<&[Inst]> = std::iter::once(prog.main.as_slice())
-            .chain(prog.subroutines.iter().map(|(_, body)| body.as_slice()))
-            .collect();
+        let bodies: Vec<&[Inst]> = prog.bodies().map(|body| body.as_slice()).collect();
         loop {
             let before = set.len();
             for inst in bodies.iter().flat_map(|body| body.iter()) {
