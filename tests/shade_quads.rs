@@ -2,22 +2,12 @@
 //! per-pixel attributes, derivatives from the quad, discard, and the same
 //! pixels as `draw` gives for the same rectangle.
 
+mod api_support;
+
+use api_support::{ps, quad};
 use dxjit::{Bindings, DrawDesc, PlaneInput, QuadInputs, RunError, Target};
 use dxjit_runtime::dispatch::{PixelInput, Quad};
 use dxjit_runtime::format::Format;
-
-fn ps(text: &str) -> dxjit::Shader {
-    dxjit::compile(&dxjit::text::assemble(text).unwrap(), &Default::default()).unwrap()
-}
-
-fn quad(x: u32, y: u32, coverage: u8) -> Quad {
-    Quad {
-        x,
-        y,
-        coverage,
-        front_facing: true,
-    }
-}
 
 fn f(bits: u32) -> f32 {
     f32::from_bits(bits)

@@ -2,21 +2,11 @@
 //! with each pixel's sample coverage (`vCoverage`, the samples written) and
 //! with the blend state's sample mask.
 
+mod api_support;
+
+use api_support::{ps, quad};
 use dxjit::{Bindings, BufferLayout, PlaneInput, QuadInputs, QuadSampling, RunError};
 use dxjit_runtime::dispatch::Quad;
-
-fn ps(text: &str) -> dxjit::Shader {
-    dxjit::compile(&dxjit::text::assemble(text).unwrap(), &Default::default()).unwrap()
-}
-
-fn quad(x: u32, y: u32, coverage: u8) -> Quad {
-    Quad {
-        x,
-        y,
-        coverage,
-        front_facing: true,
-    }
-}
 
 /// `s` shading `quads` (centres at 0.5, no inputs) with `sampling` and
 /// the default sampling options.
