@@ -96,8 +96,8 @@ impl Tr<'_, '_> {
                 .load(types::I32, MemFlagsData::trusted(), desc, field as i32);
             self.b.ins().uextend(types::I64, word)
         });
-        let last_row = self.b.ins().uextend(types::I64, origin[1]);
-        let last_row = self.b.ins().iadd_imm_s(last_row, 1);
+        let row = self.b.ins().uextend(types::I64, origin[1]);
+        let last_row = self.b.ins().iadd_imm_s(row, 1);
         let rows_inside = self
             .b
             .ins()
@@ -105,6 +105,8 @@ impl Tr<'_, '_> {
         let outputs = self.frame_ptr(offset_of!(Frame, outputs));
         let lanes = 4 * self.k;
         let pitch64 = self.b.ins().uextend(types::I64, pitch);
+        let row_start = self.b.ins().imul(row, pitch64);
+        let row_start = self.b.ins().iadd(ptr, row_start);
         let constants = self.unorm8_constants();
         for j in 0..self.k {
             let comps: Vec<Value> = (0..4)
@@ -132,19 +134,15 @@ impl Tr<'_, '_> {
                 size,
                 alive: alive.v[j],
             };
-            let last_column = self.b.ins().uextend(types::I64, x);
-            let last_column = self.b.ins().iadd_imm_s(last_column, 1);
+            let column = self.b.ins().uextend(types::I64, x);
+            let last_column = self.b.ins().iadd_imm_s(column, 1);
             let columns_inside = self
                 .b
                 .ins()
                 .icmp(IntCC::UnsignedLessThan, last_column, size[0]);
             let inside = self.b.ins().band(rows_inside, columns_inside);
-            let row = self.b.ins().uextend(types::I64, origin[1]);
-            let row = self.b.ins().imul(row, pitch64);
-            let column = self.b.ins().uextend(types::I64, x);
-            let column = self.b.ins().ishl_imm_s(column, 2);
-            let first = self.b.ins().iadd(ptr, row);
-            let first = self.b.ins().iadd(first, column);
+            let column_bytes = self.b.ins().ishl_imm_s(column, 2);
+            let first = self.b.ins().iadd(row_start, column_bytes);
             self.store_texels(texel, &quad, inside, first, pitch64);
         }
     }
