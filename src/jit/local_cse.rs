@@ -98,7 +98,7 @@ pub fn merge(func: &mut Function) -> usize {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::merge;
     use cranelift_codegen::ir::{
         types, AbiParam, Function, InstBuilder, MemFlagsData, Signature, UserFuncName,
@@ -106,10 +106,10 @@ mod tests {
     use cranelift_codegen::isa::CallConv;
     use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
 
-    /// A function of one pointer parameter built by `body`, then merged.
-    fn merged(
+    /// A function of one pointer parameter whose one block `body` builds.
+    pub(in crate::jit) fn built(
         body: impl FnOnce(&mut FunctionBuilder, cranelift_codegen::ir::Value),
-    ) -> (usize, String) {
+    ) -> Function {
         let mut sig = Signature::new(CallConv::SystemV);
         sig.params.push(AbiParam::new(types::I64));
         let mut func = Function::with_name_signature(UserFuncName::default(), sig);
@@ -123,6 +123,14 @@ mod tests {
         b.seal_all_blocks();
         let isa = crate::jit::module::isa(crate::jit::Codegen::Quick).expect("host ISA");
         b.finalize(isa.frontend_config());
+        func
+    }
+
+    /// A function of one pointer parameter built by `body`, then merged.
+    fn merged(
+        body: impl FnOnce(&mut FunctionBuilder, cranelift_codegen::ir::Value),
+    ) -> (usize, String) {
+        let mut func = built(body);
         let n = merge(&mut func);
         (n, func.display().to_string())
     }

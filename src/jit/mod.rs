@@ -6,6 +6,7 @@ mod alu;
 mod bounded_loop;
 mod const_block;
 mod counter;
+mod dead_code;
 mod denormal;
 mod double;
 mod draw_row;
@@ -637,6 +638,8 @@ pub fn compile(prog: &Program, opts: JitOptions) -> Result<Compiled, JitError> {
     // code, whose loops are measured as built, stays as it is.
     if opts.codegen == Codegen::Quick {
         local_cse::merge(&mut ctx.func);
+    } else {
+        dead_code::remove(&mut ctx.func);
     }
     // The constant block folds constants into memory operands at some
     // cost to compile; the quick tier leaves them to Cranelift's pool.
