@@ -14,7 +14,7 @@ use super::state::Tr;
 use super::JitError;
 use crate::ir::{Dim, Inst, Program, ResourceKind};
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
-use cranelift_codegen::ir::{types, InstBuilder, MemFlagsData, Value};
+use cranelift_codegen::ir::{types, BlockArg, InstBuilder, MemFlagsData, Value};
 use dxjit_runtime::abi::Frame;
 use dxjit_runtime::sampler::{
     InlineSampler, INLINE_COORD_LIMIT, INLINE_PAIRS, SUBTEXEL_STEPS, UNORM8_SCALE,
@@ -63,6 +63,8 @@ struct Desc {
     fraction_mask: Value,
     wrap_mask: [Value; 2],
     last: [Value; 2],
+    /// The description's address, for fields read after the taps.
+    at: Value,
 }
 
 /// The constant vectors a lookup's addressing uses, made once per lookup
@@ -83,9 +85,6 @@ struct AddressConstants {
 struct FilterConstants {
     /// `SUBTEXEL_STEPS` as an integer.
     steps: Value,
-    /// The bytes of channels 0 and 2 (`0x00ff00ff`) and a lane's low half.
-    low_bytes: Value,
-    low_half: Value,
     /// `1 / SUBTEXEL_STEPS²` and `1 / SUBTEXEL_STEPS`: a row's weight unit
     /// and its whole.
     row_unit: Value,
@@ -108,12 +107,6 @@ impl Tr<'_, '_> {
         needed: [bool; 4],
         runtime: impl FnOnce(&mut Self) -> Result<[Lanes; 4], JitError>,
     ) -> Result<[Lanes; 4], JitError> {
-        // Red and blue trade places for bgra8, decided only at run time.
-        let mut needed = needed;
-        if needed[0] || needed[2] {
-            needed[0] = true;
-            needed[2] = true;
-        }
         let vars: Vec<(usize, LaneVar)> = (0..4)
             .filter(|c| needed[*c])
             .map(|c| (c, self.lb().declare()))
@@ -179,8 +172,8 @@ impl Tr<'_, '_> {
                 .map(|a| self.load_field(VEC, desc, offset_of!(InlineSampler, wrap_mask) + 16 * a)),
             last: [0, 1]
                 .map(|a| self.load_field(VEC, desc, offset_of!(InlineSampler, last) + 16 * a)),
+            at: desc,
         };
-        let swap = self.load_field(VEC, desc, offset_of!(InlineSampler, swap_red_blue));
         let constants = self.address_constants();
         let mut results = [self.lb().splat(0); 4];
         for j in 0..self.k {
@@ -189,11 +182,6 @@ impl Tr<'_, '_> {
                 if let Some(v) = v {
                     results[c].v[j] = v;
                 }
-            }
-            if needed[0] {
-                let (r, b) = (results[0].v[j], results[2].v[j]);
-                results[0].v[j] = self.b.ins().bitselect(swap, b, r);
-                results[2].v[j] = self.b.ins().bitselect(swap, r, b);
             }
         }
         for (c, var) in &vars {
@@ -222,12 +210,12 @@ impl Tr<'_, '_> {
     /// runtime's `plane::sample` value, computed in integers. With the
     /// fractions truncated to 8 bits (weights `kx`, `ky` in 0..=256), the
     /// sum `Σ kx·ky·texel` is exact, so any order gives the runtime's sum:
-    /// each row's two columns are weighted in 16-bit lanes (two channels
-    /// per 32-bit lane, red with blue and green with alpha; a row's sum is
-    /// at most 255 × 256), then the rows in f32 with `ky / 65536` (exact:
+    /// each row's two columns are weighted by one `pmaddwd` per channel
+    /// (each lane's left and right values as 16-bit halves, a row's sum at
+    /// most 255 × 256), then the rows in f32 with `ky / 65536` (exact:
     /// below 2^24), and the result divided by 255 once, as the runtime
-    /// divides. Red and blue are the texel's first and third bytes (the
-    /// caller swaps them for bgra8).
+    /// divides. The descriptor's byte selections put each format's red,
+    /// green, blue and alpha in that order.
     fn filter_vector(
         &mut self,
         d: &Desc,
@@ -259,29 +247,26 @@ impl Tr<'_, '_> {
             taps.push([address(self, first), address(self, second)]);
         }
         let rows = taps[1].map(|y| self.b.ins().imul(y, d.pitch));
-        let texels = self.fetch_taps(d.texels, taps[0], rows, a.one);
+        let pairs = self.fetch_taps(d.texels, taps[0], rows, a.one);
         let c = &self.filter_constants();
-        let column_weights = self.pair_weights(steps[0], c);
+        let column_weights = self.column_weights(steps[0], c);
         let row_weights = self.row_weights(steps[1], c);
-        let pairs = [needed[0] || needed[2], needed[1] || needed[3]];
         let mut sums: [Option<Value>; 4] = [None; 4];
-        for (pair, wanted) in pairs.into_iter().enumerate() {
-            if !wanted {
+        for half in 0..2 {
+            if !needed[2 * half] && !needed[2 * half + 1] {
                 continue;
             }
-            let [top, bottom] = [0, 1].map(|row| {
-                let [left, right] = [0, 1].map(|column| {
-                    let channels = self.channel_pair(texels[column][row], pair, c);
-                    self.b.ins().imul(channels, column_weights[column])
-                });
-                self.b.ins().iadd(left, right)
-            });
-            for half in 0..2 {
-                let channel = pair + 2 * half;
+            let bytes = offset_of!(InlineSampler, channel_bytes) + 16 * half;
+            let select = self.load_field(types::I8X16, d.at, bytes);
+            let [top, bottom] = pairs.map(|row| self.spread_channels(row, select));
+            for (i, channel) in [2 * half, 2 * half + 1].into_iter().enumerate() {
                 if !needed[channel] {
                     continue;
                 }
-                let [top, bottom] = [top, bottom].map(|row| self.half_as_float(row, half, c));
+                let [top, bottom] = [top[i], bottom[i]].map(|row| {
+                    let sum = self.weigh_columns(row, column_weights);
+                    self.b.ins().fcvt_from_sint(FVEC, sum)
+                });
                 let upper = self.b.ins().fmul(top, row_weights[0]);
                 sums[channel] = Some(self.b.ins().fma(bottom, row_weights[1], upper));
             }
@@ -292,6 +277,39 @@ impl Tr<'_, '_> {
                 self.b.ins().bitcast(VEC, super::lanes::le(), value)
             })
         })
+    }
+
+    /// One row's two channels of every lane, from the row's two pair
+    /// vectors (lanes 0 and 1, lanes 2 and 3: each lane's left texel and
+    /// then its right one) through byte selection `select` (one of
+    /// [`InlineSampler::channel_bytes`]): per channel, each lane's left and
+    /// right values as the two 16-bit halves of its lane (`i16x8`).
+    fn spread_channels(&mut self, pairs: [Value; 2], select: Value) -> [Value; 2] {
+        let [low, high] = pairs.map(|p| {
+            let bytes = self.b.ins().bitcast(types::I8X16, super::lanes::le(), p);
+            self.b.ins().x86_pshufb(bytes, select)
+        });
+        // The low 8 bytes of both (the first channel), then the high 8.
+        [0u8, 8].map(|from| {
+            let picked: Vec<u8> = (from..from + 8).chain(from + 16..from + 24).collect();
+            let picked = self.b.func.dfg.immediates.push(picked.into());
+            let words = self.b.ins().shuffle(low, high, picked);
+            self.b
+                .ins()
+                .bitcast(types::I16X8, super::lanes::le(), words)
+        })
+    }
+
+    /// Each lane's `left × (256 − k) + right × k` (`i32x4`) for its two
+    /// halves of `row` and its weights `weights` (`pmaddwd`: the values
+    /// are at most 255 and the weights at most 256, so the 16-bit products
+    /// and their sum are exact).
+    fn weigh_columns(&mut self, row: Value, weights: Value) -> Value {
+        let [row_low, weights_low] = [row, weights].map(|v| self.b.ins().swiden_low(v));
+        let [row_high, weights_high] = [row, weights].map(|v| self.b.ins().swiden_high(v));
+        let first = self.b.ins().imul(row_low, weights_low);
+        let second = self.b.ins().imul(row_high, weights_high);
+        self.b.ins().iadd_pairwise(first, second)
     }
 
     /// `sum / 255`, correctly rounded, without a division: the product by
@@ -319,8 +337,6 @@ impl Tr<'_, '_> {
     fn filter_constants(&mut self) -> FilterConstants {
         FilterConstants {
             steps: self.lb().splat(SUBTEXEL_STEPS as u32).v[0],
-            low_bytes: self.lb().splat(0x00ff_00ff).v[0],
-            low_half: self.lb().splat(0xffff).v[0],
             row_unit: self.lb().f32s(1.0 / (SUBTEXEL_STEPS * SUBTEXEL_STEPS)),
             row_whole: self.lb().f32s(1.0 / SUBTEXEL_STEPS),
             scale: self.lb().f32s(UNORM8_SCALE),
@@ -335,16 +351,14 @@ impl Tr<'_, '_> {
         self.b.ins().floor(scaled)
     }
 
-    /// The two columns' weights in steps, `256 − k` and `k` for `k` steps,
-    /// each in both 16-bit halves of its lane (`i16x8`).
-    fn pair_weights(&mut self, steps: Value, c: &FilterConstants) -> [Value; 2] {
+    /// The two columns' weights in steps for `k` steps, `256 − k` in the
+    /// low 16 bits of each lane and `k` in the high 16 (`i16x8`).
+    fn column_weights(&mut self, steps: Value, c: &FilterConstants) -> Value {
         let second = self.b.ins().x86_cvtt2dq(VEC, steps);
         let first = self.b.ins().isub(c.steps, second);
-        [first, second].map(|k| {
-            let high = self.b.ins().ishl_imm_u(k, 16);
-            let both = self.b.ins().bor(k, high);
-            self.b.ins().bitcast(types::I16X8, super::lanes::le(), both)
-        })
+        let high = self.b.ins().ishl_imm_u(second, 16);
+        let both = self.b.ins().bor(first, high);
+        self.b.ins().bitcast(types::I16X8, super::lanes::le(), both)
     }
 
     /// The two rows' weights as floats, in steps over 65536, so that the
@@ -356,39 +370,13 @@ impl Tr<'_, '_> {
         [first, second]
     }
 
-    /// Channels `pair` and `pair + 2` of each lane's texel (red and blue
-    /// for 0, green and alpha for 1) in the 16-bit halves of the lane
-    /// (`i16x8`).
-    fn channel_pair(&mut self, texel: Value, pair: usize, c: &FilterConstants) -> Value {
-        if pair == 0 {
-            let low = self.b.ins().band(texel, c.low_bytes);
-            self.b.ins().bitcast(types::I16X8, super::lanes::le(), low)
-        } else {
-            let words = self
-                .b
-                .ins()
-                .bitcast(types::I16X8, super::lanes::le(), texel);
-            self.b.ins().ushr_imm_u(words, 8)
-        }
-    }
-
-    /// Half `half` (0: low, 1: high 16 bits) of each lane of `pairs`
-    /// (`i16x8`, unsigned) as a float.
-    fn half_as_float(&mut self, pairs: Value, half: usize, c: &FilterConstants) -> Value {
-        let lanes = self.b.ins().bitcast(VEC, super::lanes::le(), pairs);
-        let value = if half == 0 {
-            self.b.ins().band(lanes, c.low_half)
-        } else {
-            self.b.ins().ushr_imm_u(lanes, 16)
-        };
-        self.b.ins().fcvt_from_sint(FVEC, value)
-    }
-
-    /// The four taps' texels, `[column][row]`, of the lanes' columns
-    /// `xs` (addressed, first and second) and row offsets `rows`. When
-    /// every lane's second column follows its first, each row's pair is
-    /// one 8-byte load per lane (it cannot pass the row's end: the second
-    /// column is in the texture); otherwise each texel is loaded alone.
+    /// The four taps' texels of the lanes' columns `xs` (addressed, first
+    /// and second) and row offsets `rows`, per row as two pair vectors:
+    /// lanes 0 and 1, then lanes 2 and 3, each lane's first column's texel
+    /// followed by its second's. When every lane's second column follows
+    /// its first, each row's pair is one 8-byte load per lane (it cannot
+    /// pass the row's end: the second column is in the texture);
+    /// otherwise each texel is loaded alone and the pairs interleaved.
     fn fetch_taps(
         &mut self,
         texels: Value,
@@ -412,21 +400,21 @@ impl Tr<'_, '_> {
         let mut found = Vec::new();
         for row in rows {
             let at = self.b.ins().iadd(row, first);
-            let [left, right] = self.gather_pairs(texels, at);
-            found.push(left);
-            found.push(right);
+            found.extend(self.gather_pairs(texels, at).map(BlockArg::from));
         }
-        // [left row 0, right row 0, left row 1, right row 1] -> [column][row].
-        let args = [found[0], found[2], found[1], found[3]].map(|v| v.into());
-        self.b.ins().jump(join, &args);
+        self.b.ins().jump(join, &found);
 
         self.b.switch_to_block(singles);
         let columns = xs.map(|x| self.b.ins().ishl_imm_u(x, 2));
         let mut found = Vec::new();
-        for column in columns {
-            for row in rows {
+        for row in rows {
+            let [left, right] = columns.map(|column| {
                 let at = self.b.ins().iadd(row, column);
-                found.push(self.gather_texels(texels, at).into());
+                self.gather_texels(texels, at)
+            });
+            for lanes in [[0u8, 4, 1, 5], [2, 6, 3, 7]] {
+                let words = self.shuffle_words(left, right, lanes);
+                found.push(words.into());
             }
         }
         self.b.ins().jump(join, &found);
@@ -436,9 +424,21 @@ impl Tr<'_, '_> {
         [[params[0], params[1]], [params[2], params[3]]]
     }
 
-    /// The texel at byte offset `at` (one per lane) from `texels`, and the
-    /// one after it: one 8-byte load per lane, split into the first texels
-    /// and the second ones.
+    /// The 32-bit lanes `lanes` of `a` (0–3) and `b` (4–7), as `i32x4`.
+    fn shuffle_words(&mut self, a: Value, b: Value, lanes: [u8; 4]) -> Value {
+        let bytes: Vec<u8> = lanes
+            .iter()
+            .flat_map(|&l| (0..4).map(move |i| 4 * l + i))
+            .collect();
+        let mask = self.b.func.dfg.immediates.push(bytes.into());
+        let [a, b] = [a, b].map(|v| self.b.ins().bitcast(types::I8X16, super::lanes::le(), v));
+        let picked = self.b.ins().shuffle(a, b, mask);
+        self.b.ins().bitcast(VEC, super::lanes::le(), picked)
+    }
+
+    /// The texel at byte offset `at` (one per lane) from `texels` and the
+    /// one after it, one 8-byte load per lane: lanes 0 and 1's pairs, then
+    /// lanes 2 and 3's.
     fn gather_pairs(&mut self, texels: Value, at: Value) -> [Value; 2] {
         let offsets = self.lane_offsets(at);
         let words: Vec<Value> = offsets
@@ -453,27 +453,10 @@ impl Tr<'_, '_> {
                 )
             })
             .collect();
-        let halves = [0, 2].map(|l| {
+        [0, 2].map(|l| {
             let v = self.b.ins().scalar_to_vector(types::I64X2, words[l]);
             let v = self.b.ins().insertlane(v, words[l + 1], 1);
             self.b.ins().bitcast(VEC, super::lanes::le(), v)
-        });
-        [[0u8, 2, 4, 6], [1, 3, 5, 7]].map(|lanes| {
-            let bytes: Vec<u8> = lanes
-                .iter()
-                .flat_map(|&l| (0..4).map(move |i| 4 * l + i))
-                .collect();
-            let mask = self.b.func.dfg.immediates.push(bytes.into());
-            let a = self
-                .b
-                .ins()
-                .bitcast(types::I8X16, super::lanes::le(), halves[0]);
-            let b = self
-                .b
-                .ins()
-                .bitcast(types::I8X16, super::lanes::le(), halves[1]);
-            let picked = self.b.ins().shuffle(a, b, mask);
-            self.b.ins().bitcast(VEC, super::lanes::le(), picked)
         })
     }
 

@@ -37,9 +37,15 @@ pub struct InlineSampler {
     pub texels: *const u8,
     /// Bytes between rows of mip 0.
     pub row_pitch: [u32; 4],
-    /// All ones when the texture stores blue in its first byte and red in
-    /// its third (`bgra8_unorm`), 0 for `rgba8_unorm`.
-    pub swap_red_blue: [u32; 4],
+    /// Byte selections that spread a pair of lanes' texel pairs into
+    /// 16-bit channels: `channel_bytes[h]` turns 16 bytes holding lane
+    /// `l`'s left and right texels at `8l` and `8l + 4` (`l` = 0, 1) into
+    /// the words `[left, right]` of lane 0 and then of lane 1, for channel
+    /// `2h` in the low 8 bytes and channel `2h + 1` in the high 8 (high
+    /// bytes zero: index bit 7 set). Red and blue come from the texel's
+    /// first and third bytes for `rgba8_unorm`, its third and first for
+    /// `bgra8_unorm`.
+    pub channel_bytes: [[u8; 16]; 2],
     /// Subtracted from `u × size` before the floor: 0.5 for linear
     /// filtering, 0 for point.
     pub center: [f32; 4],
@@ -61,7 +67,7 @@ impl InlineSampler {
     pub const RUNTIME: InlineSampler = InlineSampler {
         texels: std::ptr::null(),
         row_pitch: [0; 4],
-        swap_red_blue: [0; 4],
+        channel_bytes: [[0; 16]; 2],
         center: [0.0; 4],
         fraction_mask: [0; 4],
         size: [[0.0; 4]; 2],
@@ -75,9 +81,9 @@ impl InlineSampler {
         let Some(texture) = texture else {
             return Self::RUNTIME;
         };
-        let swap_red_blue = match texture.format() {
-            Format::Rgba8Unorm => 0,
-            Format::Bgra8Unorm => u32::MAX,
+        let first_bytes = match texture.format() {
+            Format::Rgba8Unorm => [0, 1, 2, 3],
+            Format::Bgra8Unorm => [2, 1, 0, 3],
             _ => return Self::RUNTIME,
         };
         let mip0_only = sampler.mip_filter == MipFilter::None || texture.mips() == 1;
@@ -107,7 +113,7 @@ impl InlineSampler {
         InlineSampler {
             texels: level.bytes.as_ptr(),
             row_pitch: [4 * width; 4],
-            swap_red_blue: [swap_red_blue; 4],
+            channel_bytes: channel_bytes(first_bytes),
             center: [if linear { 0.5 } else { 0.0 }; 4],
             fraction_mask: [if linear { u32::MAX } else { 0 }; 4],
             size: [[width as f32; 4], [height as f32; 4]],
@@ -115,6 +121,21 @@ impl InlineSampler {
             last: [[width - 1; 4], [height - 1; 4]],
         }
     }
+}
+
+/// [`InlineSampler::channel_bytes`] for a format whose red, green, blue
+/// and alpha are bytes `first_bytes` of a texel.
+fn channel_bytes(first_bytes: [u8; 4]) -> [[u8; 16]; 2] {
+    let mut masks = [[0x80; 16]; 2];
+    for (h, mask) in masks.iter_mut().enumerate() {
+        for half in 0..2 {
+            let byte = first_bytes[2 * h + half];
+            for (word, texel) in (0..4).zip([0, 4, 8, 12]) {
+                mask[8 * half + 2 * word] = texel + byte;
+            }
+        }
+    }
+    masks
 }
 
 #[cfg(test)]
@@ -144,7 +165,15 @@ mod tests {
         let i = InlineSampler::new(Some(&t), &s);
         assert!(!i.texels.is_null());
         assert_eq!(i.row_pitch, [32; 4]);
-        assert_eq!(i.swap_red_blue, [0; 4]);
+        // Lane 0's left texel is bytes 0..4, its right 4..8; lane 1's 8..16.
+        let z = 0x80;
+        assert_eq!(
+            i.channel_bytes,
+            [
+                [0, z, 4, z, 8, z, 12, z, 1, z, 5, z, 9, z, 13, z],
+                [2, z, 6, z, 10, z, 14, z, 3, z, 7, z, 11, z, 15, z]
+            ]
+        );
         assert_eq!((i.center, i.fraction_mask), ([0.5; 4], [u32::MAX; 4]));
         assert_eq!(i.size, [[8.0; 4], [4.0; 4]]);
         assert_eq!(i.wrap_mask, [[7; 4], [3; 4]]);
@@ -159,7 +188,15 @@ mod tests {
             ..SamplerState::default()
         };
         let i = InlineSampler::new(Some(&t), &s);
-        assert_eq!(i.swap_red_blue, [u32::MAX; 4]);
+        // Red is each texel's third byte, blue its first.
+        let z = 0x80;
+        assert_eq!(
+            i.channel_bytes,
+            [
+                [2, z, 6, z, 10, z, 14, z, 1, z, 5, z, 9, z, 13, z],
+                [0, z, 4, z, 8, z, 12, z, 3, z, 7, z, 11, z, 15, z]
+            ]
+        );
         assert_eq!((i.center, i.fraction_mask), ([0.0; 4], [0; 4]));
         assert_eq!(i.wrap_mask, [[u32::MAX; 4]; 2]);
         assert_eq!(i.last, [[4; 4], [2; 4]]);
