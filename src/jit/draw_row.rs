@@ -84,9 +84,9 @@ impl Tr<'_, '_> {
         self.b.ins().return_(&[done]);
 
         self.b.switch_to_block(step);
-        let columns = self.lane_columns(x);
-        self.write_row_mask(row, &columns);
+        self.write_row_mask(row, x);
         if reads_position(self.prog) {
+            let columns = self.lane_columns(x);
             self.write_position_x(row, &columns);
         }
         self.zero_outputs();
@@ -161,12 +161,12 @@ impl Tr<'_, '_> {
     }
 
     /// Stores the step's lane mask: lanes inside the row's columns whose
-    /// row is covered.
-    fn write_row_mask(&mut self, row: Value, columns: &[Value]) {
+    /// row is covered. A step whose columns, `x` up to `x + 2k`, are all
+    /// inside is tested with two scalar compares and stores the row mask
+    /// as it is; only a step over the row's ends compares each lane.
+    fn write_row_mask(&mut self, row: Value, x: Value) {
         let first = self.load_u32(row, offset_of!(DrawRow, columns));
-        let first = self.b.ins().splat(VEC, first);
         let last = self.load_u32(row, offset_of!(DrawRow, columns) + 4);
-        let last = self.b.ins().splat(VEC, last);
         let rows = self.b.ins().load(
             VEC,
             MemFlagsData::trusted(),
@@ -174,6 +174,31 @@ impl Tr<'_, '_> {
             offset_of!(DrawRow, row_mask) as i32,
         );
         let mask = self.frame_ptr(offset_of!(Frame, lane_mask));
+        let whole = self.b.create_block();
+        let partial = self.b.create_block();
+        let join = self.b.create_block();
+        let after = self
+            .b
+            .ins()
+            .icmp(IntCC::UnsignedGreaterThanOrEqual, x, first);
+        let end = self.b.ins().iadd_imm_s(x, 2 * self.k as i64);
+        let before = self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, end, last);
+        let inside = self.b.ins().band(after, before);
+        self.b.ins().brif(inside, whole, &[], partial, &[]);
+
+        self.b.switch_to_block(whole);
+        for j in 0..self.k {
+            self.b
+                .ins()
+                .store(MemFlagsData::trusted(), rows, mask, 16 * j as i32);
+        }
+        self.b.ins().jump(join, &[]);
+
+        self.b.switch_to_block(partial);
+        self.b.set_cold_block(partial);
+        let columns = self.lane_columns(x);
+        let first = self.b.ins().splat(VEC, first);
+        let last = self.b.ins().splat(VEC, last);
         for (j, &x) in columns.iter().enumerate() {
             let after = self
                 .b
@@ -186,6 +211,8 @@ impl Tr<'_, '_> {
                 .ins()
                 .store(MemFlagsData::trusted(), inside, mask, 16 * j as i32);
         }
+        self.b.ins().jump(join, &[]);
+        self.b.switch_to_block(join);
     }
 
     /// Stores the x of the position system value: each lane's column as
