@@ -38,6 +38,10 @@ enum Command {
         /// Keep compiled code in this directory and load it from there.
         #[arg(long)]
         cache: Option<PathBuf>,
+        /// Run each case's action at one tier: first, top or both (the
+        /// default: the first tier until the top one is in).
+        #[arg(long, default_value = "both")]
+        tier: dxjit::Tier,
     },
     /// Compiles a case, repeats its action and reports times and rates
     /// (GFLOP/s against the peak, GB/s against memcpy), once or per value
@@ -164,7 +168,7 @@ struct StderrLog;
 
 impl log::Log for StderrLog {
     fn enabled(&self, metadata: &log::Metadata) -> bool {
-        metadata.level() <= log::Level::Warn
+        metadata.level() <= log::max_level()
     }
 
     fn log(&self, record: &log::Record) {
@@ -180,10 +184,16 @@ impl log::Log for StderrLog {
     fn flush(&self) {}
 }
 
+/// Logs to standard error: warnings, or the level `DXJIT_LOG` names
+/// (`error`, `warn`, `info`, `debug`, `trace`).
 fn init_logging() {
     static LOGGER: StderrLog = StderrLog;
     if log::set_logger(&LOGGER).is_ok() {
-        log::set_max_level(log::LevelFilter::Warn);
+        let level = std::env::var("DXJIT_LOG")
+            .ok()
+            .and_then(|l| l.parse().ok())
+            .unwrap_or(log::LevelFilter::Warn);
+        log::set_max_level(level);
     }
 }
 
@@ -227,9 +237,15 @@ fn main() -> ExitCode {
             no_checksum,
             timeout_ms,
             cache,
+            tier,
         } => {
             use_cache(cache.as_ref());
-            run(&cases, json, no_checksum, Duration::from_millis(timeout_ms))
+            let options = CompileOptions {
+                verify_checksum: !no_checksum,
+                tier,
+                ..CompileOptions::default()
+            };
+            run(&cases, json, &options, Duration::from_millis(timeout_ms))
         }
         Command::Bench {
             paths,
@@ -382,17 +398,18 @@ fn case_files(paths: &[PathBuf]) -> Vec<PathBuf> {
     out
 }
 
-fn run(paths: &[PathBuf], json: bool, no_checksum: bool, limit: Duration) -> Result<bool, String> {
-    let options = CompileOptions {
-        verify_checksum: !no_checksum,
-        ..CompileOptions::default()
-    };
+fn run(
+    paths: &[PathBuf],
+    json: bool,
+    options: &CompileOptions,
+    limit: Duration,
+) -> Result<bool, String> {
     let mut reports = Vec::new();
     for path in case_files(paths) {
         let report = match parse_case(&path) {
             Ok(case) => {
                 let outcome = std::panic::catch_unwind(|| {
-                    dxjit_cli::run::execute_within(&case, &options, limit)
+                    dxjit_cli::run::execute_within(&case, options, limit)
                 })
                 .unwrap_or_else(|_| Err("internal error: the runner panicked".into()));
                 CaseReport::new(&case, &outcome)

@@ -100,7 +100,7 @@ pub enum SysVal {
 }
 
 /// A register index: a static part plus an optional per-lane relative part.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Index {
     /// The static offset.
     pub base: u32,
@@ -121,7 +121,7 @@ impl Index {
 /// `neg` and `abs` are applied as the operation's source type says: float
 /// operations flip / clear the sign bit (abs first, then neg); integer
 /// operations negate in two's complement.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Src {
     /// The register file.
     pub file: File,
@@ -206,7 +206,7 @@ impl Src {
 }
 
 /// A destination operand: a register, the components written, and saturation.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Dst {
     /// The register file (`Temp`, `Indexable`, `Output` or `Null`).
     pub file: File,
@@ -448,7 +448,7 @@ pub enum Resource {
 }
 
 /// How a texture lookup chooses its level of detail.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Lod {
     /// From the quad's derivatives of the coordinates.
     Implicit,
@@ -466,7 +466,7 @@ pub enum Lod {
 /// sampler `sampler + sampler.x` (as unsigned integers), from the tables
 /// of every bound slot the frame carries; a slot past the runtime's
 /// (`SRV_SLOTS`, `SAMPLER_SLOTS`) reads as unbound: zeros.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct SlotOffsets {
     /// Added to the texture slot; `None` keeps it as written.
     pub texture: Option<Src>,
@@ -475,7 +475,7 @@ pub struct SlotOffsets {
 }
 
 /// One instruction of the IR.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Inst {
     /// A component-wise operation (see [`AluOp`]).
     Alu { op: AluOp, dst: Dst, src: Vec<Src> },
@@ -709,7 +709,7 @@ pub enum Inst {
 }
 
 /// A gather's texel offsets.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum GatherOffset {
     /// `aoffimmi(u, v, w)`.
     Immediate([i8; 3]),
@@ -729,7 +729,7 @@ pub enum ResInfoReturn {
 }
 
 /// An input or output register's description.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct IoReg {
     /// The register number in the IR's `Input`/`Output` file.
     pub reg: u32,
@@ -764,7 +764,7 @@ pub enum Interpolation {
 }
 
 /// An indexable temporary array `x#[count]`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct IndexableDecl {
     /// Declaration number (`x#`).
     pub id: u32,
@@ -773,7 +773,7 @@ pub struct IndexableDecl {
 }
 
 /// A thread-group shared memory block `g#`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct TgsmDecl {
     /// Declaration number (`g#`).
     pub id: u32,
@@ -784,7 +784,7 @@ pub struct TgsmDecl {
 }
 
 /// A constant buffer the program reads.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct CbDecl {
     /// Slot.
     pub slot: u32,
@@ -804,7 +804,7 @@ pub enum ResourceKind {
 }
 
 /// A declared SRV or UAV.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct ResourceDecl {
     /// Slot (`t#` or `u#`).
     pub slot: u32,
@@ -923,113 +923,149 @@ impl SlotOffsets {
     pub fn sources(&self) -> impl Iterator<Item = &Src> {
         self.texture.iter().chain(self.sampler.iter())
     }
+
+    /// The offsets present, to rewrite.
+    pub fn sources_mut(&mut self) -> impl Iterator<Item = &mut Src> {
+        self.texture.iter_mut().chain(self.sampler.iter_mut())
+    }
+}
+
+/// Defines [`Inst::sources`] and [`Inst::sources_mut`] from one list: `$r`
+/// is the reference kind (`&` or `&mut`), the rest the matching methods.
+macro_rules! source_list {
+    ($(#[$doc:meta])* $name:ident, ($($r:tt)+), $iter:ident, $as_ref:ident, $slots:ident) => {
+        $(#[$doc])*
+        pub fn $name($($r)+ self) -> Vec<$($r)+ Src> {
+            match self {
+                Inst::Alu { src, .. } | Inst::Double { src, .. } => src.$iter().collect(),
+                Inst::Dot { a, b, .. } => vec![a, b],
+                Inst::Swapc { cond, a, b, .. } => vec![cond, a, b],
+                Inst::LoadRaw { offset, .. } => vec![offset],
+                Inst::StoreRaw { offset, value, .. } => vec![offset, value],
+                Inst::LoadStructured { index, offset, .. } => vec![index, offset],
+                Inst::StoreStructured {
+                    index,
+                    offset,
+                    value,
+                    ..
+                } => vec![index, offset, value],
+                Inst::LoadTyped { coord, .. } => vec![coord],
+                Inst::Fetch { coord, slots, .. } => {
+                    let mut v = vec![coord];
+                    v.extend(slots.$iter().flat_map(|s| s.$slots()));
+                    v
+                }
+                Inst::StoreTyped { coord, value, .. } => vec![coord, value],
+                Inst::Atomic {
+                    addr,
+                    value,
+                    compare,
+                    ..
+                } => [Some(addr), Some(value), compare.$as_ref()]
+                    .into_iter()
+                    .flatten()
+                    .collect(),
+                Inst::ResInfo { mip, .. } => vec![mip],
+                Inst::Sample {
+                    coord,
+                    lod,
+                    compare,
+                    slots,
+                    ..
+                } => {
+                    let mut v = vec![coord];
+                    match lod {
+                        Lod::Bias(s) | Lod::Level(s) => v.push(s),
+                        Lod::Gradient(x, y) => v.extend([x, y]),
+                        Lod::Implicit => {}
+                    }
+                    v.extend(compare.$as_ref());
+                    v.extend(slots.$iter().flat_map(|s| s.$slots()));
+                    v
+                }
+                Inst::Gather {
+                    coord,
+                    offset,
+                    compare,
+                    slots,
+                    ..
+                } => {
+                    let mut v = vec![coord];
+                    if let GatherOffset::Programmable(o) = offset {
+                        v.push(o);
+                    }
+                    v.extend(compare.$as_ref());
+                    v.extend(slots.$iter().flat_map(|s| s.$slots()));
+                    v
+                }
+                Inst::QueryLod { coord, slots, .. } => {
+                    let mut v = vec![coord];
+                    v.extend(slots.$iter().flat_map(|s| s.$slots()));
+                    v
+                }
+                Inst::LoadSample { coord, sample, .. } => vec![coord, sample],
+                Inst::SamplePos { index, .. } => vec![index],
+                Inst::If { cond, .. }
+                | Inst::BreakC { cond, .. }
+                | Inst::ContinueC { cond, .. }
+                | Inst::RetC { cond, .. }
+                | Inst::CallC { cond, .. }
+                | Inst::Discard { cond, .. } => vec![cond],
+                Inst::Switch { sel } => vec![sel],
+                _ => Vec::new(),
+            }
+        }
+    };
+}
+
+/// Defines [`Inst::destinations`] and [`Inst::destinations_mut`] from one
+/// list, as [`source_list`] does for sources.
+macro_rules! destination_list {
+    ($(#[$doc:meta])* $name:ident, ($($r:tt)+), $iter:ident) => {
+        $(#[$doc])*
+        pub fn $name($($r)+ self) -> Vec<$($r)+ Dst> {
+            match self {
+                Inst::Alu { dst, .. }
+                | Inst::Dot { dst, .. }
+                | Inst::Double { dst, .. }
+                | Inst::LoadRaw { dst, .. }
+                | Inst::LoadStructured { dst, .. }
+                | Inst::LoadTyped { dst, .. }
+                | Inst::BufInfo { dst, .. }
+                | Inst::ResInfo { dst, .. }
+                | Inst::Sample { dst, .. }
+                | Inst::Fetch { dst, .. }
+                | Inst::Gather { dst, .. }
+                | Inst::QueryLod { dst, .. }
+                | Inst::LoadSample { dst, .. }
+                | Inst::SampleInfo { dst, .. }
+                | Inst::SamplePos { dst, .. } => vec![dst],
+                Inst::Swapc { dst, .. } => dst.$iter().collect(),
+                Inst::Atomic { dst, .. } => dst.$iter().collect(),
+                Inst::UavCounter { dst, .. } => vec![dst],
+                _ => Vec::new(),
+            }
+        }
+    };
 }
 
 impl Inst {
-    /// Every source operand of the instruction, relative indices excluded.
-    pub fn sources(&self) -> Vec<&Src> {
-        match self {
-            Inst::Alu { src, .. } | Inst::Double { src, .. } => src.iter().collect(),
-            Inst::Dot { a, b, .. } => vec![a, b],
-            Inst::Swapc { cond, a, b, .. } => vec![cond, a, b],
-            Inst::LoadRaw { offset, .. } => vec![offset],
-            Inst::StoreRaw { offset, value, .. } => vec![offset, value],
-            Inst::LoadStructured { index, offset, .. } => vec![index, offset],
-            Inst::StoreStructured {
-                index,
-                offset,
-                value,
-                ..
-            } => vec![index, offset, value],
-            Inst::LoadTyped { coord, .. } => vec![coord],
-            Inst::Fetch { coord, slots, .. } => {
-                let mut v = vec![coord];
-                v.extend(slots.iter().flat_map(|s| s.sources()));
-                v
-            }
-            Inst::StoreTyped { coord, value, .. } => vec![coord, value],
-            Inst::Atomic {
-                addr,
-                value,
-                compare,
-                ..
-            } => [Some(addr), Some(value), compare.as_ref()]
-                .into_iter()
-                .flatten()
-                .collect(),
-            Inst::ResInfo { mip, .. } => vec![mip],
-            Inst::Sample {
-                coord,
-                lod,
-                compare,
-                slots,
-                ..
-            } => {
-                let mut v = vec![coord];
-                match lod {
-                    Lod::Bias(s) | Lod::Level(s) => v.push(s),
-                    Lod::Gradient(x, y) => v.extend([x, y]),
-                    Lod::Implicit => {}
-                }
-                v.extend(compare.as_ref());
-                v.extend(slots.iter().flat_map(|s| s.sources()));
-                v
-            }
-            Inst::Gather {
-                coord,
-                offset,
-                compare,
-                slots,
-                ..
-            } => {
-                let mut v = vec![coord];
-                if let GatherOffset::Programmable(o) = offset {
-                    v.push(o);
-                }
-                v.extend(compare.as_ref());
-                v.extend(slots.iter().flat_map(|s| s.sources()));
-                v
-            }
-            Inst::QueryLod { coord, slots, .. } => {
-                let mut v = vec![coord];
-                v.extend(slots.iter().flat_map(|s| s.sources()));
-                v
-            }
-            Inst::LoadSample { coord, sample, .. } => vec![coord, sample],
-            Inst::SamplePos { index, .. } => vec![index],
-            Inst::If { cond, .. }
-            | Inst::BreakC { cond, .. }
-            | Inst::ContinueC { cond, .. }
-            | Inst::RetC { cond, .. }
-            | Inst::CallC { cond, .. }
-            | Inst::Discard { cond, .. } => vec![cond],
-            Inst::Switch { sel } => vec![sel],
-            _ => Vec::new(),
-        }
-    }
-
-    /// Every destination operand of the instruction.
-    pub fn destinations(&self) -> Vec<&Dst> {
-        match self {
-            Inst::Alu { dst, .. }
-            | Inst::Dot { dst, .. }
-            | Inst::Double { dst, .. }
-            | Inst::LoadRaw { dst, .. }
-            | Inst::LoadStructured { dst, .. }
-            | Inst::LoadTyped { dst, .. }
-            | Inst::BufInfo { dst, .. }
-            | Inst::ResInfo { dst, .. }
-            | Inst::Sample { dst, .. }
-            | Inst::Fetch { dst, .. }
-            | Inst::Gather { dst, .. }
-            | Inst::QueryLod { dst, .. }
-            | Inst::LoadSample { dst, .. }
-            | Inst::SampleInfo { dst, .. }
-            | Inst::SamplePos { dst, .. } => vec![dst],
-            Inst::Swapc { dst, .. } => dst.iter().collect(),
-            Inst::Atomic { dst, .. } => dst.iter().collect(),
-            Inst::UavCounter { dst, .. } => vec![dst],
-            _ => Vec::new(),
-        }
-    }
+    source_list!(
+        /// Every source operand of the instruction, relative indices excluded.
+        sources, (&), iter, as_ref, sources
+    );
+    source_list!(
+        /// Every source operand of the instruction, relative indices
+        /// excluded, to rewrite (in the order of [`Inst::sources`]).
+        sources_mut, (&mut), iter_mut, as_mut, sources_mut
+    );
+    destination_list!(
+        /// Every destination operand of the instruction.
+        destinations, (&), iter
+    );
+    destination_list!(
+        /// Every destination operand of the instruction, to rewrite (in the
+        /// order of [`Inst::destinations`]).
+        destinations_mut, (&mut), iter_mut
+    );
 }

@@ -52,7 +52,7 @@ fn compiled_varying(prog: &Program) -> Vec<u32> {
 
 /// Whether any instruction of `prog` reads the position system value (the
 /// row loop writes its x only then: nothing else reads the system values).
-fn reads_position(prog: &Program) -> bool {
+pub(super) fn reads_position(prog: &Program) -> bool {
     prog.bodies()
         .flatten()
         .flat_map(|inst| inst.sources())

@@ -30,6 +30,7 @@ mod reuse;
 mod sample_indexed;
 mod scalar;
 mod state;
+mod stencil;
 mod stride;
 mod stride_copy;
 mod strided;
@@ -57,6 +58,7 @@ use state::{Analyses, Control, FuncState, Masks, ScratchLayout, Tr, ARGS_BYTES};
 use std::collections::HashMap;
 use std::mem::offset_of;
 use std::time::Instant;
+pub use stencil::library_size as stencil_library_size;
 
 /// Why a program could not be compiled.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -406,6 +408,11 @@ pub fn compile(prog: &Program, opts: JitOptions) -> Result<Compiled, JitError> {
         )));
     }
     let k = opts.k.clamp(1, MAX_K);
+    if opts.codegen == Codegen::Quick {
+        if let Some(compiled) = stencil::compile(prog, &opts, started)? {
+            return Ok(compiled);
+        }
+    }
     let lanes = 4 * k as u32;
     let isa = module::isa(opts.codegen)?;
     let mut module = module::new_module(isa);

@@ -34,6 +34,11 @@ impl Codegen {
 /// loops, per the measurements in the design notes), `codegen`'s register
 /// allocator, verifier in debug builds.
 pub fn isa(codegen: Codegen) -> Result<OwnedTargetIsa, JitError> {
+    settings_isa(codegen, false)
+}
+
+/// The host ISA with the shaders' settings, frame pointers kept when asked.
+fn settings_isa(codegen: Codegen, frame_pointers: bool) -> Result<OwnedTargetIsa, JitError> {
     let mut fb = settings::builder();
     let set = |fb: &mut settings::Builder, k: &str, v: &str| {
         fb.set(k, v)
@@ -43,6 +48,9 @@ pub fn isa(codegen: Codegen) -> Result<OwnedTargetIsa, JitError> {
     set(&mut fb, "regalloc_algorithm", codegen.regalloc_algorithm())?;
     set(&mut fb, "is_pic", "false")?;
     set(&mut fb, "use_colocated_libcalls", "false")?;
+    if frame_pointers {
+        set(&mut fb, "preserve_frame_pointers", "true")?;
+    }
     set(
         &mut fb,
         "enable_verifier",
@@ -56,6 +64,12 @@ pub fn isa(codegen: Codegen) -> Result<OwnedTargetIsa, JitError> {
     builder
         .finish(settings::Flags::new(fb))
         .map_err(|e| JitError::Backend(e.to_string()))
+}
+
+/// The ISA stencils are compiled for (`jit::stencil`): the top tier's
+/// settings, with frame pointers kept, which Cranelift's tail calls need.
+pub fn stencil_isa() -> Result<OwnedTargetIsa, JitError> {
+    settings_isa(Codegen::Quick, true)
 }
 
 /// A new module with every helper and libcall symbol registered.

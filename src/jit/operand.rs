@@ -19,7 +19,8 @@ pub enum Ty {
     I,
 }
 
-fn sysval_slot(sv: SysVal) -> SysValSlot {
+/// The block slot of a system value.
+pub(super) fn sysval_slot(sv: SysVal) -> SysValSlot {
     match sv {
         SysVal::DispatchThreadId => SysValSlot::DispatchThreadId,
         SysVal::GroupId => SysValSlot::GroupId,

@@ -118,7 +118,9 @@ impl Tr<'_, '_> {
         self.write_each(dst, sum)
     }
 
-    fn emit_inst(&mut self, inst: &Inst, rest: &[Inst]) -> Result<(), JitError> {
+    /// Emits one instruction followed by `rest` (which loops and switches
+    /// read ahead in).
+    pub(super) fn emit_inst(&mut self, inst: &Inst, rest: &[Inst]) -> Result<(), JitError> {
         let pos = self.main_index(rest);
         if let Some(pos) = pos {
             match inst {

@@ -1,0 +1,135 @@
+//! The stencil tier: a first tier made by copying machine code, not by
+//! compiling it (copy-and-patch, as Xu and Kjolstad's baseline compilers
+//! and CPython's JIT do).
+//!
+//! A *stencil* is the machine code of one small piece of a shader (one
+//! component of an ALU instruction, a sampling instruction, an `if`'s mask
+//! update) compiled once per process by Cranelift from the same translator
+//! the other tiers run, with the addresses of its operands left as holes
+//! and its continuations left as exits. A shader is compiled by walking
+//! its IR, looking each piece's stencil up by its key (what the code
+//! depends on: the operation, the register files of its operands, whether
+//! writes blend with the execution mask), copying the stencils one after
+//! another and patching the holes (operand offsets, literal addresses) and
+//! exits (jumps to the next piece, to a loop's header, past an `if`).
+//! Once the stencils a program needs exist, compiling it costs a hash
+//! lookup and a copy per piece, not Cranelift's lowering and allocation.
+//!
+//! Registers and masks live in the call's scratch memory between pieces
+//! (`layout`); each piece loads what it reads and stores what it writes.
+//! Pieces are `tail`-convention functions of the frame and scratch
+//! pointers that end in a tail call to their exit, entered by a `SystemV`
+//! entry stencil (the pixel row loop of `draw_row.rs` for pixel shaders).
+//! The results are the translator's own, bit for bit: every operation's
+//! code is what `Tr` emits for it, and the control-flow pieces make the
+//! choices `jit/flow.rs` makes.
+//!
+//! Programs with what stencils do not cover (barriers, hull and geometry
+//! shaders, relatively indexed operands) are left to the Cranelift first
+//! tier.
+
+mod build;
+mod emit;
+mod flow_body;
+mod key;
+mod layout;
+mod library;
+mod operands;
+mod stitch;
+
+use super::{Compiled, JitError, JitOptions, KernelInfo, Listing, Memory};
+use crate::ir::{Program, Stage};
+use cranelift_codegen::binemit::Reloc;
+pub use library::size as library_size;
+use std::time::Instant;
+
+/// One compiled stencil: its code and where to patch it.
+pub struct Stencil {
+    /// What it was compiled from.
+    pub key: key::Key,
+    /// The machine code, constant pool included.
+    pub code: Vec<u8>,
+    /// Each hole: the code offset of its 8-byte value, and its number.
+    pub holes: Vec<(u32, u32)>,
+    /// Each exit: the code offset of its 4-byte distance, its number and
+    /// the relocation's addend.
+    pub exits: Vec<(u32, u32, i64)>,
+    /// Each reference to the immediate constant buffer: code offset and
+    /// addend (the buffer's rows lead the shader's data).
+    pub icb: Vec<(u32, i64)>,
+    /// Relocations against helpers and libcalls.
+    pub symbols: Vec<SymbolReloc>,
+    /// The code as text, when it was compiled with a listing.
+    pub listing: Option<String>,
+}
+
+/// A relocation against a runtime helper or libcall.
+pub struct SymbolReloc {
+    /// Code offset.
+    pub offset: u32,
+    /// How the address is written.
+    pub kind: Reloc,
+    /// The symbol.
+    pub symbol: String,
+    /// Added to the address.
+    pub addend: i64,
+}
+
+/// Compiles `prog` by stitching stencils; `Ok(None)` when the program
+/// needs something stencils do not do (the caller compiles it otherwise).
+pub fn compile(
+    prog: &Program,
+    opts: &JitOptions,
+    started: Instant,
+) -> Result<Option<Compiled>, JitError> {
+    if opts.k != 1 {
+        return Ok(None);
+    }
+    let mut s = stitch::Stitcher::new(prog, layout::Layout::of(prog));
+    match s.program() {
+        Ok(()) => {}
+        Err(stitch::StitchError::Unsupported(why)) => {
+            log::debug!("stencil tier: not for this program: {}", why.0);
+            return Ok(None);
+        }
+        Err(stitch::StitchError::Jit(e)) => return Err(e),
+    }
+    let image = emit::image(&s)?;
+    let map = super::loader::load(&image)?;
+    // SAFETY: the mapping holds the stitched code, whose first piece is the
+    // entry stencil, a function with the `ShaderFn` signature.
+    let func =
+        unsafe { std::mem::transmute::<*const u8, dxjit_runtime::abi::ShaderFn>(map.as_ptr()) };
+    let listing = opts.listing.then(|| emit::listing(&s)).transpose()?;
+    let tgsm_size = prog.tgsm.iter().map(|d| d.size.next_multiple_of(16)).sum();
+    Ok(Some(Compiled {
+        memory: Some(Memory::Mapped { _map: map }),
+        func,
+        info: KernelInfo {
+            lanes: 4,
+            scratch_size: s.layout.size,
+            input_regs: s.input_regs,
+            output_regs: s.output_regs,
+            tgsm_size,
+            has_barriers: false,
+            inline_pairs: Vec::new(),
+            direct_outputs: 0,
+            stage: prog.stage,
+            thread_group: if prog.stage == Stage::Compute {
+                prog.thread_group
+            } else {
+                [1, 1, 1]
+            },
+            const_overrides: prog.const_overrides.clone(),
+            cb_static_bytes: s.cb_static_bytes,
+        },
+        code_size: image.code.len(),
+        compile_us: started.elapsed().as_secs_f64() * 1e6,
+        listing: listing.map(|native| Listing {
+            clif: String::new(),
+            native,
+        }),
+        image: opts.keep_image.then_some(image),
+        loaded: false,
+    }))
+}

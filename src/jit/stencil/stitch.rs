@@ -1,0 +1,1034 @@
+//! Walking a program into pieces: one stencil (from the library) per
+//! instruction component, construct boundary and entry, with the values of
+//! its holes and where each of its exits goes. The control-flow choices
+//! are the ones `jit/flow.rs` makes (uniform branches and loops by the same
+//! analysis), so the masks, and with them the results, are the same.
+
+use super::key::{Access, Body, FlowOp, HoleValue, InstBody, InstContext, Key, MaskId, Place};
+use super::layout::Layout;
+use super::library;
+use super::Stencil;
+use crate::ir::{AluOp, Dst, File, Index, Inst, Program, Resource, Src, Stage, XYZW};
+use crate::jit::uniform::Uniformity;
+use crate::jit::JitError;
+use dxjit_runtime::abi::CB_SLOTS;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// Why a program is left to the Cranelift first tier.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Unsupported(pub &'static str);
+
+/// A stitch that could not finish.
+#[derive(Debug)]
+pub enum StitchError {
+    /// The program needs something stencils do not do.
+    Unsupported(Unsupported),
+    /// A stencil failed to compile, or the program is malformed.
+    Jit(JitError),
+}
+
+impl From<Unsupported> for StitchError {
+    fn from(u: Unsupported) -> Self {
+        StitchError::Unsupported(u)
+    }
+}
+
+impl From<JitError> for StitchError {
+    fn from(e: JitError) -> Self {
+        StitchError::Jit(e)
+    }
+}
+
+/// A place in the chain: a piece's position once bound.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Label(pub usize);
+
+/// Where an exit goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Target {
+    /// The piece after.
+    Next,
+    /// A label's piece.
+    Label(Label),
+}
+
+/// One stencil in the chain.
+pub struct Piece {
+    /// The code.
+    pub stencil: Arc<Stencil>,
+    /// Its holes' values, in the order the stencil numbers them.
+    pub holes: Vec<HoleValue>,
+    /// Where each exit goes.
+    pub exits: Vec<Target>,
+}
+
+/// The shader's read-only data: literal words, each stored once.
+pub struct Data {
+    /// The words.
+    pub words: Vec<u32>,
+    index: HashMap<u32, u32>,
+}
+
+impl Data {
+    /// Data that starts with the immediate constant buffer's rows.
+    pub fn with_rows(rows: &[[u32; 4]]) -> Data {
+        Data {
+            words: rows.iter().flatten().copied().collect(),
+            index: HashMap::new(),
+        }
+    }
+
+    /// The byte offset of `w` in the data.
+    pub fn word(&mut self, w: u32) -> u32 {
+        let next = 4 * self.words.len() as u32;
+        *self.index.entry(w).or_insert_with(|| {
+            self.words.push(w);
+            next
+        })
+    }
+}
+
+/// An open construct.
+enum Open {
+    If {
+        uniform: bool,
+        slot: u32,
+        skip: Label,
+        end: Label,
+        else_seen: bool,
+    },
+    Loop {
+        uniform: bool,
+        slot: u32,
+        header: Label,
+        latch: Label,
+        exit: Label,
+        checked: bool,
+    },
+    Switch {
+        slot: u32,
+        selector: u32,
+        matched: u32,
+        cases: Vec<u32>,
+    },
+}
+
+/// The walk's state.
+pub struct Stitcher<'p> {
+    /// The program.
+    pub prog: &'p Program,
+    /// Where its state lives in the scratch.
+    pub layout: Layout,
+    /// Its data.
+    pub data: Data,
+    /// Bytes of each constant buffer read with literal rows (see
+    /// `Kernel::cb_static_bytes`).
+    pub cb_static_bytes: [u32; CB_SLOTS],
+    /// Registers in the input block.
+    pub input_regs: u32,
+    /// Registers in the output block.
+    pub output_regs: u32,
+    /// The pieces so far.
+    pub pieces: Vec<Piece>,
+    /// Each label's piece, once bound.
+    pub labels: Vec<Option<usize>>,
+    uniform: Uniformity,
+    flow: Vec<Open>,
+    killed: bool,
+    call_depth: u32,
+    exit: Label,
+}
+
+/// The slot's `n` vectors as holes.
+fn vectors(slot: u32, n: u32) -> Vec<HoleValue> {
+    (0..n)
+        .map(|i| HoleValue::Const(u64::from(slot + 16 * i)))
+        .collect()
+}
+
+/// The canonical source `reg`, read as `src` is (its modifiers).
+fn canonical_src(src: &Src, reg: u32) -> Src {
+    Src {
+        file: File::Temp,
+        index: Index::fixed(reg),
+        swizzle: XYZW,
+        neg: src.neg,
+        abs: src.abs,
+        imm: [0; 4],
+    }
+}
+
+/// The operands of a piece in canonical form: the canonical registers it
+/// loads (numbered from `next`) and the holes of their places.
+struct Canon {
+    loads: Vec<Access>,
+    holes: Vec<HoleValue>,
+    next: u32,
+    /// What relative indices reach, for the instruction's context.
+    reach: Reach,
+}
+
+/// The register files relative indices of a piece reach.
+#[derive(Default)]
+struct Reach {
+    inputs: bool,
+    outputs: bool,
+    indexables: Vec<u32>,
+    icb: bool,
+}
+
+impl Canon {
+    /// No operands yet; loaded registers are numbered from `first`.
+    fn new(first: u32) -> Canon {
+        Canon {
+            loads: Vec::new(),
+            holes: Vec::new(),
+            next: first,
+            reach: Reach::default(),
+        }
+    }
+
+    /// A new canonical register loaded through `access`.
+    fn register(&mut self, access: Access, holes: Vec<HoleValue>) -> u32 {
+        self.loads.push(access);
+        self.holes.extend(holes);
+        self.next += 1;
+        self.next - 1
+    }
+}
+
+/// The canonical destination `reg`, written as `dst` is.
+fn canonical_dst(dst: &Dst, reg: u32, mask: u8) -> Dst {
+    Dst {
+        file: File::Temp,
+        index: Index::fixed(reg),
+        mask,
+        saturate: dst.saturate,
+    }
+}
+
+/// The components of `mask`, ascending.
+fn components(mask: u8) -> impl Iterator<Item = usize> {
+    (0..4).filter(move |c| mask & (1 << c) != 0)
+}
+
+/// Whether computing `dst`'s components one at a time would let a later
+/// component read one written before it, through a source or a source's
+/// relative index.
+fn split_hazard(dst: &Dst, src: &[Src]) -> bool {
+    let reads_written = |s: &Src, later: usize| {
+        s.file == dst.file && s.index == dst.index && {
+            let c = s.swizzle[later] as usize & 3;
+            c < later && dst.mask & (1 << c) != 0
+        }
+    };
+    let index_written = |s: &Src| {
+        s.index.rel.as_deref().is_some_and(|r| {
+            r.file == dst.file && r.index == dst.index && dst.mask.count_ones() > 1
+        })
+    };
+    src.iter()
+        .any(|s| index_written(s) || components(dst.mask).any(|later| reads_written(s, later)))
+}
+
+/// The SRV and UAV slots an instruction names, and whether it names
+/// group-shared memory.
+fn named_resources(inst: &Inst) -> (Vec<u32>, Vec<u32>, bool) {
+    let res = match inst {
+        Inst::LoadRaw { res, .. }
+        | Inst::StoreRaw { res, .. }
+        | Inst::LoadStructured { res, .. }
+        | Inst::StoreStructured { res, .. }
+        | Inst::LoadTyped { res, .. }
+        | Inst::StoreTyped { res, .. }
+        | Inst::Atomic { res, .. }
+        | Inst::UavCounter { res, .. }
+        | Inst::BufInfo { res, .. }
+        | Inst::ResInfo { res, .. } => Some(*res),
+        Inst::Sample { res, .. }
+        | Inst::Fetch { res, .. }
+        | Inst::Gather { res, .. }
+        | Inst::QueryLod { res, .. }
+        | Inst::LoadSample { res, .. } => Some(Resource::Srv(*res)),
+        Inst::SampleInfo { res, .. } | Inst::SamplePos { res, .. } => res.map(Resource::Srv),
+        _ => None,
+    };
+    match res {
+        Some(Resource::Srv(s)) => (vec![s], Vec::new(), false),
+        Some(Resource::Uav(u)) => (Vec::new(), vec![u], false),
+        Some(Resource::Tgsm(_)) => (Vec::new(), Vec::new(), true),
+        None => (Vec::new(), Vec::new(), false),
+    }
+}
+
+impl<'p> Stitcher<'p> {
+    /// A walk over `prog`, whose registers `layout` places.
+    pub fn new(prog: &'p Program, layout: Layout) -> Stitcher<'p> {
+        let max_reg = |regs: &[crate::ir::IoReg]| {
+            regs.iter()
+                .map(|r| r.reg.saturating_add(1))
+                .max()
+                .unwrap_or(0)
+        };
+        Stitcher {
+            prog,
+            layout,
+            data: Data::with_rows(&prog.icb),
+            cb_static_bytes: [0; CB_SLOTS],
+            input_regs: prog.input_block_regs(),
+            output_regs: max_reg(&prog.outputs).max(prog.depth_output.map_or(0, |r| r + 1)),
+            pieces: Vec::new(),
+            labels: Vec::new(),
+            uniform: Uniformity::of(prog),
+            flow: Vec::new(),
+            killed: false,
+            call_depth: 0,
+            exit: Label(0),
+        }
+    }
+
+    /// A new label, not yet bound.
+    fn label(&mut self) -> Label {
+        self.labels.push(None);
+        Label(self.labels.len() - 1)
+    }
+
+    /// Binds `l` to the next piece.
+    fn bind(&mut self, l: Label) {
+        self.labels[l.0] = Some(self.pieces.len());
+    }
+
+    /// Appends the stencil of `key`.
+    fn push(
+        &mut self,
+        key: Key,
+        holes: Vec<HoleValue>,
+        exits: Vec<Target>,
+    ) -> Result<(), StitchError> {
+        let stencil = library::get(&key)?;
+        self.pieces.push(Piece {
+            stencil,
+            holes,
+            exits,
+        });
+        Ok(())
+    }
+
+    /// Appends a control-flow piece: its source (if any) is register 0.
+    fn flow_piece(
+        &mut self,
+        op: FlowOp,
+        src: Option<&Src>,
+        body_holes: Vec<HoleValue>,
+        exits: Vec<Target>,
+    ) -> Result<(), StitchError> {
+        let mut canon = Canon::new(0);
+        let src = match src {
+            Some(s) => {
+                let orig = s.swizzle[0] as usize & 3;
+                let comps = [Some(orig), None, None, None];
+                Some(self.source(&mut canon, s, comps, XYZW, s.swizzle)?)
+            }
+            None => None,
+        };
+        if canon.reach.inputs
+            || canon.reach.outputs
+            || canon.reach.icb
+            || !canon.reach.indexables.is_empty()
+        {
+            return Err(Unsupported("a relatively indexed test").into());
+        }
+        let mut holes = canon.holes;
+        holes.extend(body_holes);
+        let key = Key {
+            body: Body::Flow { op, src },
+            loads: canon.loads,
+            stores: Vec::new(),
+            divergent: false,
+            masks: op != FlowOp::InitMasks && !matches!(op, FlowOp::ZeroRegister(_) | FlowOp::Jump),
+        };
+        self.push(key, holes, exits)
+    }
+
+    /// A flow piece that goes on to the next.
+    fn step(
+        &mut self,
+        op: FlowOp,
+        src: Option<&Src>,
+        holes: Vec<HoleValue>,
+    ) -> Result<(), StitchError> {
+        self.flow_piece(op, src, holes, vec![Target::Next])
+    }
+
+    /// Whether writes must blend with the execution mask (`Tr::divergent`).
+    fn divergent(&self) -> bool {
+        self.killed
+            || self.call_depth > 0
+            || self.flow.iter().any(|f| match f {
+                Open::If { uniform, .. } | Open::Loop { uniform, .. } => !uniform,
+                Open::Switch { .. } => true,
+            })
+    }
+
+    /// The innermost loop's latch and exit when it is uniform and is the
+    /// innermost construct a break or continue refers to (`Tr::uniform_loop`).
+    fn uniform_loop(&self) -> Option<(Label, Label)> {
+        for f in self.flow.iter().rev() {
+            match f {
+                Open::Loop {
+                    uniform: true,
+                    latch,
+                    exit,
+                    ..
+                } => return Some((*latch, *exit)),
+                Open::Loop { .. } | Open::Switch { .. } => return None,
+                Open::If { .. } => {}
+            }
+        }
+        None
+    }
+
+    /// The whole program: entry, body, exit.
+    pub fn program(&mut self) -> Result<(), StitchError> {
+        let prog = self.prog;
+        let entry = match prog.stage {
+            Stage::Pixel => Body::PixelEntry {
+                reads_position: crate::jit::draw_row::reads_position(prog),
+                output_regs: self.output_regs,
+            },
+            Stage::Vertex | Stage::Domain | Stage::Compute => Body::Entry,
+            Stage::Hull | Stage::Geometry => {
+                return Err(Unsupported("hull and geometry shaders").into())
+            }
+        };
+        self.push(
+            Key {
+                body: entry,
+                loads: Vec::new(),
+                stores: Vec::new(),
+                divergent: false,
+                masks: false,
+            },
+            Vec::new(),
+            vec![Target::Next],
+        )?;
+        self.step(FlowOp::InitMasks, None, Vec::new())?;
+        self.zero_temps()?;
+        self.exit = self.label();
+        self.body(&prog.main)?;
+        self.bind(self.exit);
+        let store_alive = prog.stage != Stage::Compute && crate::jit::flow::discards(prog);
+        self.flow_piece(FlowOp::Exit { store_alive }, None, Vec::new(), Vec::new())
+    }
+
+    /// Zeros the temps a call must see as zero: every temp of a pixel shader
+    /// (its quad's neighbours may read them, as the row loop's zeroing
+    /// gives), the components other stages read before writing.
+    fn zero_temps(&mut self) -> Result<(), StitchError> {
+        let prog = self.prog;
+        let mut masks = vec![0u8; prog.temps as usize];
+        if prog.stage == Stage::Pixel {
+            masks.fill(0xf);
+        } else if !prog.main.is_empty() {
+            let live = crate::ir::Liveness::of(prog);
+            for (reg, c) in live.before(0).iter() {
+                if let Some(m) = masks.get_mut(reg as usize) {
+                    *m |= 1 << c;
+                }
+            }
+        }
+        for (reg, mask) in masks.into_iter().enumerate() {
+            if mask != 0 {
+                let at = self.layout.temp(reg as u32, 0);
+                self.step(
+                    FlowOp::ZeroRegister(mask),
+                    None,
+                    vec![HoleValue::Const(u64::from(at))],
+                )?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The pieces of a function body.
+    fn body(&mut self, body: &[Inst]) -> Result<(), StitchError> {
+        for (i, inst) in body.iter().enumerate() {
+            self.inst(inst, &body[i + 1..])?;
+        }
+        Ok(())
+    }
+
+    /// The pieces of one instruction, followed by `rest`.
+    fn inst(&mut self, inst: &Inst, rest: &[Inst]) -> Result<(), StitchError> {
+        match inst {
+            Inst::If { cond, nz } => self.open_if(cond, *nz),
+            Inst::Else => self.open_else(),
+            Inst::EndIf => self.close_if(),
+            Inst::Loop => self.open_loop(rest),
+            Inst::EndLoop => self.close_loop(),
+            Inst::Break => self.leave(MaskId::Brk, None),
+            Inst::Continue => self.leave(MaskId::Cont, None),
+            Inst::BreakC { cond, nz } => self.leave(MaskId::Brk, Some((cond, *nz))),
+            Inst::ContinueC { cond, nz } => self.leave(MaskId::Cont, Some((cond, *nz))),
+            Inst::Switch { sel } => self.open_switch(sel, rest),
+            Inst::Case(v) => {
+                let Some(Open::Switch { selector, .. }) = self.flow.last() else {
+                    return Err(JitError::Invalid("case outside switch".into()).into());
+                };
+                let holes = vec![
+                    HoleValue::Const(u64::from(*selector)),
+                    HoleValue::Data(self.data.word(*v)),
+                ];
+                self.step(FlowOp::Case, None, holes)
+            }
+            Inst::Default => self.default_case(),
+            Inst::EndSwitch => {
+                let Some(Open::Switch { slot, .. }) = self.flow.pop() else {
+                    return Err(JitError::Invalid("endswitch without switch".into()).into());
+                };
+                self.step(FlowOp::EndSwitch, None, vectors(slot, 4))
+            }
+            Inst::Ret if self.flow.is_empty() && self.call_depth == 0 => {
+                let exit = self.exit;
+                self.flow_piece(FlowOp::Jump, None, Vec::new(), vec![Target::Label(exit)])
+            }
+            Inst::Ret => self.kill(MaskId::Ret, None),
+            Inst::RetC { cond, nz } => self.kill(MaskId::Ret, Some((cond, *nz))),
+            Inst::Discard { cond, nz } => {
+                self.killed = true;
+                self.kill(MaskId::Alive, Some((cond, *nz)))
+            }
+            Inst::Call { label } => self.call(*label, None),
+            Inst::CallC { cond, nz, label } => self.call(*label, Some((cond, *nz))),
+            Inst::Sync { group, .. } => {
+                if *group && self.prog.stage == Stage::Compute {
+                    return Err(Unsupported("a group barrier").into());
+                }
+                Ok(())
+            }
+            Inst::Emit { .. } | Inst::Cut { .. } => Err(Unsupported("geometry output").into()),
+            Inst::Alu { op, dst, src } if !split_hazard(dst, src) => self.alu(*op, dst, src),
+            _ => self.instruction(inst),
+        }
+    }
+
+    /// `ret`/`retc` below the top, `discard`: the lanes leave `mask`.
+    fn kill(&mut self, mask: MaskId, test: Option<(&Src, bool)>) -> Result<(), StitchError> {
+        if mask == MaskId::Ret && self.call_depth == 0 {
+            self.killed = true;
+        }
+        self.step(
+            FlowOp::ClearLanes {
+                mask,
+                test: test.map(|t| t.1),
+            },
+            test.map(|t| t.0),
+            Vec::new(),
+        )
+    }
+
+    fn open_if(&mut self, cond: &Src, nz: bool) -> Result<(), StitchError> {
+        let uniform = self.call_depth == 0 && self.uniform.src(cond, 0);
+        let skip = self.label();
+        let end = self.label();
+        let exits = vec![Target::Next, Target::Label(skip)];
+        let slot = if uniform {
+            self.flow_piece(FlowOp::IfUniform { nz }, Some(cond), Vec::new(), exits)?;
+            0
+        } else {
+            let slot = self.layout.slot(2);
+            self.flow_piece(FlowOp::IfMasked { nz }, Some(cond), vectors(slot, 2), exits)?;
+            slot
+        };
+        self.flow.push(Open::If {
+            uniform,
+            slot,
+            skip,
+            end,
+            else_seen: false,
+        });
+        Ok(())
+    }
+
+    fn open_else(&mut self) -> Result<(), StitchError> {
+        let Some(Open::If {
+            uniform,
+            slot,
+            skip,
+            end,
+            else_seen,
+        }) = self.flow.last_mut()
+        else {
+            return Err(JitError::Invalid("else without if".into()).into());
+        };
+        *else_seen = true;
+        let (uniform, slot, skip, end) = (*uniform, *slot, *skip, *end);
+        if uniform {
+            self.flow_piece(FlowOp::Jump, None, Vec::new(), vec![Target::Label(end)])?;
+            self.bind(skip);
+            Ok(())
+        } else {
+            self.bind(skip);
+            self.flow_piece(
+                FlowOp::ElseMasked,
+                None,
+                vectors(slot, 2),
+                vec![Target::Next, Target::Label(end)],
+            )
+        }
+    }
+
+    fn close_if(&mut self) -> Result<(), StitchError> {
+        let Some(Open::If {
+            uniform,
+            slot,
+            skip,
+            end,
+            else_seen,
+        }) = self.flow.pop()
+        else {
+            return Err(JitError::Invalid("endif without if".into()).into());
+        };
+        self.bind(if else_seen { end } else { skip });
+        if uniform {
+            return Ok(());
+        }
+        self.step(FlowOp::EndIfMasked, None, vectors(slot, 1))
+    }
+
+    fn open_loop(&mut self, rest: &[Inst]) -> Result<(), StitchError> {
+        let uniform = self.call_depth == 0 && self.uniform.loop_is_uniform(rest);
+        let checked = !uniform || !crate::jit::bounded_loop::is_bounded(rest);
+        let slot = self.layout.slot(5);
+        self.step(FlowOp::SaveMasks, None, vectors(slot, 5))?;
+        let header = self.label();
+        let latch = self.label();
+        let exit = self.label();
+        if !uniform {
+            self.step(FlowOp::LoopEnter, None, Vec::new())?;
+        }
+        self.bind(header);
+        if !uniform {
+            self.flow_piece(
+                FlowOp::LoopHeader,
+                None,
+                Vec::new(),
+                vec![Target::Next, Target::Label(exit)],
+            )?;
+        }
+        self.flow.push(Open::Loop {
+            uniform,
+            slot,
+            header,
+            latch,
+            exit,
+            checked,
+        });
+        Ok(())
+    }
+
+    fn close_loop(&mut self) -> Result<(), StitchError> {
+        let Some(Open::Loop {
+            uniform,
+            slot,
+            header,
+            latch,
+            exit,
+            checked,
+        }) = self.flow.pop()
+        else {
+            return Err(JitError::Invalid("endloop without loop".into()).into());
+        };
+        self.bind(latch);
+        self.flow_piece(
+            FlowOp::LoopBack {
+                masked: !uniform,
+                checked,
+            },
+            None,
+            Vec::new(),
+            vec![Target::Label(header)],
+        )?;
+        self.bind(exit);
+        self.step(FlowOp::Restore { ret: false }, None, vectors(slot, 4))
+    }
+
+    /// `break`/`continue` and their conditional forms.
+    fn leave(&mut self, mask: MaskId, test: Option<(&Src, bool)>) -> Result<(), StitchError> {
+        if let Some((latch, exit)) = self.uniform_loop() {
+            let target = Target::Label(if mask == MaskId::Brk { exit } else { latch });
+            return match test {
+                Some((cond, nz)) => self.flow_piece(
+                    FlowOp::BranchAny { nz },
+                    Some(cond),
+                    Vec::new(),
+                    vec![Target::Next, target],
+                ),
+                None => self.flow_piece(FlowOp::Jump, None, Vec::new(), vec![target]),
+            };
+        }
+        self.step(
+            FlowOp::ClearLanes {
+                mask,
+                test: test.map(|t| t.1),
+            },
+            test.map(|t| t.0),
+            Vec::new(),
+        )
+    }
+
+    fn open_switch(&mut self, sel: &Src, rest: &[Inst]) -> Result<(), StitchError> {
+        let slot = self.layout.slot(5);
+        let selector = self.layout.slot(1);
+        let matched = self.layout.slot(1);
+        self.step(FlowOp::SaveMasks, None, vectors(slot, 5))?;
+        self.step(FlowOp::SwitchEnter, Some(sel), vectors(selector, 1))?;
+        let mut cases = Vec::new();
+        let mut depth = 0usize;
+        for inst in rest {
+            match inst {
+                Inst::Switch { .. } => depth += 1,
+                Inst::EndSwitch if depth == 0 => break,
+                Inst::EndSwitch => depth -= 1,
+                Inst::Case(v) if depth == 0 => cases.push(*v),
+                _ => {}
+            }
+        }
+        self.flow.push(Open::Switch {
+            slot,
+            selector,
+            matched,
+            cases,
+        });
+        Ok(())
+    }
+
+    fn default_case(&mut self) -> Result<(), StitchError> {
+        let Some(Open::Switch {
+            selector,
+            matched,
+            cases,
+            ..
+        }) = self.flow.last()
+        else {
+            return Err(JitError::Invalid("default outside switch".into()).into());
+        };
+        let (selector, matched, cases) = (*selector, *matched, cases.clone());
+        self.step(FlowOp::DefaultClear, None, vectors(matched, 1))?;
+        for v in cases {
+            let holes = vec![
+                HoleValue::Const(u64::from(matched)),
+                HoleValue::Const(u64::from(selector)),
+                HoleValue::Data(self.data.word(v)),
+            ];
+            self.step(FlowOp::DefaultMatch, None, holes)?;
+        }
+        self.step(FlowOp::DefaultApply, None, vectors(matched, 1))
+    }
+
+    /// `call`/`callc`: the subroutine inlined under fresh masks.
+    fn call(&mut self, label: u32, test: Option<(&Src, bool)>) -> Result<(), StitchError> {
+        let prog = self.prog;
+        let body = prog
+            .subroutine(label)
+            .ok_or_else(|| JitError::Invalid(format!("call to undefined label l{label}")))?;
+        if self.call_depth >= crate::ir::MAX_CALL_DEPTH {
+            return Err(JitError::Invalid("calls nested too deep".into()).into());
+        }
+        let slot = self.layout.slot(5);
+        self.step(FlowOp::SaveMasks, None, vectors(slot, 5))?;
+        self.step(
+            FlowOp::CallEnter {
+                test: test.map(|t| t.1),
+            },
+            test.map(|t| t.0),
+            Vec::new(),
+        )?;
+        let outer = std::mem::take(&mut self.flow);
+        self.call_depth += 1;
+        let result = self.body(body);
+        self.call_depth -= 1;
+        self.flow = outer;
+        result?;
+        self.step(FlowOp::Restore { ret: true }, None, vectors(slot, 5))
+    }
+
+    /// The context an instruction's code needs.
+    fn context(&self, inst: &Inst) -> InstContext {
+        let prog = self.prog;
+        let (srvs, uavs, tgsm) = named_resources(inst);
+        InstContext {
+            stage: prog.stage,
+            unbound_alpha_one: prog.unbound_texture_alpha_one,
+            per_sample: prog.per_sample,
+            sample_position: prog.sample_position,
+            srvs: prog
+                .srvs
+                .iter()
+                .filter(|d| srvs.contains(&d.slot))
+                .copied()
+                .collect(),
+            uavs: prog
+                .uavs
+                .iter()
+                .filter(|d| uavs.contains(&d.slot))
+                .copied()
+                .collect(),
+            tgsm: if tgsm { prog.tgsm.clone() } else { Vec::new() },
+            input_regs: 0,
+            output_regs: 0,
+            indexables: Vec::new(),
+            icb_rows: 0,
+        }
+    }
+
+    /// The relative index of an operand of `file` as a canonical register
+    /// holding the index plus the static part `base`; its canonical form.
+    fn relative_index(
+        &mut self,
+        canon: &mut Canon,
+        file: File,
+        base: u32,
+        rel: &Src,
+    ) -> Result<Index, StitchError> {
+        if rel.index.rel.is_some() || rel.neg || rel.abs {
+            return Err(
+                Unsupported("a relative index read with modifiers or itself relative").into(),
+            );
+        }
+        match file {
+            File::Input => canon.reach.inputs = true,
+            File::Output => canon.reach.outputs = true,
+            File::Indexable(id) => canon.reach.indexables.push(id),
+            File::ImmConst => canon.reach.icb = true,
+            File::Const(_) => {}
+            _ => return Err(Unsupported("a relatively indexed register file").into()),
+        }
+        let (place, mut holes) = self.source_place(rel, rel.swizzle[0] as usize & 3)?;
+        holes.push(HoleValue::Const(u64::from(base)));
+        let reg = canon.register(
+            Access {
+                place,
+                mask: 1,
+                plus: true,
+            },
+            holes,
+        );
+        Ok(Index {
+            base: 0,
+            rel: Some(Box::new(canonical_src(rel, reg))),
+        })
+    }
+
+    /// The canonical form of `src` read through the original components
+    /// `comps` (after its swizzle; `None` for components not read): a
+    /// canonical register loaded with them, read through `swizzle`; or, for
+    /// a relatively indexed operand, the operand itself with its index in a
+    /// canonical register, read through `relative_swizzle`.
+    fn source(
+        &mut self,
+        canon: &mut Canon,
+        src: &Src,
+        comps: [Option<usize>; 4],
+        swizzle: [u8; 4],
+        relative_swizzle: [u8; 4],
+    ) -> Result<Src, StitchError> {
+        if let Some(rel) = &src.index.rel {
+            let index = self.relative_index(canon, src.file, src.index.base, rel)?;
+            return Ok(Src {
+                index,
+                swizzle: relative_swizzle,
+                ..src.clone()
+            });
+        }
+        let mut place = Place::Dropped;
+        let mut holes = Vec::new();
+        let mut mask = 0;
+        for (c, orig) in comps.iter().enumerate() {
+            if let Some(orig) = orig {
+                let (p, h) = self.source_place(src, *orig)?;
+                place = p;
+                holes.extend(h);
+                mask |= 1 << c;
+            }
+        }
+        let reg = canon.register(
+            Access {
+                place,
+                mask,
+                plus: false,
+            },
+            holes,
+        );
+        Ok(Src {
+            swizzle,
+            ..canonical_src(src, reg)
+        })
+    }
+
+    /// The canonical form of a relatively indexed destination: written in
+    /// place by the translator, its index in a canonical register.
+    fn relative_destination(
+        &mut self,
+        canon: &mut Canon,
+        dst: &Dst,
+        mask: u8,
+    ) -> Result<Dst, StitchError> {
+        let rel = dst.index.rel.as_deref().expect("a relative destination");
+        let index = self.relative_index(canon, dst.file, dst.index.base, rel)?;
+        Ok(Dst {
+            index,
+            mask,
+            ..dst.clone()
+        })
+    }
+
+    /// The instruction context with what `reach` says relative indices reach.
+    fn reaching(&self, mut context: InstContext, reach: &Reach) -> InstContext {
+        if reach.inputs {
+            context.input_regs = self.input_regs;
+        }
+        if reach.outputs {
+            context.output_regs = self.output_regs;
+        }
+        for id in &reach.indexables {
+            if let Some(&(at, count)) = self.layout.indexables.get(id) {
+                context.indexables.push((*id, at, count));
+            }
+        }
+        context.indexables.sort_unstable();
+        context.indexables.dedup();
+        if reach.icb {
+            context.icb_rows = self.prog.icb.len() as u32;
+        }
+        context
+    }
+
+    /// A component-wise operation, a piece per component: each reads its
+    /// sources' components into component x of canonical registers and
+    /// writes component x of canonical register 0 (or, through a relative
+    /// index, the component itself).
+    fn alu(&mut self, op: AluOp, dst: &Dst, src: &[Src]) -> Result<(), StitchError> {
+        let base = self.context(&Inst::Alu {
+            op,
+            dst: dst.clone(),
+            src: Vec::new(),
+        });
+        let divergent = self.divergent();
+        for c in components(dst.mask) {
+            let relative = dst.index.rel.is_some();
+            let mut canon = Canon::new(u32::from(!relative));
+            let (canonical, stores, store_holes) = if relative {
+                let d = self.relative_destination(&mut canon, dst, 1 << c)?;
+                (d, Vec::new(), Vec::new())
+            } else {
+                let (place, holes) = self.destination_place(dst, c)?;
+                let access = Access {
+                    place,
+                    mask: 1,
+                    plus: false,
+                };
+                (canonical_dst(dst, 0, 1), vec![access], holes)
+            };
+            let mut sources = Vec::with_capacity(src.len());
+            for s in src {
+                let orig = s.swizzle[c] as usize & 3;
+                let comps = [Some(orig), None, None, None];
+                sources.push(self.source(&mut canon, s, comps, [0; 4], [orig as u8; 4])?);
+            }
+            let mut holes = canon.holes;
+            if divergent {
+                holes.extend(store_holes.iter().copied());
+            }
+            holes.extend(store_holes);
+            let inst = Inst::Alu {
+                op,
+                dst: canonical,
+                src: sources,
+            };
+            let key = Key {
+                body: Body::Inst(Box::new(InstBody {
+                    inst,
+                    context: self.reaching(base.clone(), &canon.reach),
+                })),
+                loads: canon.loads,
+                stores,
+                divergent,
+                masks: relative,
+            };
+            self.push(key, holes, vec![Target::Next])?;
+        }
+        Ok(())
+    }
+
+    /// Any other instruction, as one piece over canonical registers: its
+    /// destinations are registers `0..` (relatively indexed ones are
+    /// written in place), its sources the ones after.
+    fn instruction(&mut self, inst: &Inst) -> Result<(), StitchError> {
+        let divergent = self.divergent();
+        let context = self.context(inst);
+        let mut canon_inst = inst.clone();
+        let mut stores = Vec::new();
+        let mut store_holes = Vec::new();
+        let mut relative_dsts = Vec::new();
+        for (d, out) in inst
+            .destinations()
+            .into_iter()
+            .zip(canon_inst.destinations_mut())
+        {
+            if d.index.rel.is_some() {
+                relative_dsts.push((d, out));
+                continue;
+            }
+            let mut place = Place::Dropped;
+            for c in components(d.mask) {
+                let (p, h) = self.destination_place(d, c)?;
+                place = p;
+                store_holes.extend(h);
+            }
+            *out = canonical_dst(d, stores.len() as u32, d.mask);
+            stores.push(Access {
+                place,
+                mask: d.mask,
+                plus: false,
+            });
+        }
+        let mut canon = Canon::new(stores.len() as u32);
+        for (d, out) in relative_dsts {
+            *out = self.relative_destination(&mut canon, d, d.mask)?;
+        }
+        let read = match inst {
+            Inst::Dot { n, .. } => (1u8 << (*n).min(4)) - 1,
+            _ => 0xf,
+        };
+        for (s, out) in inst.sources().into_iter().zip(canon_inst.sources_mut()) {
+            let comps = std::array::from_fn(|c| {
+                (read & (1 << c) != 0).then_some(s.swizzle[c] as usize & 3)
+            });
+            *out = self.source(&mut canon, s, comps, XYZW, s.swizzle)?;
+        }
+        let mut holes = canon.holes;
+        if divergent {
+            holes.extend(store_holes.iter().copied());
+        }
+        holes.extend(store_holes);
+        let masks = canon.reach.outputs
+            || !canon.reach.indexables.is_empty()
+            || !matches!(
+                inst,
+                Inst::Alu { .. } | Inst::Dot { .. } | Inst::Double { .. } | Inst::Swapc { .. }
+            );
+        let key = Key {
+            body: Body::Inst(Box::new(InstBody {
+                inst: canon_inst,
+                context: self.reaching(context, &canon.reach),
+            })),
+            loads: canon.loads,
+            stores,
+            divergent,
+            masks,
+        };
+        self.push(key, holes, vec![Target::Next])
+    }
+}
