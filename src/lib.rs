@@ -50,4 +50,4 @@ pub use compile::{
 };
 pub use disk_cache::DiskCache;
 pub use error::Error;
-pub use shader::{compile, compile_on, compile_with, CompileOptions, Family, Shader};
+pub use shader::{compile, compile_on, compile_with, CompileOptions, Family, Shader, LARGE_CALL};

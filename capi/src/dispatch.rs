@@ -57,10 +57,13 @@ pub unsafe extern "C" fn dxjit_dispatch(
         }
         // SAFETY: forwarded contract.
         let bound = unsafe { Bound::new(s, bindings) }?;
+        let per_group = s.shader.kernel().thread_group.map(u64::from);
+        let invocations = groups.map(u64::from).iter().chain(&per_group).product();
+        let kernel = s.shader.kernel_for(invocations);
         // SAFETY: the caller's contract keeps every bound view valid and
         // untouched for the call; `s` keeps its code alive.
         bound.run(&s.shader, |b| unsafe {
-            dxjit_runtime::dispatch::dispatch(&s.shader.kernel(), b, groups)
+            dxjit_runtime::dispatch::dispatch(&kernel, b, groups)
         })
     })
 }

@@ -238,11 +238,15 @@ pub unsafe extern "C" fn dxjit_draw(
         let draw = unsafe { draw_of(s, &d) }?;
         // SAFETY: forwarded contract.
         let bound = unsafe { Bound::new(s, bindings) }?;
+        let [x0, y0, x1, y1] = draw.rect.map(u64::from);
+        let kernel = s
+            .shader
+            .kernel_for(x1.saturating_sub(x0) * y1.saturating_sub(y0));
         // SAFETY: the caller's contract keeps every bound view and target
         // valid and untouched for the call (targets checked not to overlap
         // and to fit their sizes); `s` keeps its code alive.
         bound.run(&s.shader, |b| unsafe {
-            dxjit_runtime::dispatch::draw(&s.shader.kernel(), b, &draw)
+            dxjit_runtime::dispatch::draw(&kernel, b, &draw)
         })
     })
 }

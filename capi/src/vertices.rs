@@ -93,10 +93,11 @@ pub unsafe extern "C" fn dxjit_run_vertices(
         }
         // SAFETY: forwarded contract.
         let bound = unsafe { Bound::new(s, bindings) }?;
+        let kernel = s.shader.kernel_for(u64::from(b.count));
         // SAFETY: the caller's contract keeps every bound view valid and
         // untouched for the call; `inputs` holds `count` vertices' registers.
         let out = bound.run(&s.shader, |bindings| unsafe {
-            dxjit_runtime::dispatch::run_vertices(&s.shader.kernel(), bindings, &inputs, b.count)
+            dxjit_runtime::dispatch::run_vertices(&kernel, bindings, &inputs, b.count)
         })?;
         let flat: Vec<u32> = out.iter().flatten().copied().collect();
         if need_out > 0 {

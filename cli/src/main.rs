@@ -42,6 +42,10 @@ enum Command {
         /// default: the first tier until the top one is in).
         #[arg(long, default_value = "both")]
         tier: dxjit::Tier,
+        /// Vectors of four lanes per register component (default: the
+        /// tier's and stage's own).
+        #[arg(long)]
+        k: Option<usize>,
     },
     /// Compiles a case, repeats its action and reports times and rates
     /// (GFLOP/s against the peak, GB/s against memcpy), once or per value
@@ -238,11 +242,13 @@ fn main() -> ExitCode {
             timeout_ms,
             cache,
             tier,
+            k,
         } => {
             use_cache(cache.as_ref());
             let options = CompileOptions {
                 verify_checksum: !no_checksum,
                 tier,
+                k,
                 ..CompileOptions::default()
             };
             run(&cases, json, &options, Duration::from_millis(timeout_ms))

@@ -64,7 +64,9 @@ impl Shader {
     ) -> Result<(), RunError> {
         self.require(Stage::Compute, "dispatch")?;
         check_groups(groups)?;
-        let kernel = self.kernel();
+        let per_group = self.kernel().thread_group.map(u64::from);
+        let invocations = groups.map(u64::from).iter().chain(&per_group).product();
+        let kernel = self.kernel_for(invocations);
         self.guarded(bindings, options, |raw| {
             // SAFETY: `kernel` is this shader's code, alive while `self` is
             // borrowed; every view in `raw` was made by `Bindings` from a
@@ -117,7 +119,8 @@ impl Shader {
         options: &CallOptions,
     ) -> Result<(), RunError> {
         self.require(Stage::Pixel, "draw")?;
-        let kernel = self.kernel();
+        let [x0, y0, x1, y1] = desc.rect.map(u64::from);
+        let kernel = self.kernel_for(x1.saturating_sub(x0) * y1.saturating_sub(y0));
         if desc.rect.iter().any(|&c| c > MAX_COORDINATE) {
             return invalid(format!(
                 "rect {:?}: coordinates are at most {MAX_COORDINATE}",
@@ -189,7 +192,7 @@ impl Shader {
         options: &CallOptions,
     ) -> Result<Vec<[u32; 4]>, RunError> {
         self.require(Stage::Vertex, "run_vertices")?;
-        let kernel = self.kernel();
+        let kernel = self.kernel_for(u64::from(count));
         check_vertex_inputs(&kernel, inputs, count)?;
         self.guarded(bindings, options, |raw| {
             // SAFETY: as in `dispatch_with`; `inputs` holds `count` vertices'
@@ -210,7 +213,7 @@ impl Shader {
         outputs: &mut [[u32; 4]],
     ) -> Result<(), RunError> {
         self.require(Stage::Vertex, "run_vertices_into")?;
-        let kernel = self.kernel();
+        let kernel = self.kernel_for(u64::from(count));
         check_vertex_inputs(&kernel, inputs, count)?;
         let needed = u64::from(count) * u64::from(kernel.output_regs);
         if (outputs.len() as u64) < needed {

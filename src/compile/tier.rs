@@ -8,12 +8,16 @@ use crate::jit::Codegen;
 /// in how fast the code runs.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub enum Tier {
-    /// Built for compile speed: the single-pass register allocator and one
-    /// vector per register component (`k = 1`) unless
-    /// [`CompileOptions::k`](crate::CompileOptions::k) asks otherwise.
+    /// Built for compile speed: stencils (machine code compiled once per
+    /// process for each kind of piece) copied and patched, at the stage's
+    /// lane count; programs with group barriers and hull and geometry
+    /// shaders with Cranelift's single-pass register allocator and one
+    /// vector per register component. [`CompileOptions::k`](crate::CompileOptions::k)
+    /// sets the lane count of either.
     First,
     /// Built for speed of the code: the backtracking register allocator and
-    /// the stage's lane count.
+    /// the stage's lane count, fewer when a loop's state would not fit in
+    /// the registers.
     Top,
     /// The first tier at once, the top tier in the background; a shader
     /// switches to the top tier between calls, never during one.
@@ -44,15 +48,6 @@ impl Tier {
         match self {
             Tier::First | Tier::Both => Codegen::Quick,
             Tier::Top => Codegen::Full,
-        }
-    }
-
-    /// The lane count of a single tier; `stage_default` (which may run an
-    /// analysis) is asked only by the tier that uses it.
-    pub(crate) fn k(self, stage_default: impl FnOnce() -> usize) -> usize {
-        match self {
-            Tier::First | Tier::Both => 1,
-            Tier::Top => stage_default(),
         }
     }
 }

@@ -25,6 +25,8 @@ pub enum UpgradeError {
 struct Upgrade {
     code: OnceLock<Result<Compiled, JitError>>,
     done: Done,
+    /// Raised when the compile begins on a spawner's thread.
+    started: std::sync::atomic::AtomicBool,
 }
 
 impl HasDone for Upgrade {
@@ -63,12 +65,14 @@ impl TieredCode {
         let upgrade = Arc::new(Upgrade {
             code: OnceLock::new(),
             done: Done::default(),
+            started: Default::default(),
         });
         let weak = Arc::downgrade(&upgrade);
         let finish = FinishOnDrop(weak.clone());
         spawner.spawn(Box::new(move || {
             let _finish = finish;
             if let Some(u) = weak.upgrade() {
+                u.started.store(true, std::sync::atomic::Ordering::Release);
                 let _ = u.code.set(top());
             }
         }));
@@ -111,6 +115,17 @@ impl TieredCode {
         self.ready.code_size + top
     }
 
+    /// Blocks until the top tier is in when its compile is running now: a
+    /// compile still queued may be waiting for the very thread that would
+    /// wait for it, so then (and with no upgrade at all) it returns at once.
+    pub(crate) fn wait_for_running_top(&self) {
+        if let Some(u) = &self.upgrade {
+            if u.started.load(std::sync::atomic::Ordering::Acquire) {
+                u.done.wait();
+            }
+        }
+    }
+
     /// Blocks until the top tier is in or cannot come.
     pub(crate) fn wait_for_top(&self) -> Result<(), UpgradeError> {
         if self.ready_tier == Tier::Top {
@@ -125,5 +140,54 @@ impl TieredCode {
             Some(Err(e)) => Err(UpgradeError::Failed(e.clone())),
             None => Err(UpgradeError::NeverRan),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::{Program, Stage};
+    use crate::jit::{compile, JitOptions};
+    use std::sync::mpsc;
+
+    fn code() -> Compiled {
+        let prog = Program::new(Stage::Compute);
+        compile(&prog, JitOptions::for_stage(Stage::Compute)).expect("an empty shader compiles")
+    }
+
+    #[test]
+    fn a_queued_top_tier_is_not_waited_for() {
+        let held = Arc::new(std::sync::Mutex::new(Vec::new()));
+        let queue = held.clone();
+        let spawner = Spawner::new(move |job| queue.lock().unwrap().push(job));
+        let tiered = TieredCode::upgrading(code(), || Ok(code()), &spawner);
+        tiered.wait_for_running_top();
+        assert_eq!(tiered.current().1, Tier::First);
+        for job in std::mem::take(&mut *held.lock().unwrap()) {
+            job();
+        }
+        tiered.wait_for_running_top();
+        assert_eq!(tiered.current().1, Tier::Top);
+    }
+
+    #[test]
+    fn a_running_top_tier_is_waited_for() {
+        let (started, running) = mpsc::channel();
+        let (go, released) = mpsc::channel::<()>();
+        let top = move || {
+            started.send(()).unwrap();
+            released.recv().unwrap();
+            Ok(code())
+        };
+        let spawner = Spawner::new(|job| {
+            std::thread::spawn(job);
+        });
+        let tiered = TieredCode::upgrading(code(), top, &spawner);
+        running.recv().unwrap();
+        go.send(()).unwrap();
+        // The compile after the release takes a while: without the wait,
+        // the first tier would still be current here.
+        tiered.wait_for_running_top();
+        assert_eq!(tiered.current().1, Tier::Top);
     }
 }

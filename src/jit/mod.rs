@@ -58,7 +58,7 @@ use state::{Analyses, Control, FuncState, Masks, ScratchLayout, Tr, ARGS_BYTES};
 use std::collections::HashMap;
 use std::mem::offset_of;
 use std::time::Instant;
-pub use stencil::library_size as stencil_library_size;
+pub use stencil::{library_size as stencil_library_size, takes as stencil_tier_takes};
 
 /// Why a program could not be compiled.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

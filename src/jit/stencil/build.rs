@@ -10,7 +10,7 @@
 
 use super::flow_body;
 use super::key::{Access, Body, InstBody, Key, Place};
-use super::layout::MASKS;
+use super::layout::{component_bytes, MASKS};
 use super::Stencil;
 use crate::ir::{AluOp, Dst, File, Inst, Program, Src, SysVal};
 use crate::jit::helpers::{HelperId, HelperRefs};
@@ -149,9 +149,9 @@ impl Emitter<'_, '_> {
         self.tr.b.ins().return_(&[s]);
     }
 
-    /// The address of vector `i` of the mask block.
-    fn mask_offset(i: usize) -> i32 {
-        (MASKS + 16 * i as u32) as i32
+    /// The byte offset of mask `i` in the scratch.
+    fn mask_offset(&self, i: usize) -> i32 {
+        (MASKS + i as u32 * component_bytes(self.tr.k)) as i32
     }
 
     /// Loads every execution mask from the scratch's mask block.
@@ -159,7 +159,8 @@ impl Emitter<'_, '_> {
         let m = self.tr.ctl.masks;
         let vars = [m.cond, m.brk, m.cont, m.sw, m.ret, m.alive, m.exec];
         for (i, var) in vars.into_iter().enumerate() {
-            let v = self.tr.load_lanes(self.scratch, Self::mask_offset(i));
+            let at = self.mask_offset(i);
+            let v = self.tr.load_lanes(self.scratch, at);
             self.tr.lb().def_var(var, v);
         }
     }
@@ -170,7 +171,8 @@ impl Emitter<'_, '_> {
         let vars = [m.cond, m.brk, m.cont, m.sw, m.ret, m.alive, m.exec];
         for (i, var) in vars.into_iter().enumerate() {
             let v = self.tr.lb().use_var(var);
-            self.tr.store_lanes(v, self.scratch, Self::mask_offset(i));
+            let at = self.mask_offset(i);
+            self.tr.store_lanes(v, self.scratch, at);
         }
     }
 
@@ -453,10 +455,11 @@ fn translate(
     } else {
         placeholder
     };
-    let dummy = LaneBuilder { b: &mut b, k: 1 }.declare();
+    let k = usize::from(key.k);
+    let dummy = LaneBuilder { b: &mut b, k }.declare();
     let mut tr = Tr {
         b,
-        k: 1,
+        k,
         prog: &prog,
         frame,
         func: FuncState {

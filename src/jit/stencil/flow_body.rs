@@ -113,8 +113,9 @@ pub fn emit(e: &mut Emitter, op: FlowOp, src: Option<&Src>) -> Result<(), JitErr
             let base = e.hole();
             let addr = e.tr.b.ins().iadd(e.scratch, base);
             let zero = e.tr.lb().splat(0);
+            let bytes = super::layout::component_bytes(e.tr.k) as i32;
             for c in (0..4).filter(|c| mask & (1 << c) != 0) {
-                e.tr.store_lanes(zero, addr, 16 * c);
+                e.tr.store_lanes(zero, addr, bytes * c);
             }
             e.jump_exit(0);
         }

@@ -233,6 +233,8 @@ pub enum Body {
 /// Everything a stencil's code depends on.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Key {
+    /// Vectors per register component.
+    pub k: u8,
     /// The code.
     pub body: Body,
     /// Canonical registers loaded before the body, in order from register 0.

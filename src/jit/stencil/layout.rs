@@ -7,15 +7,20 @@ use crate::jit::state::ARGS_BYTES;
 use std::collections::HashMap;
 
 /// Byte offset of the mask block: `cond`, `brk`, `cont`, `sw`, `ret`,
-/// `alive`, `exec`, a lane vector each (every stencil knows it).
+/// `alive`, `exec`, one component's lanes each (every stencil knows it).
 pub const MASKS: u32 = ARGS_BYTES;
-/// Vectors in the mask block.
+/// Components in the mask block.
 pub const MASK_COUNT: u32 = 7;
-/// Bytes of one register (four components of four lanes).
-pub const REGISTER_BYTES: u32 = 64;
+
+/// Bytes of one component's lanes at `k` vectors per component.
+pub fn component_bytes(k: usize) -> u32 {
+    16 * k as u32
+}
 
 /// Where one program's state lives in the scratch.
 pub struct Layout {
+    /// Vectors per component.
+    pub k: usize,
     /// Byte offset of temp `r0`.
     pub temps: u32,
     /// Byte offset and register count of each indexable temp.
@@ -25,31 +30,40 @@ pub struct Layout {
 }
 
 impl Layout {
-    /// The layout of `prog`'s registers; construct slots come later.
-    pub fn of(prog: &Program) -> Layout {
-        let temps = MASKS + MASK_COUNT * 16;
-        let mut size = temps + prog.temps * REGISTER_BYTES;
+    /// The layout of `prog`'s registers at `k` vectors per component;
+    /// construct slots come later.
+    pub fn of(prog: &Program, k: usize) -> Layout {
+        let register = 4 * component_bytes(k);
+        let temps = MASKS + MASK_COUNT * component_bytes(k);
+        let mut size = temps + prog.temps * register;
         let mut indexables = HashMap::new();
         for x in &prog.indexables {
             indexables.insert(x.id, (size, x.count));
-            size += x.count * REGISTER_BYTES;
+            size += x.count * register;
         }
         Layout {
+            k,
             temps,
             indexables,
             size,
         }
     }
 
-    /// A new slot of `vectors` lane vectors: its byte offset.
-    pub fn slot(&mut self, vectors: u32) -> u32 {
+    /// A new slot of `components` components' lanes: its byte offset.
+    pub fn slot(&mut self, components: u32) -> u32 {
         let at = self.size;
-        self.size += 16 * vectors;
+        self.size += components * component_bytes(self.k);
         at
+    }
+
+    /// Byte offset of component `c` of register `reg` of a block whose
+    /// first register is at `base`.
+    pub fn component(&self, base: u32, reg: u32, c: usize) -> u32 {
+        base + (4 * reg + c as u32) * component_bytes(self.k)
     }
 
     /// Byte offset of component `c` of temp `reg`.
     pub fn temp(&self, reg: u32, c: usize) -> u32 {
-        self.temps + reg * REGISTER_BYTES + 16 * c as u32
+        self.component(self.temps, reg, c)
     }
 }

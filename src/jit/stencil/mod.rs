@@ -75,6 +75,20 @@ pub struct SymbolReloc {
     pub addend: i64,
 }
 
+/// Whether the stencil tier compiles programs like `prog`: not hull or
+/// geometry shaders, nor compute shaders with group barriers (a few
+/// rare operand forms are found out only while stitching).
+pub fn takes(prog: &Program) -> bool {
+    match prog.stage {
+        Stage::Hull | Stage::Geometry => false,
+        Stage::Compute => !prog
+            .bodies()
+            .flatten()
+            .any(|i| matches!(i, crate::ir::Inst::Sync { group: true, .. })),
+        Stage::Vertex | Stage::Pixel | Stage::Domain => true,
+    }
+}
+
 /// Compiles `prog` by stitching stencils; `Ok(None)` when the program
 /// needs something stencils do not do (the caller compiles it otherwise).
 pub fn compile(
@@ -82,10 +96,11 @@ pub fn compile(
     opts: &JitOptions,
     started: Instant,
 ) -> Result<Option<Compiled>, JitError> {
-    if opts.k != 1 {
+    if !takes(prog) {
         return Ok(None);
     }
-    let mut s = stitch::Stitcher::new(prog, layout::Layout::of(prog));
+    let k = opts.k.clamp(1, super::lanes::MAX_K);
+    let mut s = stitch::Stitcher::new(prog, layout::Layout::of(prog, k));
     match s.program() {
         Ok(()) => {}
         Err(stitch::StitchError::Unsupported(why)) => {
@@ -106,7 +121,7 @@ pub fn compile(
         memory: Some(Memory::Mapped { _map: map }),
         func,
         info: KernelInfo {
-            lanes: 4,
+            lanes: 4 * k as u32,
             scratch_size: s.layout.size,
             input_regs: s.input_regs,
             output_regs: s.output_regs,
@@ -115,11 +130,7 @@ pub fn compile(
             inline_pairs: Vec::new(),
             direct_outputs: 0,
             stage: prog.stage,
-            thread_group: if prog.stage == Stage::Compute {
-                prog.thread_group
-            } else {
-                [1, 1, 1]
-            },
+            thread_group: prog.thread_group,
             const_overrides: prog.const_overrides.clone(),
             cb_static_bytes: s.cb_static_bytes,
         },

@@ -13,9 +13,6 @@ use crate::jit::operand::{sysval_slot, UNCHECKED_ROWS};
 use dxjit_runtime::abi::{Frame, CB_SLOTS};
 use std::mem::offset_of;
 
-/// Bytes of one component of the SoA blocks (four lanes of four bytes).
-const COMPONENT_BYTES: u64 = 16;
-
 /// A frame pointer field as a place's key.
 fn field(offset: usize) -> Place {
     Place::Framed(offset as u16)
@@ -32,7 +29,7 @@ impl Stitcher<'_> {
             return Err(Unsupported("a relative index inside a relative index"));
         }
         let base = src.index.base;
-        let soa = |reg: u32| u64::from(reg) * 64 + c as u64 * COMPONENT_BYTES;
+        let soa = |reg: u32| u64::from(self.layout.component(0, reg, c));
         Ok(match src.file {
             File::Imm => self.word(src.imm[c]),
             File::Null => self.word(0),
@@ -78,7 +75,9 @@ impl Stitcher<'_> {
             File::Indexable(id) => match self.layout.indexables.get(&id) {
                 Some(&(at, count)) if base < count => (
                     Place::Scratch,
-                    vec![HoleValue::Const(u64::from(at) + soa(base))],
+                    vec![HoleValue::Const(u64::from(
+                        self.layout.component(at, base, c),
+                    ))],
                 ),
                 Some(_) => self.word(0),
                 None => return Err(Unsupported("an undeclared indexable temp")),
@@ -112,7 +111,7 @@ impl Stitcher<'_> {
             ));
         }
         let base = dst.index.base;
-        let soa = u64::from(base) * 64 + c as u64 * COMPONENT_BYTES;
+        let soa = u64::from(self.layout.component(0, base, c));
         Ok(match dst.file {
             File::Temp => (
                 Place::Scratch,

@@ -140,10 +140,14 @@ pub struct Stitcher<'p> {
     exit: Label,
 }
 
-/// The slot's `n` vectors as holes.
-fn vectors(slot: u32, n: u32) -> Vec<HoleValue> {
+/// The slot's `n` components as holes.
+fn vectors(layout: &Layout, slot: u32, n: u32) -> Vec<HoleValue> {
     (0..n)
-        .map(|i| HoleValue::Const(u64::from(slot + 16 * i)))
+        .map(|i| {
+            HoleValue::Const(u64::from(
+                slot + i * super::layout::component_bytes(layout.k),
+            ))
+        })
         .collect()
 }
 
@@ -342,6 +346,7 @@ impl<'p> Stitcher<'p> {
         let mut holes = canon.holes;
         holes.extend(body_holes);
         let key = Key {
+            k: self.layout.k as u8,
             body: Body::Flow { op, src },
             loads: canon.loads,
             stores: Vec::new(),
@@ -399,11 +404,12 @@ impl<'p> Stitcher<'p> {
             },
             Stage::Vertex | Stage::Domain | Stage::Compute => Body::Entry,
             Stage::Hull | Stage::Geometry => {
-                return Err(Unsupported("hull and geometry shaders").into())
+                return Err(Unsupported("hull or geometry shader").into())
             }
         };
         self.push(
             Key {
+                k: self.layout.k as u8,
                 body: entry,
                 loads: Vec::new(),
                 stores: Vec::new(),
@@ -487,7 +493,7 @@ impl<'p> Stitcher<'p> {
                 let Some(Open::Switch { slot, .. }) = self.flow.pop() else {
                     return Err(JitError::Invalid("endswitch without switch".into()).into());
                 };
-                self.step(FlowOp::EndSwitch, None, vectors(slot, 4))
+                self.step(FlowOp::EndSwitch, None, vectors(&self.layout, slot, 4))
             }
             Inst::Ret if self.flow.is_empty() && self.call_depth == 0 => {
                 let exit = self.exit;
@@ -538,7 +544,12 @@ impl<'p> Stitcher<'p> {
             0
         } else {
             let slot = self.layout.slot(2);
-            self.flow_piece(FlowOp::IfMasked { nz }, Some(cond), vectors(slot, 2), exits)?;
+            self.flow_piece(
+                FlowOp::IfMasked { nz },
+                Some(cond),
+                vectors(&self.layout, slot, 2),
+                exits,
+            )?;
             slot
         };
         self.flow.push(Open::If {
@@ -573,7 +584,7 @@ impl<'p> Stitcher<'p> {
             self.flow_piece(
                 FlowOp::ElseMasked,
                 None,
-                vectors(slot, 2),
+                vectors(&self.layout, slot, 2),
                 vec![Target::Next, Target::Label(end)],
             )
         }
@@ -594,14 +605,14 @@ impl<'p> Stitcher<'p> {
         if uniform {
             return Ok(());
         }
-        self.step(FlowOp::EndIfMasked, None, vectors(slot, 1))
+        self.step(FlowOp::EndIfMasked, None, vectors(&self.layout, slot, 1))
     }
 
     fn open_loop(&mut self, rest: &[Inst]) -> Result<(), StitchError> {
         let uniform = self.call_depth == 0 && self.uniform.loop_is_uniform(rest);
         let checked = !uniform || !crate::jit::bounded_loop::is_bounded(rest);
         let slot = self.layout.slot(5);
-        self.step(FlowOp::SaveMasks, None, vectors(slot, 5))?;
+        self.step(FlowOp::SaveMasks, None, vectors(&self.layout, slot, 5))?;
         let header = self.label();
         let latch = self.label();
         let exit = self.label();
@@ -651,7 +662,11 @@ impl<'p> Stitcher<'p> {
             vec![Target::Label(header)],
         )?;
         self.bind(exit);
-        self.step(FlowOp::Restore { ret: false }, None, vectors(slot, 4))
+        self.step(
+            FlowOp::Restore { ret: false },
+            None,
+            vectors(&self.layout, slot, 4),
+        )
     }
 
     /// `break`/`continue` and their conditional forms.
@@ -682,8 +697,12 @@ impl<'p> Stitcher<'p> {
         let slot = self.layout.slot(5);
         let selector = self.layout.slot(1);
         let matched = self.layout.slot(1);
-        self.step(FlowOp::SaveMasks, None, vectors(slot, 5))?;
-        self.step(FlowOp::SwitchEnter, Some(sel), vectors(selector, 1))?;
+        self.step(FlowOp::SaveMasks, None, vectors(&self.layout, slot, 5))?;
+        self.step(
+            FlowOp::SwitchEnter,
+            Some(sel),
+            vectors(&self.layout, selector, 1),
+        )?;
         let mut cases = Vec::new();
         let mut depth = 0usize;
         for inst in rest {
@@ -715,7 +734,11 @@ impl<'p> Stitcher<'p> {
             return Err(JitError::Invalid("default outside switch".into()).into());
         };
         let (selector, matched, cases) = (*selector, *matched, cases.clone());
-        self.step(FlowOp::DefaultClear, None, vectors(matched, 1))?;
+        self.step(
+            FlowOp::DefaultClear,
+            None,
+            vectors(&self.layout, matched, 1),
+        )?;
         for v in cases {
             let holes = vec![
                 HoleValue::Const(u64::from(matched)),
@@ -724,7 +747,11 @@ impl<'p> Stitcher<'p> {
             ];
             self.step(FlowOp::DefaultMatch, None, holes)?;
         }
-        self.step(FlowOp::DefaultApply, None, vectors(matched, 1))
+        self.step(
+            FlowOp::DefaultApply,
+            None,
+            vectors(&self.layout, matched, 1),
+        )
     }
 
     /// `call`/`callc`: the subroutine inlined under fresh masks.
@@ -737,7 +764,7 @@ impl<'p> Stitcher<'p> {
             return Err(JitError::Invalid("calls nested too deep".into()).into());
         }
         let slot = self.layout.slot(5);
-        self.step(FlowOp::SaveMasks, None, vectors(slot, 5))?;
+        self.step(FlowOp::SaveMasks, None, vectors(&self.layout, slot, 5))?;
         self.step(
             FlowOp::CallEnter {
                 test: test.map(|t| t.1),
@@ -751,7 +778,11 @@ impl<'p> Stitcher<'p> {
         self.call_depth -= 1;
         self.flow = outer;
         result?;
-        self.step(FlowOp::Restore { ret: true }, None, vectors(slot, 5))
+        self.step(
+            FlowOp::Restore { ret: true },
+            None,
+            vectors(&self.layout, slot, 5),
+        )
     }
 
     /// The context an instruction's code needs.
@@ -948,6 +979,7 @@ impl<'p> Stitcher<'p> {
                 src: sources,
             };
             let key = Key {
+                k: self.layout.k as u8,
                 body: Body::Inst(Box::new(InstBody {
                     inst,
                     context: self.reaching(base.clone(), &canon.reach),
@@ -1020,6 +1052,7 @@ impl<'p> Stitcher<'p> {
                 Inst::Alu { .. } | Inst::Dot { .. } | Inst::Double { .. } | Inst::Swapc { .. }
             );
         let key = Key {
+            k: self.layout.k as u8,
             body: Body::Inst(Box::new(InstBody {
                 inst: canon_inst,
                 context: self.reaching(context, &canon.reach),
