@@ -54,7 +54,11 @@ fn skip_mode_says_not_ready_until_the_compile_runs() {
     assert_eq!(gate.release(), 1, "the top tier");
     shader.wait_for_top_tier().expect("top tier");
     assert_eq!(shader.tier(), Tier::Top);
-    assert_ne!(shader.kernel().func as usize, first, "the call runs other code");
+    assert_ne!(
+        shader.kernel().func as usize,
+        first,
+        "the call runs other code"
+    );
     assert!(shader.top_tier_us().is_some());
     assert!(shader.first_tier_us().is_some());
 }
