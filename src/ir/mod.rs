@@ -706,6 +706,33 @@ pub enum Inst {
         index: Src,
         swizzle: [u8; 4],
     },
+    /// `eval_*`: pixel-shader input `src` (an `Input` register with a
+    /// static index) evaluated where `at` says by the interpolation the
+    /// draw path gave it, then `src`'s swizzle and float modifiers.
+    Eval { dst: Dst, src: Src, at: EvalAt },
+}
+
+/// Where an [`Inst::Eval`] evaluates its input.
+#[derive(Debug, Clone, PartialEq)]
+pub enum EvalAt {
+    /// `eval_centroid`: the pixel's centroid (D3D11.3, 3.5.5).
+    Centroid,
+    /// `eval_sample_index`: sample `index.x` of the rasterizer's standard
+    /// pattern (the pixel centre for an index past the count).
+    Sample(Src),
+    /// `eval_snapped`: the pixel centre plus `offset.xy`, each the signed
+    /// value of its low 4 bits in sixteenths of a pixel.
+    Snapped(Src),
+}
+
+impl EvalAt {
+    /// The operand, if the mode has one.
+    pub fn operand(&self) -> Option<&Src> {
+        match self {
+            EvalAt::Centroid => None,
+            EvalAt::Sample(src) | EvalAt::Snapped(src) => Some(src),
+        }
+    }
 }
 
 /// A gather's texel offsets.
@@ -997,6 +1024,7 @@ impl Inst {
             }
             Inst::LoadSample { coord, sample, .. } => vec![coord, sample],
             Inst::SamplePos { index, .. } => vec![index],
+            Inst::Eval { src, at, .. } => std::iter::once(src).chain(at.operand()).collect(),
             Inst::If { cond, .. }
             | Inst::BreakC { cond, .. }
             | Inst::ContinueC { cond, .. }
@@ -1025,7 +1053,8 @@ impl Inst {
             | Inst::QueryLod { dst, .. }
             | Inst::LoadSample { dst, .. }
             | Inst::SampleInfo { dst, .. }
-            | Inst::SamplePos { dst, .. } => vec![dst],
+            | Inst::SamplePos { dst, .. }
+            | Inst::Eval { dst, .. } => vec![dst],
             Inst::Swapc { dst, .. } => dst.iter().collect(),
             Inst::Atomic { dst, .. } => dst.iter().collect(),
             Inst::UavCounter { dst, .. } => vec![dst],
