@@ -377,3 +377,32 @@ fn per_sample_outputs_stay_in_place_across_calls_and_tasks() {
     let expected: Vec<u8> = quads.iter().map(|q| q.coverage).collect();
     assert_eq!(r.alive, expected);
 }
+
+#[test]
+fn a_position_declared_centroid_is_the_pixel_s_centroid() {
+    let s = ps("ps_5_0
+dcl_input_ps_siv linear noperspective centroid v0.xy, position
+dcl_output o0.xy
+mov o0.xy, v0.xyxx
+ret
+");
+    // 4x (D3D11.3, 3.5.5 and 16.3): pixel 0 covers every sample (its
+    // centre), pixel 1 samples 1 and 2 (sample 1, (6, -2)/16 away), pixel
+    // 2 sample 3 ((2, 6)/16 away), pixel 3 every sample.
+    let coverage = [0b1111, 0b0110, 0b1000, 0b1111];
+    let sampling = QuadSampling {
+        count: 4,
+        coverage: &coverage,
+        sample_mask: u32::MAX,
+    };
+    let r = sampled(&s, &[quad(0, 0, 0b1111)], &sampling).unwrap();
+    let regs = r.output_regs as usize;
+    let position = |p: usize| {
+        let o = r.outputs[p * regs].map(f32::from_bits);
+        [o[0], o[1]]
+    };
+    assert_eq!(
+        [0, 1, 2, 3].map(position),
+        [[0.5, 0.5], [1.875, 0.375], [0.625, 1.875], [1.5, 1.5]]
+    );
+}

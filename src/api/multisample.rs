@@ -13,6 +13,7 @@ pub fn sample_shading(prog: &Program) -> SampleShading {
         mask_output: prog.mask_output,
         sample_inputs: inputs_with(prog, Interpolation::Sample),
         sample_position: prog.sample_position,
+        centroid_position: prog.centroid_position,
         centroid_inputs: inputs_with(prog, Interpolation::Centroid),
         reads_coverage: prog
             .bodies()

@@ -235,6 +235,7 @@ pub fn quad_samples<'a>(sampling: &QuadSampling<'a>, shading: &SampleShading) ->
         mask_output: shading.mask_output,
         per_sample: shading.per_sample,
         sample_position: shading.sample_position,
+        centroid_position: shading.centroid_position,
     }
 }
 

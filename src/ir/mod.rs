@@ -877,6 +877,9 @@ pub struct Program {
     /// SV_Position is declared `sample`: it is the sample's position when
     /// shading per sample, not the pixel centre.
     pub sample_position: bool,
+    /// SV_Position is declared `centroid`: it is the pixel's centroid
+    /// (D3D11.3, 16.3), not its centre.
+    pub centroid_position: bool,
     /// The main function.
     pub main: Body,
     /// Subroutines by label.
@@ -917,6 +920,7 @@ impl Program {
             mask_output: None,
             per_sample: false,
             sample_position: false,
+            centroid_position: false,
             main: Body::new(),
             subroutines: Vec::new(),
             tess: None,

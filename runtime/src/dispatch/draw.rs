@@ -61,6 +61,9 @@ pub struct SampleShading {
     pub sample_inputs: Vec<u32>,
     /// SV_Position is the sample's position when shading per sample.
     pub sample_position: bool,
+    /// SV_Position is the pixel's centroid ([`crate::msaa::centroid`])
+    /// rather than its centre (it is declared `centroid`).
+    pub centroid_position: bool,
     /// The input registers declared `centroid`: interpolated at the
     /// pixel's centroid ([`crate::msaa::centroid`]) on a multisampled
     /// target, and in a per-sample run too.

@@ -123,10 +123,12 @@ fn fill(d: &Draw, w: usize, pass: Pass, ib: &mut Block, sv: &mut Block, call: &m
         let inside = (x0..x1).contains(&x) && (y0..y1).contains(&y);
         let runs = inside && (pass.sample.is_none() || shaded != 0);
         mask[l] = if runs { u32::MAX } else { 0 };
-        let [sx, sy] = if d.shading.sample_position {
-            offset.map(|o| o as f32)
-        } else {
-            [0.0; 2]
+        let coverage = if inside { all } else { 0 };
+        let at_centroid = centroid(coverage, d.sample_mask, pass.samples);
+        let [sx, sy] = match (&d.shading, pass.sample) {
+            (s, Some(_)) if s.sample_position => offset.map(|o| o as f32),
+            (s, _) if s.centroid_position => at_centroid,
+            _ => [0.0; 2],
         };
         let (px, py) = (x as f32 + center + sx, y as f32 + center + sy);
         sysvals[at(SysValSlot::Position, 0, l)] = px.to_bits();
@@ -136,8 +138,7 @@ fn fill(d: &Draw, w: usize, pass: Pass, ib: &mut Block, sv: &mut Block, call: &m
         sysvals[at(SysValSlot::Coverage, 0, l)] = if inside { shaded } else { 0 };
         sysvals[at(SysValSlot::Sample, 0, l)] = pass.sample.unwrap_or(0);
         sysvals[at(SysValSlot::Sample, 1, l)] = pass.samples;
-        let coverage = if inside { all } else { 0 };
-        let at_centroid = centroid(coverage, d.sample_mask, pass.samples).map(f64::from);
+        let at_centroid = at_centroid.map(f64::from);
         for input in d.inputs.iter().filter(|i| (i.reg as usize) < regs) {
             let moved = pass.sample.is_some() && d.shading.sample_inputs.contains(&input.reg);
             let [dx, dy] = if moved {

@@ -14,7 +14,7 @@ use super::planes::{pixel_point, PlaneInput};
 use super::{Bindings, Block, Call, Kernel};
 use crate::abi::{SysValSlot, SYSVAL_COUNT};
 use crate::eval::Evaluation;
-use crate::msaa::standard_pattern;
+use crate::msaa::{centroid, standard_pattern};
 use rayon::prelude::*;
 
 /// One 2x2 quad: pixels (x, y), (x+1, y), (x, y+1), (x+1, y+1), in that
@@ -59,6 +59,10 @@ pub struct QuadSamples<'a> {
     /// D3D's standard pattern rather than the pixel's centre
     /// ([`super::SampleShading::sample_position`]).
     pub sample_position: bool,
+    /// `SV_Position` is the pixel's centroid rather than its centre
+    /// ([`super::SampleShading::centroid_position`]), outside per-sample
+    /// passes that move it to their sample.
+    pub centroid_position: bool,
 }
 
 impl QuadSamples<'_> {
@@ -70,6 +74,7 @@ impl QuadSamples<'_> {
         mask_output: None,
         per_sample: false,
         sample_position: false,
+        centroid_position: false,
     };
 
     /// The shader's runs per pixel: `count` for a shader that runs per
@@ -344,11 +349,11 @@ fn fill(
     let cov = SysValSlot::Coverage as usize * 4;
     let index = SysValSlot::Sample as usize * 4;
     let count = index + 1;
-    let [dx, dy] = match (pass.sample, samples.sample_position) {
+    let at_sample = match (pass.sample, samples.sample_position) {
         (Some(s), true) => standard_pattern(samples.count)
             .get(s as usize)
-            .map_or([0.0; 2], |o| o.map(|c| f32::from(c) / 16.0)),
-        _ => [0.0; 2],
+            .map(|o| o.map(|c| f32::from(c) / 16.0)),
+        _ => None,
     };
     for (q, quad) in quads.iter().enumerate() {
         for p in 0..4 {
@@ -360,7 +365,15 @@ fn fill(
                     input[(r * 4 + c) * w + lane] = *v;
                 }
             }
-            let [x, y] = pixel_point(quad, p, center, [dx, dy]);
+            let coverage = samples.pixel_coverage(q, p, quad);
+            let offset = match at_sample {
+                Some(offset) => offset,
+                None if samples.centroid_position => {
+                    centroid(coverage, samples.mask, samples.count)
+                }
+                None => [0.0; 2],
+            };
+            let [x, y] = pixel_point(quad, p, center, offset);
             sysval[pos * w + lane] = x.to_bits();
             sysval[(pos + 1) * w + lane] = y.to_bits();
             sysval[(pos + 3) * w + lane] = 1.0f32.to_bits();
@@ -369,7 +382,7 @@ fn fill(
             let shaded = pass
                 .sample
                 .map_or(u32::MAX, |s| 1u32.checked_shl(s).unwrap_or(0));
-            let covered = samples.pixel_coverage(q, p, quad) & shaded & samples.mask;
+            let covered = coverage & shaded & samples.mask;
             let runs = pixel && (pass.sample.is_none() || covered != 0);
             mask[lane] = if runs { u32::MAX } else { 0 };
             sysval[cov * w + lane] = covered;
