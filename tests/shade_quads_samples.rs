@@ -107,9 +107,10 @@ fn per_sample_coverage_reaches_vcoverage_and_the_samples_written() {
     let r = sampled(&s, &quads, &sampling).unwrap();
     let regs = r.output_regs as usize;
     let v_coverage: Vec<u32> = (0..8).map(|i| r.outputs[i * regs][0]).collect();
-    // Helper pixel 3 of quad 0 reads 0; the others their coverage.
-    assert_eq!(v_coverage[..3], [0b1111, 0b0011, 0b1100]);
-    assert_eq!(v_coverage[4..], [1, 2, 4, 8]);
+    // Helper pixel 3 of quad 0 reads 0; the others their coverage ANDed
+    // with the sample mask 0b1110 (D3D11.3, 16.3.2 Input Coverage).
+    assert_eq!(v_coverage[..3], [0b1110, 0b0010, 0b1100]);
+    assert_eq!(v_coverage[4..], [0, 2, 4, 8]);
     // written = coverage & oMask (0b1011) & sample mask (0b1110) = coverage & 0b1010.
     assert_eq!(r.written, [0b1010, 0b0010, 0b1000, 0, 0, 0b0010, 0, 0b1000]);
 }
@@ -202,7 +203,7 @@ fn a_shader_reading_its_sample_index_runs_once_per_sample() {
 }
 
 #[test]
-fn a_per_sample_run_covers_only_its_pixel_s_samples_and_ands_omask_and_the_mask() {
+fn a_per_sample_run_shades_only_covered_samples_the_mask_keeps_and_ands_omask() {
     // Writes its sample index, and oMask 0b1011: sample 2 never written.
     let s = ps("ps_5_0
 dcl_input_ps_sgv constant v0.x, sampleIndex
@@ -222,16 +223,17 @@ ret
         sample_mask: 0b1111_1101,
     };
     let r = sampled(&s, &[quad(0, 0, 0b0111)], &sampling).unwrap();
-    // written = the samples run ∧ oMask 0b1011 ∧ mask 0b1101:
-    // pixel 0: 0b0101 ∧ 0b1001 = 0b0001; pixel 1: 0b0010 ∧ 0b1001 = 0;
-    // pixels 2 and 3 run no sample.
+    // A run shades only samples the mask 0b1101 keeps (D3D11.3, 3.5.4):
+    // pixel 0 runs samples 0 and 2, pixel 1 none (its sample 1 is
+    // masked), pixels 2 and 3 none. written = the samples run ∧ oMask
+    // 0b1011: pixel 0: 0b0101 ∧ 0b1011 = 0b0001.
     assert_eq!(r.written, [0b0001, 0, 0, 0]);
-    // Alive: pixels that ran some sample and did not discard: 0 and 1.
-    assert_eq!(r.alive, [0b0011]);
+    // Alive: pixels that ran some sample and did not discard: pixel 0.
+    assert_eq!(r.alive, [0b0001]);
     let regs = r.output_regs as usize;
-    // Pixel 0's samples 0 and 2 and pixel 1's sample 1 hold their index.
-    for (p, smp) in [(0, 0), (0, 2), (1, 1)] {
-        assert_eq!(r.outputs[(4 * p + smp) * regs][0], smp as u32);
+    // Pixel 0's samples 0 and 2 hold their index.
+    for smp in [0, 2] {
+        assert_eq!(r.outputs[smp * regs][0], smp as u32);
     }
 }
 
@@ -374,4 +376,33 @@ fn per_sample_outputs_stay_in_place_across_calls_and_tasks() {
     }
     let expected: Vec<u8> = quads.iter().map(|q| q.coverage).collect();
     assert_eq!(r.alive, expected);
+}
+
+#[test]
+fn a_position_declared_centroid_is_the_pixel_s_centroid() {
+    let s = ps("ps_5_0
+dcl_input_ps_siv linear noperspective centroid v0.xy, position
+dcl_output o0.xy
+mov o0.xy, v0.xyxx
+ret
+");
+    // 4x (D3D11.3, 3.5.5 and 16.3): pixel 0 covers every sample (its
+    // centre), pixel 1 samples 1 and 2 (sample 1, (6, -2)/16 away), pixel
+    // 2 sample 3 ((2, 6)/16 away), pixel 3 every sample.
+    let coverage = [0b1111, 0b0110, 0b1000, 0b1111];
+    let sampling = QuadSampling {
+        count: 4,
+        coverage: &coverage,
+        sample_mask: u32::MAX,
+    };
+    let r = sampled(&s, &[quad(0, 0, 0b1111)], &sampling).unwrap();
+    let regs = r.output_regs as usize;
+    let position = |p: usize| {
+        let o = r.outputs[p * regs].map(f32::from_bits);
+        [o[0], o[1]]
+    };
+    assert_eq!(
+        [0, 1, 2, 3].map(position),
+        [[0.5, 0.5], [1.875, 0.375], [0.625, 1.875], [1.5, 1.5]]
+    );
 }

@@ -906,8 +906,9 @@ typedef struct dxjit_quad_batch {
   // `SampleMask`; 0 writes every sample): cleared from `written`.
   uint32_t masked_samples;
   // Per pixel (`4 * q + p`), the samples the primitive covers there (bit
-  // i = sample i), the pixel's `vCoverage`; null: every sample of each
-  // covered pixel. A pixel outside `coverage` stays a helper.
+  // i = sample i), whose AND with the sample mask is the pixel's
+  // `vCoverage`; null: every sample of each covered pixel. A pixel
+  // outside `coverage` stays a helper.
   const uint32_t *sample_coverage;
   // Per pixel, receives the samples its outputs go to: its coverage ANDed
   // with the shader's `oMask` and the sample mask, 0 when not alive; may

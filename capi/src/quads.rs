@@ -11,7 +11,7 @@ use crate::shader::Shader;
 use crate::status::{Failure, Outcome, Status};
 use dxjit::api::QuadPasses;
 use dxjit::{PlaneInput as LibraryPlane, QuadInputs};
-use dxjit_runtime::dispatch::Quad as RuntimeQuad;
+use dxjit_runtime::dispatch::{Quad as RuntimeQuad, QuadSamples, QuadValues};
 use std::ffi::c_char;
 
 /// One 2x2 quad: pixels (x, y), (x+1, y), (x, y+1), (x+1, y+1), in that
@@ -85,8 +85,9 @@ pub struct QuadBatch {
     /// `SampleMask`; 0 writes every sample): cleared from `written`.
     pub masked_samples: u32,
     /// Per pixel (`4 * q + p`), the samples the primitive covers there (bit
-    /// i = sample i), the pixel's `vCoverage`; null: every sample of each
-    /// covered pixel. A pixel outside `coverage` stays a helper.
+    /// i = sample i), whose AND with the sample mask is the pixel's
+    /// `vCoverage`; null: every sample of each covered pixel. A pixel
+    /// outside `coverage` stays a helper.
     pub sample_coverage: *const u32,
     /// Per pixel, receives the samples its outputs go to: its coverage ANDed
     /// with the shader's `oMask` and the sample mask, 0 when not alive; may
@@ -181,8 +182,6 @@ pub unsafe extern "C" fn dxjit_shade_quads(
             0 => 1,
             _ => count as usize,
         };
-        // SAFETY: forwarded contract.
-        let inputs = unsafe { inputs(b, &quads, ni, pixels, &passes) }?;
         let out_words = pixels
             .checked_mul(sets)
             .and_then(|n| n.checked_mul(no * 4))
@@ -210,6 +209,8 @@ pub unsafe extern "C" fn dxjit_shade_quads(
         dxjit::api::check_sampling(&sampling, quads.len())
             .map_err(|e| Failure::new(Status::InvalidArgument, e.to_string()))?;
         let samples = dxjit::api::quad_samples(&sampling, &shading);
+        // SAFETY: forwarded contract.
+        let (inputs, planes) = unsafe { inputs(b, &quads, ni, pixels, &passes, &samples) }?;
         let mut outputs = vec![[0u32; 4]; pixels * passes.count() * no];
         let mut alive = vec![0u8; quads.len()];
         let mut written = vec![0u32; if b.written.is_null() { 0 } else { pixels }];
@@ -225,7 +226,10 @@ pub unsafe extern "C" fn dxjit_shade_quads(
                 raw,
                 &quads,
                 b.pixel_center,
-                &inputs,
+                QuadValues {
+                    registers: &inputs,
+                    planes: planes.as_deref(),
+                },
                 &samples,
                 &mut outputs,
                 &mut alive,
@@ -260,9 +264,12 @@ fn too_many() -> Failure {
     Failure::new(Status::OutOfRange, "batch: too many quads")
 }
 
+/// A batch's input registers, and the planes they came from, if any.
+type BatchInputs = (Vec<[u32; 4]>, Option<Vec<LibraryPlane>>);
+
 /// The input registers of every pass of every pixel (see
 /// [`QuadPasses::inputs`]): copied from `inputs`, or evaluated from
-/// `planes`.
+/// `planes`, which come back too (for `eval_*`).
 ///
 /// # Safety
 /// The batch's arrays hold what `dxjit_quad_batch` documents.
@@ -272,7 +279,8 @@ unsafe fn inputs(
     ni: usize,
     pixels: usize,
     passes: &QuadPasses,
-) -> Outcome<Vec<[u32; 4]>> {
+    samples: &QuadSamples,
+) -> Outcome<BatchInputs> {
     if !b.inputs.is_null() {
         let words = pixels.checked_mul(ni * 4).ok_or_else(too_many)?;
         // SAFETY: `inputs` holds `words` words (contract).
@@ -281,10 +289,17 @@ unsafe fn inputs(
             .chunks_exact(4)
             .map(|r| [r[0], r[1], r[2], r[3]])
             .collect();
-        return Ok(match passes.count() {
+        let registers = match passes.count() {
             1 => per_pixel,
-            _ => passes.inputs(quads, b.pixel_center, QuadInputs::PerPixel(&per_pixel), ni),
-        });
+            _ => passes.inputs(
+                quads,
+                b.pixel_center,
+                QuadInputs::PerPixel(&per_pixel),
+                samples,
+                ni,
+            ),
+        };
+        return Ok((registers, None));
     }
     // SAFETY: `planes` holds `plane_count` entries (contract).
     let planes = unsafe { versioned_slice(b.planes, b.plane_count, "batch.planes") }?;
@@ -302,5 +317,12 @@ unsafe fn inputs(
             one_over_w: (p.perspective != 0).then_some(p.one_over_w),
         });
     }
-    Ok(passes.inputs(quads, b.pixel_center, QuadInputs::Planes(&converted), ni))
+    let registers = passes.inputs(
+        quads,
+        b.pixel_center,
+        QuadInputs::Planes(&converted),
+        samples,
+        ni,
+    );
+    Ok((registers, Some(converted)))
 }

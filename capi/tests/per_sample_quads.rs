@@ -139,3 +139,31 @@ fn without_outputs_per_sample_a_per_sample_shader_is_refused() {
         assert!(r.message.contains("outputs_per_sample"), "{}", r.message);
     }
 }
+
+#[test]
+fn eval_reaches_perspective_planes_and_the_centroid() {
+    // o0.x: eval_snapped(v0, (-8, -8)); o0.y: eval_centroid(v0); v0.x = x / (y + 1).
+    let text = "ps_5_0\ndcl_input_ps linear v0.x\ndcl_output o0.xy\n\
+eval_snapped o0.x, v0.xxxx, l(-8, -8, 0, 0)\neval_centroid o0.y, v0.xxxx\nret\n";
+    let plane = PlaneInput {
+        struct_size: size_of::<PlaneInput>(),
+        reg: 0,
+        planes: [[1.0, 0.0, 0.0], [0.0; 3], [0.0; 3], [0.0; 3]],
+        perspective: 1,
+        one_over_w: [0.0, 1.0, 1.0],
+    };
+    // Pixel 3 covers samples 1 and 3 only: its centroid is sample 1, (6,
+    // -2)/16 from its centre (1.5, 1.5) (D3D11.3, 3.5.5).
+    let r = shade(
+        text,
+        size_of::<QuadBatch>(),
+        1,
+        [0b1111, 0b1111, 0b1111, 0b1010],
+        &[plane],
+    );
+    assert_eq!(r.status, Status::Ok, "{}", r.message);
+    let o = r.outputs[3].map(f32::from_bits);
+    // (-8, -8) is the point (1, 1): 1 / 2. The centroid (1.875, 1.375):
+    // 1.875 / 2.375 = 15/19.
+    assert_eq!([o[0], o[1]], [0.5, 15.0 / 19.0]);
+}

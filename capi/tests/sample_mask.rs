@@ -111,7 +111,8 @@ fn shade(struct_size: usize, coverage: Option<&[u32; 4]>, masked: u32) -> ([u32;
 fn quad_batches_take_sample_coverage_and_report_the_samples_written() {
     let coverage = [0b1111, 0b0001, 0b0110, 0b1000];
     let (v_coverage, written) = shade(size_of::<QuadBatch>(), Some(&coverage), 0b0001);
-    assert_eq!(v_coverage, coverage);
+    // vCoverage is the coverage ANDed with the sample mask (D3D11.3, 16.3.2).
+    assert_eq!(v_coverage, coverage.map(|c| c & !0b0001));
     // coverage & oMask 0b1011 & !masked 0b0001 = coverage & 0b1010.
     assert_eq!(written, [0b1010, 0, 0b0010, 0b1000]);
     // Without a coverage array, each pixel covers all 4 samples.

@@ -144,6 +144,10 @@ pub struct Frame {
     /// Pixel shaders in a draw: the row of quads this call runs, or null
     /// (one call runs the lanes its blocks describe, as for every stage).
     pub draw_row: *const DrawRow,
+    /// Pixel shaders: how the call's inputs were interpolated, which
+    /// `eval_*` repeat elsewhere in the pixel (`dxjit_eval`); null outside
+    /// the draw paths. Compiled code only passes the frame on.
+    pub eval: *const crate::eval::Evaluation<'static>,
 }
 
 /// A row of a draw's quads that one call of a pixel shader runs, call-sized
@@ -364,6 +368,31 @@ impl AtomicOp {
     }
 }
 
+/// Where an `eval_*` evaluates its input; compiled code passes the
+/// discriminant to `dxjit_eval`, with each lane's operand words.
+#[repr(u32)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum EvalMode {
+    /// `eval_centroid`: the pixel's centroid; no operand.
+    Centroid = 0,
+    /// `eval_sample_index`: a sample of the rasterizer's pattern; the
+    /// operand's first word is the index.
+    SampleIndex = 1,
+    /// `eval_snapped`: the pixel centre plus an offset; the operand's two
+    /// words hold x and y in sixteenths of a pixel in their low 4 bits.
+    Snapped = 2,
+}
+
+impl EvalMode {
+    /// Every mode, in discriminant order.
+    pub const ALL: [EvalMode; 3] = [EvalMode::Centroid, EvalMode::SampleIndex, EvalMode::Snapped];
+
+    /// The mode with discriminant `code`.
+    pub fn from_code(code: u32) -> Option<EvalMode> {
+        Self::ALL.get(code as usize).copied()
+    }
+}
+
 /// The dimension of a texture or typed view; compiled code passes the
 /// discriminant to `dxjit_resinfo`.
 #[repr(u32)]
@@ -414,7 +443,7 @@ impl TextureKind {
 
 #[cfg(test)]
 mod tests {
-    use super::{varying_set, AtomicOp, DirectTarget, TextureKind};
+    use super::{varying_set, AtomicOp, DirectTarget, EvalMode, TextureKind};
 
     /// t0.xy and t1.xy (slots 0, 1, 4, 5), a slot in the second word
     /// (v17.y: 69 = 64 + 5), and a slot past the set.
@@ -448,6 +477,10 @@ mod tests {
         for kind in TextureKind::ALL {
             assert_eq!(TextureKind::from_code(kind as u32), Some(kind));
         }
+        for mode in EvalMode::ALL {
+            assert_eq!(EvalMode::from_code(mode as u32), Some(mode));
+        }
+        assert_eq!(EvalMode::from_code(EvalMode::ALL.len() as u32), None);
         assert_eq!(AtomicOp::from_code(AtomicOp::ALL.len() as u32), None);
         assert_eq!(TextureKind::from_code(TextureKind::ALL.len() as u32), None);
     }

@@ -24,8 +24,9 @@ mod draw_samples;
 mod geometry;
 mod group;
 mod hull;
-mod interpolate;
+pub(crate) mod interpolate;
 pub mod patch_rows;
+mod planes;
 mod quads;
 mod vertex_list;
 
@@ -33,7 +34,8 @@ pub use domain::{run_domain, DomainDesc, DomainPatch};
 pub use draw::{draw, Draw, PixelInput, RenderTarget, SampleShading};
 pub use geometry::{run_geometry, GeometryDesc};
 pub use hull::{run_hull, HullDesc, HullOutput, HullPhaseKind, HullPhaseRun};
-pub use quads::{shade_quads, Quad, QuadSamples};
+pub use planes::{pixel_point, plane_of, PlaneInput};
+pub use quads::{shade_quads, Quad, QuadSamples, QuadValues};
 pub use vertex_list::run_vertex_list;
 
 /// What the runtime needs to know about a compiled shader.
@@ -170,8 +172,10 @@ impl Block {
     }
 }
 
-/// Runs `f` with denormals flushed in SSE arithmetic, restoring MXCSR after.
-fn with_flushed_denormals<R>(f: impl FnOnce() -> R) -> R {
+/// Runs `f` with denormals flushed in SSE arithmetic (MXCSR FTZ and DAZ),
+/// restoring MXCSR after: the mode compiled code runs in, and the one
+/// every draw path interpolates inputs in.
+pub fn with_flushed_denormals<R>(f: impl FnOnce() -> R) -> R {
     let mut old: u32 = 0;
     // SAFETY: stmxcsr stores the 32-bit MXCSR to the given address.
     unsafe { std::arch::asm!("stmxcsr [{}]", in(reg) &mut old, options(nostack)) };
@@ -241,6 +245,7 @@ impl Call {
             gs: std::ptr::null_mut(),
             uav_counters: b.uav_counters.as_ptr(),
             draw_row: std::ptr::null(),
+            eval: std::ptr::null(),
         });
         Call {
             frame,

@@ -112,6 +112,10 @@ macro_rules! foreach_helper {
                 FetchIndexed = sampler::dxjit_fetch_indexed(
                     srvs: *const $crate::abi::View, slot: u32, x: i32, y: i32, z: i32, mip: i32, out: *mut u32
                 ) -> ();
+                /// `eval_*`: an input register evaluated for every lane of the call.
+                Eval = eval::dxjit_eval(
+                    frame: *const $crate::abi::Frame, reg: u32, mode: u32, lanes: u32, args: *mut u32
+                ) -> ();
                 /// Geometry shaders: `emit_stream` for the lanes whose mask word is nonzero.
                 GsEmit = pipeline::dxjit_gs_emit(frame: *mut $crate::abi::Frame, stream: u32, mask: *const u32) -> ();
                 /// Geometry shaders: `cut_stream` for the lanes whose mask word is nonzero.

@@ -9,6 +9,7 @@
 
 pub mod abi;
 pub mod dispatch;
+pub mod eval;
 pub mod format;
 pub mod helper_list;
 pub mod helpers;

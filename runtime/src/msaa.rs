@@ -72,6 +72,32 @@ pub fn sample_position(samples: u32, index: i32) -> [f32; 4] {
     }
 }
 
+/// Where D3D evaluates an attribute at a pixel's centroid, in pixels from
+/// its centre (D3D11.3, 3.5.5 "Centroid Sampling of Attributes"), for a
+/// pixel of `samples` samples (0 counts as 1) whose primitive covers
+/// `coverage` (bit i = sample i) under the sample mask `mask`. Coverage is
+/// taken after ANDing it with the mask, as the rule's second case says and
+/// as `vCoverage` is (16.3.2):
+/// - every sample covered: the pixel centre;
+/// - some: the first covered sample, in increasing index;
+/// - none (helper pixels): the mask's first sample when the mask leaves
+///   some of the pixel's samples out, else the centre.
+pub fn centroid(coverage: u32, mask: u32, samples: u32) -> [f32; 2] {
+    let samples = samples.max(1);
+    let all = 1u32.checked_shl(samples).map_or(u32::MAX, |bit| bit - 1);
+    let covered = coverage & mask & all;
+    let masked = mask & all;
+    let sample = match covered {
+        c if c == all => None,
+        0 => (masked != all && masked != 0).then_some(masked.trailing_zeros()),
+        c => Some(c.trailing_zeros()),
+    };
+    sample.map_or([0.0; 2], |i| {
+        let [x, y, _, _] = sample_position(samples, i as i32);
+        [x, y]
+    })
+}
+
 /// The texture behind `view`, if it is one.
 ///
 /// # Safety
@@ -143,7 +169,7 @@ pub unsafe extern "C" fn dxjit_load_sample(
 
 #[cfg(test)]
 mod tests {
-    use super::{sample_position, standard_pattern};
+    use super::{centroid, sample_position, standard_pattern};
 
     #[test]
     fn patterns_have_their_counts_and_stay_inside_the_pixel() {
@@ -165,5 +191,28 @@ mod tests {
         assert_eq!(sample_position(1, 0), [0.0; 4]);
         assert_eq!(sample_position(4, 4), [0.0; 4]);
         assert_eq!(sample_position(4, -1), [0.0; 4]);
+    }
+
+    #[test]
+    fn centroids_follow_the_three_cases_of_the_rule() {
+        // 4x: samples at (-2, -6), (6, -2), (-6, 2), (2, 6) sixteenths.
+        assert_eq!(centroid(0b1111, u32::MAX, 4), [0.0, 0.0]);
+        assert_eq!(centroid(0b0110, u32::MAX, 4), [0.375, -0.125]);
+        assert_eq!(centroid(0b1000, u32::MAX, 4), [0.125, 0.375]);
+        // The mask is ANDed first: full coverage under mask 0b1100 is
+        // sample 2; coverage the mask clears entirely falls to the helper
+        // rule.
+        assert_eq!(centroid(0b1111, 0b1100, 4), [-0.375, 0.125]);
+        assert_eq!(centroid(0b0011, 0b1100, 4), [-0.375, 0.125]);
+        // Helpers: the mask's first sample when it is a subset, else the centre.
+        assert_eq!(centroid(0, 0b1010, 4), [0.375, -0.125]);
+        assert_eq!(centroid(0, u32::MAX, 4), [0.0, 0.0]);
+        assert_eq!(centroid(0, 0, 4), [0.0, 0.0]);
+        // Bits past the count do not count; one sample is the centre.
+        assert_eq!(centroid(0b1_0000, 0b1_1111, 4), [0.0, 0.0]);
+        assert_eq!(centroid(0, 0, 1), [0.0, 0.0]);
+        assert_eq!(centroid(1, u32::MAX, 0), [0.0, 0.0]);
+        // 8x sample 3 is (-3, -5).
+        assert_eq!(centroid(0b1000, u32::MAX, 8), [-0.1875, -0.3125]);
     }
 }

@@ -6,30 +6,21 @@ use super::error::RunError;
 use super::quad_passes::QuadPasses;
 use crate::ir::Stage;
 use crate::shader::Shader;
-use dxjit_runtime::dispatch::{self, Quad, QuadSamples, SampleShading};
-
-/// A pixel-shader input given as plane equations over the screen: component
-/// `c` at pixel centre (x, y) is `planes[c][0] * x + planes[c][1] * y +
-/// planes[c][2]`, divided by the `one_over_w` plane's value there when it
-/// is given (then `planes` interpolate attribute / w: perspective-correct).
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct PlaneInput {
-    /// The input register.
-    pub reg: u32,
-    /// a, b, c per component.
-    pub planes: [[f32; 3]; 4],
-    /// a, b, c of 1/w, for perspective-correct interpolation.
-    pub one_over_w: Option<[f32; 3]>,
-}
+pub use dxjit_runtime::dispatch::PlaneInput;
+use dxjit_runtime::dispatch::{self, Quad, QuadSamples, QuadValues, SampleShading};
 
 /// Where a batch's pixel-shader inputs come from.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum QuadInputs<'a> {
     /// Per quad and pixel (in [`Quad`] order), the shader's input
-    /// registers, as 32-bit words.
+    /// registers, as 32-bit words. They carry no interpolation, so
+    /// `eval_*` estimate the input from its quad's values (exact for
+    /// values affine across the quad, helpers included).
     PerPixel(&'a [[u32; 4]]),
-    /// Plane equations evaluated at every pixel centre; registers not
-    /// named are 0.
+    /// Plane equations evaluated at every pixel centre (`centroid` inputs
+    /// at the pixel's centroid, `sample` inputs of a per-sample run at the
+    /// sample), with denormals flushed; registers not named are 0.
+    /// `eval_*` evaluate the same planes at their points, exactly.
     Planes(&'a [PlaneInput]),
 }
 
@@ -40,9 +31,10 @@ pub struct QuadSampling<'a> {
     /// and `sample_pos rasterizer` report).
     pub count: u32,
     /// Per quad and pixel (entry `4 * q + p`), the samples the primitive
-    /// covers there (bit i = sample i): the pixel's `vCoverage`. Empty:
-    /// every sample of each covered pixel. A pixel whose bit of
-    /// [`Quad::coverage`] is clear is a helper whatever its entry says.
+    /// covers there (bit i = sample i), whose AND with `sample_mask` is
+    /// the pixel's `vCoverage`. Empty: every sample of each covered pixel.
+    /// A pixel whose bit of [`Quad::coverage`] is clear is a helper
+    /// whatever its entry says.
     pub coverage: &'a [u32],
     /// D3D's blend-state sample mask (`OMSetBlendState`'s `SampleMask`):
     /// samples whose bit is clear are not written.
@@ -136,10 +128,11 @@ impl Shader {
     }
 
     /// [`Shader::shade_quads_with`] for a multisampled target: each
-    /// pixel's `vCoverage` is its sample coverage, and
-    /// [`QuadResults::written`] says which samples its outputs go to.
-    /// A shader that runs per sample (it reads `SV_SampleIndex` or has
-    /// `sample` inputs) runs once per covered sample, as in a draw: with
+    /// pixel's `vCoverage` is its sample coverage ANDed with the sample
+    /// mask, and [`QuadResults::written`] says which samples its outputs
+    /// go to. A shader that runs per sample (it reads `SV_SampleIndex` or
+    /// has `sample` inputs) runs once per covered sample the mask keeps,
+    /// as in a draw: with
     /// `vSampleIndex` that sample, `vCoverage` its bit alone, its `sample`
     /// inputs (and `SV_Position`, when declared `sample`) at the sample's
     /// position in D3D's standard pattern when `inputs` are planes
@@ -163,16 +156,17 @@ impl Shader {
         }
         let shading = self.sample_shading();
         let passes = QuadPasses::of(&shading, sampling.count);
+        let samples = quad_samples(sampling, &shading);
         let evaluated;
-        let per_pixel = match inputs {
+        let (registers, planes) = match inputs {
             QuadInputs::PerPixel(values) if passes.count() == 1 => {
                 check_per_pixel(values, quads.len(), ni)?;
-                values
+                (values, None)
             }
             QuadInputs::PerPixel(values) => {
                 check_per_pixel(values, quads.len(), ni)?;
-                evaluated = passes.inputs(quads, pixel_center, inputs, ni);
-                &evaluated[..]
+                evaluated = passes.inputs(quads, pixel_center, inputs, &samples, ni);
+                (&evaluated[..], None)
             }
             QuadInputs::Planes(planes) => {
                 if let Some(p) = planes.iter().find(|p| p.reg as usize >= ni) {
@@ -181,17 +175,16 @@ impl Shader {
                         p.reg
                     )));
                 }
-                evaluated = passes.inputs(quads, pixel_center, inputs, ni);
-                &evaluated[..]
+                evaluated = passes.inputs(quads, pixel_center, inputs, &samples, ni);
+                (&evaluated[..], Some(planes))
             }
         };
         let outputs_len = quads.len() * 4 * passes.count() * no;
         let mut outputs = vec![[0u32; 4]; outputs_len];
         let mut alive = vec![0u8; quads.len()];
         let mut written = vec![0u32; quads.len() * 4];
-        let samples = quad_samples(sampling, &shading);
         self.guarded(bindings, options, |raw| {
-            // SAFETY: as in `dispatch_with`; `per_pixel` holds 4 * ni
+            // SAFETY: as in `dispatch_with`; `registers` holds 4 * ni
             // registers per quad and pass (checked or built above),
             // `outputs` 4 * no per quad and pass, `alive` one entry per
             // quad, and `written` and the coverage (checked) one per pixel
@@ -202,7 +195,7 @@ impl Shader {
                     raw,
                     quads,
                     pixel_center,
-                    per_pixel,
+                    QuadValues { registers, planes },
                     &samples,
                     &mut outputs,
                     &mut alive,
@@ -242,6 +235,7 @@ pub fn quad_samples<'a>(sampling: &QuadSampling<'a>, shading: &SampleShading) ->
         mask_output: shading.mask_output,
         per_sample: shading.per_sample,
         sample_position: shading.sample_position,
+        centroid_position: shading.centroid_position,
     }
 }
 
@@ -278,6 +272,7 @@ pub fn evaluate_planes(
         quads,
         center,
         QuadInputs::Planes(planes),
+        &QuadSamples::SINGLE,
         input_regs,
     )
 }

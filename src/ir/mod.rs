@@ -706,6 +706,41 @@ pub enum Inst {
         index: Src,
         swizzle: [u8; 4],
     },
+    /// `eval_*`: pixel-shader input `src` (an `Input` register with a
+    /// static index) evaluated where `at` says by the interpolation the
+    /// draw path gave it, then `src`'s swizzle and float modifiers.
+    Eval { dst: Dst, src: Src, at: EvalAt },
+}
+
+/// Where an [`Inst::Eval`] evaluates its input.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum EvalAt {
+    /// `eval_centroid`: the pixel's centroid (D3D11.3, 3.5.5).
+    Centroid,
+    /// `eval_sample_index`: sample `index.x` of the rasterizer's standard
+    /// pattern (the pixel centre for an index past the count).
+    Sample(Src),
+    /// `eval_snapped`: the pixel centre plus `offset.xy`, each the signed
+    /// value of its low 4 bits in sixteenths of a pixel.
+    Snapped(Src),
+}
+
+impl EvalAt {
+    /// The operand, if the mode has one.
+    pub fn operand(&self) -> Option<&Src> {
+        match self {
+            EvalAt::Centroid => None,
+            EvalAt::Sample(src) | EvalAt::Snapped(src) => Some(src),
+        }
+    }
+
+    /// The operand, if the mode has one, to rewrite.
+    pub fn operand_mut(&mut self) -> Option<&mut Src> {
+        match self {
+            EvalAt::Centroid => None,
+            EvalAt::Sample(src) | EvalAt::Snapped(src) => Some(src),
+        }
+    }
 }
 
 /// A gather's texel offsets.
@@ -850,6 +885,9 @@ pub struct Program {
     /// SV_Position is declared `sample`: it is the sample's position when
     /// shading per sample, not the pixel centre.
     pub sample_position: bool,
+    /// SV_Position is declared `centroid`: it is the pixel's centroid
+    /// (D3D11.3, 16.3), not its centre.
+    pub centroid_position: bool,
     /// The main function.
     pub main: Body,
     /// Subroutines by label.
@@ -890,6 +928,7 @@ impl Program {
             mask_output: None,
             per_sample: false,
             sample_position: false,
+            centroid_position: false,
             main: Body::new(),
             subroutines: Vec::new(),
             tess: None,
@@ -933,7 +972,7 @@ impl SlotOffsets {
 /// Defines [`Inst::sources`] and [`Inst::sources_mut`] from one list: `$r`
 /// is the reference kind (`&` or `&mut`), the rest the matching methods.
 macro_rules! source_list {
-    ($(#[$doc:meta])* $name:ident, ($($r:tt)+), $iter:ident, $as_ref:ident, $slots:ident) => {
+    ($(#[$doc:meta])* $name:ident, ($($r:tt)+), $iter:ident, $as_ref:ident, $slots:ident, $at:ident) => {
         $(#[$doc])*
         pub fn $name($($r)+ self) -> Vec<$($r)+ Src> {
             match self {
@@ -1005,6 +1044,7 @@ macro_rules! source_list {
                 }
                 Inst::LoadSample { coord, sample, .. } => vec![coord, sample],
                 Inst::SamplePos { index, .. } => vec![index],
+                Inst::Eval { src, at, .. } => std::iter::once(src).chain(at.$at()).collect(),
                 Inst::If { cond, .. }
                 | Inst::BreakC { cond, .. }
                 | Inst::ContinueC { cond, .. }
@@ -1039,7 +1079,8 @@ macro_rules! destination_list {
                 | Inst::QueryLod { dst, .. }
                 | Inst::LoadSample { dst, .. }
                 | Inst::SampleInfo { dst, .. }
-                | Inst::SamplePos { dst, .. } => vec![dst],
+                | Inst::SamplePos { dst, .. }
+                | Inst::Eval { dst, .. } => vec![dst],
                 Inst::Swapc { dst, .. } => dst.$iter().collect(),
                 Inst::Atomic { dst, .. } => dst.$iter().collect(),
                 Inst::UavCounter { dst, .. } => vec![dst],
@@ -1052,12 +1093,12 @@ macro_rules! destination_list {
 impl Inst {
     source_list!(
         /// Every source operand of the instruction, relative indices excluded.
-        sources, (&), iter, as_ref, sources
+        sources, (&), iter, as_ref, sources, operand
     );
     source_list!(
         /// Every source operand of the instruction, relative indices
         /// excluded, to rewrite (in the order of [`Inst::sources`]).
-        sources_mut, (&mut), iter_mut, as_mut, sources_mut
+        sources_mut, (&mut), iter_mut, as_mut, sources_mut, operand_mut
     );
     destination_list!(
         /// Every destination operand of the instruction.

@@ -7,7 +7,7 @@
 
 mod bounds;
 
-use super::{Body, Dst, Inst, Place, Program, Resource, Src};
+use super::{Body, Dst, File, Inst, Place, Program, Resource, Src};
 use bounds::Bounds;
 
 /// Why a program cannot be compiled; each error names the instruction's
@@ -221,6 +221,9 @@ fn check_inst(inst: &Inst) -> Result<(), String> {
             if !in_range(swizzle) =>
         {
             Err(format!("resource swizzle {swizzle:?} out of range"))
+        }
+        Inst::Eval { src, .. } if src.file != File::Input || src.index.rel.is_some() => {
+            Err("eval_* evaluates only an input register with a static index".into())
         }
         Inst::UavCounter { res, .. } if !matches!(res, Resource::Uav(_)) => {
             Err(format!("UAV counter of {res:?}"))

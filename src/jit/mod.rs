@@ -10,6 +10,7 @@ mod dead_code;
 mod denormal;
 mod double;
 mod draw_row;
+mod eval;
 mod flow;
 mod gather;
 mod geometry;

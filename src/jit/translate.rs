@@ -329,6 +329,7 @@ impl Tr<'_, '_> {
                 index,
                 swizzle,
             } => self.emit_sample_pos(dst, *res, index, *swizzle),
+            Inst::Eval { dst, src, at } => self.emit_eval(dst, src, at),
             Inst::Sync { group, .. } => {
                 if *group && self.prog.stage == crate::ir::Stage::Compute {
                     self.emit_barrier(pos)

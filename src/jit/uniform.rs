@@ -113,7 +113,8 @@ impl Uniformity {
                 | Inst::Fetch { dst, .. }
                 | Inst::Gather { dst, .. }
                 | Inst::QueryLod { dst, .. }
-                | Inst::LoadSample { dst, .. } => self.vary_all(dst, true),
+                | Inst::LoadSample { dst, .. }
+                | Inst::Eval { dst, .. } => self.vary_all(dst, true),
                 Inst::SampleInfo { dst, .. } => self.vary_all(dst, divergent),
                 Inst::SamplePos { dst, index, .. } => {
                     let uniform = self.src(index, 0);

@@ -1,6 +1,7 @@
 //! Pixel shaders over a rectangle in 2x2 quads, one call per row of quads.
-//! Draws to multisampled targets, or with a shader writing `oMask`, go
-//! through [`super::draw_samples`] instead.
+//! Draws to multisampled targets, with a sample mask that clears sample 0,
+//! or with a shader writing `oMask` or reading `vCoverage`, go through
+//! [`super::draw_samples`] instead.
 //!
 //! The runtime prepares, once per draw, the inputs' values along the
 //! rectangle's columns (in f64, in the default float mode); compiled code
@@ -12,6 +13,7 @@ use super::draw_samples::draw_multisampled;
 use super::interpolate::{Axis, Inputs};
 use super::{with_flushed_denormals, Bindings, Block, Call, Kernel};
 use crate::abi::{varying_set, DirectTarget, DrawRow, SysValSlot, DIRECT_TARGETS, SYSVAL_COUNT};
+use crate::eval::Evaluation;
 use crate::format::Format;
 use rayon::prelude::*;
 
@@ -59,6 +61,16 @@ pub struct SampleShading {
     pub sample_inputs: Vec<u32>,
     /// SV_Position is the sample's position when shading per sample.
     pub sample_position: bool,
+    /// SV_Position is the pixel's centroid ([`crate::msaa::centroid`])
+    /// rather than its centre (it is declared `centroid`).
+    pub centroid_position: bool,
+    /// The input registers declared `centroid`: interpolated at the
+    /// pixel's centroid ([`crate::msaa::centroid`]) on a multisampled
+    /// target, and in a per-sample run too.
+    pub centroid_inputs: Vec<u32>,
+    /// It reads `vCoverage`, which helper pixels see as 0: its draws
+    /// take the per-sample path, whose runtime writes each lane's.
+    pub reads_coverage: bool,
 }
 
 /// A draw: the rectangle covered and how inputs and outputs are fed.
@@ -83,6 +95,18 @@ impl Draw {
     /// The rasterizer's sample count: the targets' (1 without targets).
     pub fn samples(&self) -> u32 {
         self.targets.first().map_or(1, |t| t.samples.max(1))
+    }
+
+    /// How the draw interpolates its inputs, for `eval_*`, on a
+    /// rasterizer of `samples` samples a pixel.
+    pub(super) fn evaluation(&self, samples: u32) -> Evaluation<'_> {
+        Evaluation::Rect {
+            rect: self.rect,
+            center: self.pixel_center,
+            samples,
+            sample_mask: self.sample_mask,
+            inputs: &self.inputs,
+        }
     }
 }
 
@@ -117,8 +141,6 @@ impl RowMemory {
         words[(pos + 3) * w..(pos + 4) * w].fill(1.0f32.to_bits());
         let front = SysValSlot::FrontFace as usize * 4 * w;
         words[front..front + w].fill(u32::MAX);
-        let coverage = SysValSlot::Coverage as usize * 4 * w;
-        words[coverage..coverage + w].fill(1);
         let output_words = k.output_regs as usize * 4 * w;
         let output_blocks = if keep_outputs { steps } else { 1 };
         RowMemory {
@@ -154,7 +176,12 @@ pub unsafe fn draw(k: &Kernel, b: &Bindings, d: &Draw) {
         return;
     }
     let samples = d.samples();
-    if samples > 1 || d.shading.mask_output.is_some() || d.sample_mask & 1 == 0 {
+    let shading = &d.shading;
+    if samples > 1
+        || shading.mask_output.is_some()
+        || shading.reads_coverage
+        || d.sample_mask & 1 == 0
+    {
         // SAFETY: forwarded from the caller.
         return unsafe { draw_multisampled(k, b, d, samples) };
     }
@@ -181,11 +208,13 @@ pub unsafe fn draw(k: &Kernel, b: &Bindings, d: &Draw) {
     let (direct, by_runtime) = direct_targets(k, &d.targets);
     let keep_outputs = !by_runtime.is_empty();
     let output_bytes = 4 * k.output_regs as usize * 4 * w;
+    let evaluation = d.evaluation(1);
     (0..quad_rows).into_par_iter().for_each_init(
         || {
             let memory = RowMemory::new(k, &inputs, calls_per_row, keep_outputs);
             let mut call = Call::new(k, b);
             call.frame.direct_targets = direct.as_ptr();
+            call.frame.eval = (&evaluation as *const Evaluation).cast();
             (call, memory)
         },
         |(call, memory), row| {

@@ -6,20 +6,23 @@
 //! (D3D's standard pattern) lies inside it under the top-left rule; its
 //! corners are whole pixels, so it covers every sample of the pixels it
 //! covers. Without per-sample shading the shader runs once a pixel, with
-//! inputs at the pixel centre, and its output goes to every covered
-//! sample (D3D11.3, "Multisample Rasterization"); with it, once per
-//! sample, with `sample` inputs (and SV_Position, when declared `sample`) at
-//! the sample's position, `vSampleIndex` the sample and `vCoverage` only
-//! its bit, writing only that sample.
-//! `oMask` and the blend state's sample mask are ANDed with the coverage
-//! before anything is written (bit i gates sample i; a single-sampled
-//! target has sample 0 only).
+//! inputs at the pixel centre (`centroid` inputs at the centroid), and its
+//! output goes to every covered sample (D3D11.3, "Multisample
+//! Rasterization"); with it, once per sample the sample mask keeps, with
+//! `sample` inputs (and SV_Position, when declared `sample`) at the
+//! sample's position, `vSampleIndex` the sample and `vCoverage` only its
+//! bit, writing only that sample. `vCoverage` is ANDed with the blend
+//! state's sample mask (16.3.2), and `oMask` and the sample mask are ANDed
+//! with the coverage before anything is written (bit i gates sample i; a
+//! single-sampled target has sample 0 only). Inputs are interpolated with
+//! denormals flushed, as the row loop's compiled code does.
 
 use super::draw::{Draw, RenderTarget, SampleShading};
-use super::interpolate::corner_value;
-use super::{Bindings, Block, Call, Kernel};
+use super::interpolate::{corner_value, place};
+use super::{with_flushed_denormals, Bindings, Block, Call, Kernel};
 use crate::abi::{SysValSlot, SYSVAL_COUNT};
-use crate::msaa::standard_pattern;
+use crate::eval::Evaluation;
+use crate::msaa::{centroid, standard_pattern};
 use rayon::prelude::*;
 
 /// Where and what one call shades: its quads' first column and row, the
@@ -55,9 +58,11 @@ pub(super) unsafe fn draw_multisampled(k: &Kernel, b: &Bindings, d: &Draw, sampl
         vec![None]
     };
     let (ni, no) = (k.input_regs as usize, k.output_regs as usize);
+    let evaluation = d.evaluation(samples);
     (0..quad_rows).into_par_iter().for_each_init(
         || {
-            let call = Call::new(k, b);
+            let mut call = Call::new(k, b);
+            call.frame.eval = (&evaluation as *const Evaluation).cast();
             let blocks = [ni, no, SYSVAL_COUNT].map(|regs| Block::new(regs * 16 * w));
             (call, blocks)
         },
@@ -73,7 +78,8 @@ pub(super) unsafe fn draw_multisampled(k: &Kernel, b: &Bindings, d: &Draw, sampl
                         sample,
                         samples,
                     };
-                    fill(d, w, pass, ib, sv, call);
+                    with_flushed_denormals(|| fill(d, w, pass, ib, sv, call));
+                    call.frame.pixel_origin = [pass.x, pass.y];
                     call.run_on_blocks(k.func, [ib, ob, sv]);
                     store(d, w, no, pass, call, ob, sv);
                 }
@@ -90,7 +96,12 @@ fn lane_pixel(x: u32, y: u32, l: usize) -> (u32, u32) {
     )
 }
 
-/// Writes one call's lane mask, system values and inputs.
+/// Writes one call's lane mask, system values and inputs. `vCoverage` is
+/// the pixel's coverage (or, in a per-sample run, the run's sample) ANDed
+/// with the sample mask (D3D11.3, 16.3.2), and a per-sample run shades
+/// only samples the mask keeps (3.5.4). Inputs declared `centroid` are
+/// taken at the pixel's centroid, `sample` inputs in a per-sample run at
+/// the sample, the others at the centre.
 fn fill(d: &Draw, w: usize, pass: Pass, ib: &mut Block, sv: &mut Block, call: &mut Call) {
     let [x0, y0, x1, y1] = d.rect;
     let (span_x, span_y) = (f64::from(x1 - x0), f64::from(y1 - y0));
@@ -102,6 +113,7 @@ fn fill(d: &Draw, w: usize, pass: Pass, ib: &mut Block, sv: &mut Block, call: &m
         .sample
         .and_then(|s| standard_pattern(pass.samples).get(s as usize))
         .map_or([0.0; 2], |p| p.map(|c| f64::from(c) / 16.0));
+    let shaded = pass.sample.map_or(all, |s| 1 << s) & d.sample_mask;
     let (inputs, sysvals, mask) = (ib.words(), sv.words(), call.lane_mask.words());
     let at = |slot: SysValSlot, c: usize, l: usize| (slot as usize * 4 + c) * w + l;
     // The input block holds the kernel's input registers, 4 × w words each.
@@ -109,26 +121,32 @@ fn fill(d: &Draw, w: usize, pass: Pass, ib: &mut Block, sv: &mut Block, call: &m
     for l in 0..w {
         let (x, y) = lane_pixel(pass.x, pass.y, l);
         let inside = (x0..x1).contains(&x) && (y0..y1).contains(&y);
-        mask[l] = if inside { u32::MAX } else { 0 };
-        let [sx, sy] = if d.shading.sample_position {
-            offset.map(|o| o as f32)
-        } else {
-            [0.0; 2]
+        let runs = inside && (pass.sample.is_none() || shaded != 0);
+        mask[l] = if runs { u32::MAX } else { 0 };
+        let coverage = if inside { all } else { 0 };
+        let at_centroid = centroid(coverage, d.sample_mask, pass.samples);
+        let [sx, sy] = match (&d.shading, pass.sample) {
+            (s, Some(_)) if s.sample_position => offset.map(|o| o as f32),
+            (s, _) if s.centroid_position => at_centroid,
+            _ => [0.0; 2],
         };
         let (px, py) = (x as f32 + center + sx, y as f32 + center + sy);
         sysvals[at(SysValSlot::Position, 0, l)] = px.to_bits();
         sysvals[at(SysValSlot::Position, 1, l)] = py.to_bits();
         sysvals[at(SysValSlot::Position, 3, l)] = 1.0f32.to_bits();
         sysvals[at(SysValSlot::FrontFace, 0, l)] = u32::MAX;
-        let coverage = pass.sample.map_or(all, |s| 1 << s);
-        sysvals[at(SysValSlot::Coverage, 0, l)] = if inside { coverage } else { 0 };
+        sysvals[at(SysValSlot::Coverage, 0, l)] = if inside { shaded } else { 0 };
         sysvals[at(SysValSlot::Sample, 0, l)] = pass.sample.unwrap_or(0);
         sysvals[at(SysValSlot::Sample, 1, l)] = pass.samples;
+        let at_centroid = at_centroid.map(f64::from);
         for input in d.inputs.iter().filter(|i| (i.reg as usize) < regs) {
             let moved = pass.sample.is_some() && d.shading.sample_inputs.contains(&input.reg);
-            let [dx, dy] = if moved { offset } else { [0.0; 2] };
-            let place = |p: u32, c: f32, o: f64, start: u32, span: f64| {
-                (f64::from(p) + f64::from(c) + o - f64::from(start)) / span
+            let [dx, dy] = if moved {
+                offset
+            } else if d.shading.centroid_inputs.contains(&input.reg) {
+                at_centroid
+            } else {
+                [0.0; 2]
             };
             let u = place(x, center, dx, x0, span_x);
             let v = place(y, center, dy, y0, span_y);

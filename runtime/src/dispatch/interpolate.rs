@@ -15,8 +15,12 @@ impl Axis {
         Axis(
             (0..count)
                 .map(|i| {
-                    let at = f64::from(first + i as u32) + f64::from(center);
-                    ((at - f64::from(start)) / span, (at as f32).to_bits())
+                    let pixel = first + i as u32;
+                    let at = f64::from(pixel) + f64::from(center);
+                    (
+                        place(pixel, center, 0.0, start, span),
+                        (at as f32).to_bits(),
+                    )
                 })
                 .collect(),
         )
@@ -32,6 +36,15 @@ impl Axis {
     pub(super) fn len(&self) -> usize {
         self.0.len()
     }
+}
+
+/// Where a point lies across a rectangle's span `span` from `start` along
+/// one axis (0 at its start edge, 1 at its end): pixel `pixel` plus
+/// `center` plus `offset`, added in f64 in that order, less `start`, over
+/// `span`. Every draw path places its pixels and samples, and `eval_*` its
+/// points, with it.
+pub(crate) fn place(pixel: u32, center: f32, offset: f64, start: u32, span: f64) -> f64 {
+    (f64::from(pixel) + f64::from(center) + offset - f64::from(start)) / span
 }
 
 /// One component of an input given at the rectangle's corners (top-left,
@@ -74,7 +87,7 @@ impl Interpolant {
 /// `v`) across it, computed as the row loop computes them: components
 /// whose corners agree keep their word; the others are `top + rise × v` in
 /// f64, rounded to f32 once.
-pub(super) fn corner_value(corners: &[[u32; 4]; 4], u: f64, v: f64) -> [u32; 4] {
+pub(crate) fn corner_value(corners: &[[u32; 4]; 4], u: f64, v: f64) -> [u32; 4] {
     std::array::from_fn(|c| match Interpolant::new(corners, c) {
         Interpolant::Flat(word) => word,
         Interpolant::Bilinear {

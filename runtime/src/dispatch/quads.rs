@@ -4,13 +4,17 @@
 //!
 //! A shader that runs per sample runs once per sample in passes, as the
 //! draw path does (`draw_samples.rs`, D3D11.3 "Multisample
-//! Rasterization"): pass `s` shades, in each pixel that covers sample `s`,
-//! that sample, with `vSampleIndex` = s, `vCoverage` its bit alone and its
-//! own inputs and outputs; the pixels that do not cover it run as helpers.
+//! Rasterization"): pass `s` shades, in each pixel that covers sample `s`
+//! and whose sample mask keeps it, that sample, with `vSampleIndex` = s,
+//! `vCoverage` its bit alone and its own inputs and outputs; the other
+//! pixels run as helpers. Each call points the frame at an [`Evaluation`]
+//! of its quads, for `eval_*`.
 
+use super::planes::{pixel_point, PlaneInput};
 use super::{Bindings, Block, Call, Kernel};
 use crate::abi::{SysValSlot, SYSVAL_COUNT};
-use crate::msaa::standard_pattern;
+use crate::eval::Evaluation;
+use crate::msaa::{centroid, standard_pattern};
 use rayon::prelude::*;
 
 /// One 2x2 quad: pixels (x, y), (x+1, y), (x, y+1), (x+1, y+1), in that
@@ -37,9 +41,10 @@ pub struct QuadSamples<'a> {
     /// `sample_pos rasterizer` report): 1, 2, 4, 8 or 16; 0 reads as 1.
     pub count: u32,
     /// Per quad and pixel (entry `4 * q + p`), the samples the primitive
-    /// covers there (bit i = sample i), the pixel's `vCoverage`; a pixel
-    /// whose bit of [`Quad::coverage`] is clear stays a helper whatever its
-    /// entry says. Empty: every sample of a covered pixel.
+    /// covers there (bit i = sample i), whose AND with `mask` is the
+    /// pixel's `vCoverage`; a pixel whose bit of [`Quad::coverage`] is
+    /// clear stays a helper whatever its entry says. Empty: every sample of
+    /// a covered pixel.
     pub coverage: &'a [u32],
     /// D3D's blend-state sample mask (`OMSetBlendState`'s `SampleMask`):
     /// samples whose bit is clear are not written.
@@ -54,6 +59,10 @@ pub struct QuadSamples<'a> {
     /// D3D's standard pattern rather than the pixel's centre
     /// ([`super::SampleShading::sample_position`]).
     pub sample_position: bool,
+    /// `SV_Position` is the pixel's centroid rather than its centre
+    /// ([`super::SampleShading::centroid_position`]), outside per-sample
+    /// passes that move it to their sample.
+    pub centroid_position: bool,
 }
 
 impl QuadSamples<'_> {
@@ -65,6 +74,7 @@ impl QuadSamples<'_> {
         mask_output: None,
         per_sample: false,
         sample_position: false,
+        centroid_position: false,
     };
 
     /// The shader's runs per pixel: `count` for a shader that runs per
@@ -82,30 +92,54 @@ impl QuadSamples<'_> {
             .map_or(u32::MAX, |bit| bit - 1)
     }
 
-    /// `vCoverage` of pixel `p` of quad `q` when it is covered.
+    /// The samples pixel `p` of quad `q` covers when it is covered.
     fn covered(&self, q: usize, p: usize) -> u32 {
         self.coverage
             .get(4 * q + p)
             .map_or(self.all(), |&c| c & self.all())
     }
+
+    /// The samples pixel `p` of `quad` (quad `q` of the batch) covers: none
+    /// for a helper.
+    pub fn pixel_coverage(&self, q: usize, p: usize, quad: &Quad) -> u32 {
+        match quad.coverage & (1 << p) {
+            0 => 0,
+            _ => self.covered(q, p),
+        }
+    }
+}
+
+/// A batch's input registers and where they came from.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct QuadValues<'a> {
+    /// Per quad, pixel and pass, the kernel's input registers (register
+    /// `r` of pass `s` of pixel `p` of quad `q` at `((4 * q + p) * passes
+    /// + s) * input_regs + r`).
+    pub registers: &'a [[u32; 4]],
+    /// The plane equations the registers were evaluated from (at
+    /// [`pixel_point`]s, with denormals flushed), which `eval_*` evaluate
+    /// elsewhere in the pixel; `None` when the embedder gave the values.
+    pub planes: Option<&'a [PlaneInput]>,
 }
 
 /// Shades `quads` with a pixel shader, [`QuadSamples::passes`] times: once
 /// a pixel, or once per sample (pass `s` shading sample `s`). `inputs`
 /// holds, per quad, pixel and pass, the kernel's `input_regs` registers
-/// (register `r` of pass `s` of pixel `p` of quad `q` at `((4 * q + p) *
-/// passes + s) * input_regs + r`); `outputs` receives its `output_regs`
-/// registers in the same order; `alive[q]` receives the pixels of quad `q`
+/// ([`QuadValues`]); `outputs` receives its `output_regs` registers in the
+/// same order; `alive[q]` receives the pixels of quad `q`
 /// that were covered and not discarded (in some pass), and
 /// `written[4 * q + p]` (when `written` is not empty) the samples of that
 /// pixel its outputs go to: its coverage (per pass, the sample shaded)
 /// ANDed with `oMask` and the sample mask, 0 when it is not alive. Pixel
 /// positions are `x + pixel_center`, `y + pixel_center`, moved to the
 /// sample's position in per-sample passes when
-/// [`QuadSamples::sample_position`].
+/// [`QuadSamples::sample_position`]. `vCoverage` is the pixel's coverage
+/// (in a per-sample pass, the pass's sample) ANDed with the sample mask,
+/// and a per-sample pass shades only samples the mask keeps (D3D11.3,
+/// 16.3.2 and 3.5.4).
 ///
 /// # Safety
-/// As for [`super::dispatch`]. `inputs` holds `quads.len() * 4 * passes *
+/// As for [`super::dispatch`]. `inputs.registers` holds `quads.len() * 4 * passes *
 /// k.input_regs` registers and `outputs` `quads.len() * 4 * passes *
 /// k.output_regs`; `alive` has one entry per quad; `samples.coverage` and
 /// `written` are empty or have one entry per pixel.
@@ -115,7 +149,7 @@ pub unsafe fn shade_quads(
     b: &Bindings,
     quads: &[Quad],
     pixel_center: f32,
-    inputs: &[[u32; 4]],
+    inputs: QuadValues,
     samples: &QuadSamples,
     outputs: &mut [[u32; 4]],
     alive: &mut [u8],
@@ -148,7 +182,11 @@ pub unsafe fn shade_quads(
             },
             |(call, [ib, ob, sv]), (t, ((quads, alive), (outputs, written)))| {
                 let first = t * per_task;
-                let inputs = part(inputs, first * 4 * pixel_in, quads.len() * 4 * pixel_in);
+                let task_inputs = part(
+                    inputs.registers,
+                    first * 4 * pixel_in,
+                    quads.len() * 4 * pixel_in,
+                );
                 let coverage = part(samples.coverage, first * 4, quads.len() * 4);
                 let task_samples = QuadSamples {
                     coverage,
@@ -171,7 +209,15 @@ pub unsafe fn shade_quads(
                         coverage: part(task_samples.coverage, at * 4, quads.len() * 4),
                         ..task_samples
                     };
-                    let inputs = part(inputs, at * 4 * pixel_in, quads.len() * 4 * pixel_in);
+                    let call_inputs =
+                        part(task_inputs, at * 4 * pixel_in, quads.len() * 4 * pixel_in);
+                    let evaluation = Evaluation::Quads {
+                        quads,
+                        center: pixel_center,
+                        samples: &call_samples,
+                        planes: inputs.planes,
+                    };
+                    call.frame.eval = (&evaluation as *const Evaluation).cast();
                     for s in 0..passes {
                         let pass = Pass {
                             sample: call_samples.per_sample.then_some(s as u32),
@@ -182,7 +228,7 @@ pub unsafe fn shade_quads(
                             w,
                             ni,
                             quads,
-                            inputs,
+                            call_inputs,
                             pixel_center,
                             &call_samples,
                             pass,
@@ -193,6 +239,7 @@ pub unsafe fn shade_quads(
                         let pixels = (&mut outputs[..], &mut alive[..], &mut written[..]);
                         gather(w, no, call, [ob, sv], &call_samples, pass, pixels);
                     }
+                    call.frame.eval = std::ptr::null();
                 }
             },
         );
@@ -302,11 +349,11 @@ fn fill(
     let cov = SysValSlot::Coverage as usize * 4;
     let index = SysValSlot::Sample as usize * 4;
     let count = index + 1;
-    let [dx, dy] = match (pass.sample, samples.sample_position) {
+    let at_sample = match (pass.sample, samples.sample_position) {
         (Some(s), true) => standard_pattern(samples.count)
             .get(s as usize)
-            .map_or([0.0; 2], |o| o.map(|c| f32::from(c) / 16.0)),
-        _ => [0.0; 2],
+            .map(|o| o.map(|c| f32::from(c) / 16.0)),
+        _ => None,
     };
     for (q, quad) in quads.iter().enumerate() {
         for p in 0..4 {
@@ -318,18 +365,24 @@ fn fill(
                     input[(r * 4 + c) * w + lane] = *v;
                 }
             }
-            let x = quad.x as f32 + (p & 1) as f32 + center + dx;
-            let y = quad.y as f32 + (p >> 1) as f32 + center + dy;
+            let coverage = samples.pixel_coverage(q, p, quad);
+            let offset = match at_sample {
+                Some(offset) => offset,
+                None if samples.centroid_position => {
+                    centroid(coverage, samples.mask, samples.count)
+                }
+                None => [0.0; 2],
+            };
+            let [x, y] = pixel_point(quad, p, center, offset);
             sysval[pos * w + lane] = x.to_bits();
             sysval[(pos + 1) * w + lane] = y.to_bits();
             sysval[(pos + 3) * w + lane] = 1.0f32.to_bits();
             sysval[face * w + lane] = if quad.front_facing { u32::MAX } else { 0 };
             let pixel = quad.coverage & (1 << p) != 0;
-            let covered = match (pixel, pass.sample) {
-                (false, _) => 0,
-                (true, None) => samples.covered(q, p),
-                (true, Some(s)) => samples.covered(q, p) & 1u32.checked_shl(s).unwrap_or(0),
-            };
+            let shaded = pass
+                .sample
+                .map_or(u32::MAX, |s| 1u32.checked_shl(s).unwrap_or(0));
+            let covered = coverage & shaded & samples.mask;
             let runs = pixel && (pass.sample.is_none() || covered != 0);
             mask[lane] = if runs { u32::MAX } else { 0 };
             sysval[cov * w + lane] = covered;

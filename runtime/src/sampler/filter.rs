@@ -33,6 +33,12 @@ pub const SUBTEXEL_STEPS: f32 = 256.0;
 
 /// The taps along one axis: texel index and weight. A linear filter's
 /// fraction is truncated to [`SUBTEXEL_STEPS`] steps.
+///
+/// D3D snaps the scaled coordinate to fixed point (functional
+/// specification 3.2.4.1, 7.18.7-8), here with 64 integer bits: NaN
+/// becomes 0, +inf the largest value (every fraction bit set) and -inf the
+/// smallest, and larger magnitudes saturate, so a coordinate that is not a
+/// number still picks texels with weights that sum to 1.
 #[inline]
 pub(super) fn axis_taps(filter: Filter, u: f32, n: u32, offset: i32) -> [(i64, f32); 2] {
     let scaled = u * n as f32;
@@ -43,9 +49,16 @@ pub(super) fn axis_taps(filter: Filter, u: f32, n: u32, offset: i32) -> [(i64, f
         ],
         Filter::Linear | Filter::Anisotropic => {
             let x = scaled - 0.5;
-            let low = x.floor();
-            let frac = ((x - low) * SUBTEXEL_STEPS).floor() / SUBTEXEL_STEPS;
-            let i = (low as i64).saturating_add(offset.into());
+            let (low, frac) = match x {
+                f32::INFINITY => (i64::MAX, (SUBTEXEL_STEPS - 1.0) / SUBTEXEL_STEPS),
+                x if !x.is_finite() => (x.floor() as i64, 0.0),
+                x => {
+                    let low = x.floor();
+                    let frac = ((x - low) * SUBTEXEL_STEPS).floor() / SUBTEXEL_STEPS;
+                    (low as i64, frac)
+                }
+            };
+            let i = low.saturating_add(offset.into());
             [(i, 1.0 - frac), (i.saturating_add(1), frac)]
         }
     }

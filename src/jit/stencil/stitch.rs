@@ -1034,7 +1034,15 @@ impl<'p> Stitcher<'p> {
             Inst::Dot { n, .. } => (1u8 << (*n).min(4)) - 1,
             _ => 0xf,
         };
-        for (s, out) in inst.sources().into_iter().zip(canon_inst.sources_mut()) {
+        // `eval_*` names its input register itself: only its operand is
+        // an ordinary source.
+        let named = usize::from(matches!(inst, Inst::Eval { .. }));
+        for (s, out) in inst
+            .sources()
+            .into_iter()
+            .zip(canon_inst.sources_mut())
+            .skip(named)
+        {
             let comps = std::array::from_fn(|c| {
                 (read & (1 << c) != 0).then_some(s.swizzle[c] as usize & 3)
             });

@@ -133,14 +133,17 @@ impl Lowerer {
             _ => None,
         };
         use InterpolationMode as M;
-        let sampled = matches!(
-            M::from_code(ins.field(INTERPOLATION_MODE)),
-            Some(M::LinearSample | M::LinearNoPerspectiveSample)
+        let mode = M::from_code(ins.field(INTERPOLATION_MODE));
+        let sampled = matches!(mode, Some(M::LinearSample | M::LinearNoPerspectiveSample));
+        let centroid = matches!(
+            mode,
+            Some(M::LinearCentroid | M::LinearNoPerspectiveCentroid)
         );
         if let Some(sv) = sysval {
             let sample_position = sv == SysVal::Position && sampled;
             self.prog.per_sample |= sv == SysVal::SampleIndex || sample_position;
             self.prog.sample_position |= sample_position;
+            self.prog.centroid_position |= sv == SysVal::Position && centroid;
             self.sysval_inputs.insert(reg, sv);
             return Ok(());
         }
