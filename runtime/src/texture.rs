@@ -118,6 +118,18 @@ pub enum TextureError {
         /// The texel format.
         format: Format,
     },
+    /// A block-compressed texture whose top mip is not a whole number of
+    /// blocks wide and high (D3D11.3 19.5.1; lower mips may end in partial
+    /// blocks).
+    #[error("a {format:?} texture of {width}x{height}: block-compressed textures are a multiple of 4 texels wide and high")]
+    PartialBlocks {
+        /// The texel format.
+        format: Format,
+        /// Mip 0's width.
+        width: u32,
+        /// Mip 0's height.
+        height: u32,
+    },
     /// The texture is larger than a view's 32-bit sizes can describe.
     #[error("texture of {bytes} bytes is larger than 4 GiB")]
     TooLarge {
@@ -209,6 +221,14 @@ impl Texture {
                 height,
                 depth_or_array,
                 mips,
+            });
+        }
+        let block = format.block_size();
+        if block != 1 && (!width.is_multiple_of(block) || !height.is_multiple_of(block)) {
+            return Err(TextureError::PartialBlocks {
+                format,
+                width,
+                height,
             });
         }
         let extra = |what| Err(TextureError::ExtraDimension { kind, what });

@@ -291,8 +291,8 @@ fn random_blocks_never_panic() {
 
 #[test]
 fn textures_lay_mips_out_in_whole_blocks() {
-    // A 6×6 BC1 texture: mip 0 is 2×2 blocks, mip 1 (3×3) and mip 2 (1×1)
-    // one block each.
+    // An 8×8 BC1 texture: mip 0 is 2×2 blocks, mip 1 (4×4) one block and
+    // mip 2 (2×2) one block of which a 2×2 corner is texels.
     assert_eq!(Format::Bc1Unorm.image_bytes(6, 6, 1), 32);
     assert_eq!(Format::Bc1Unorm.image_bytes(1, 1, 1), 8);
     assert_eq!(Format::Bc7Unorm.image_bytes(5, 4, 2), 64);
@@ -304,34 +304,42 @@ fn textures_lay_mips_out_in_whole_blocks() {
     for block in [red, green, blue, white, green, blue] {
         data.extend_from_slice(&block);
     }
-    let t = Texture::new(
-        TextureKind::Texture2D,
-        Format::Bc1Unorm,
-        6,
-        6,
-        1,
-        3,
-        data.clone(),
-    )
-    .expect("texture");
+    let bc1 = |width, height, data: &[u8]| {
+        Texture::new(
+            TextureKind::Texture2D,
+            Format::Bc1Unorm,
+            width,
+            height,
+            1,
+            3,
+            data.to_vec(),
+        )
+    };
+    let t = bc1(8, 8, &data).expect("texture");
     let one = v(1.0);
     assert_eq!(t.fetch(0, 0, 0, 0), [one, 0, 0, one]);
     assert_eq!(t.fetch(5, 3, 0, 0), [0, one, 0, one]);
     assert_eq!(t.fetch(1, 4, 0, 0), [0, 0, one, one]);
     assert_eq!(t.fetch(4, 5, 0, 0), [one; 4]);
-    assert_eq!(t.fetch(6, 0, 0, 0), [0; 4]);
-    assert_eq!(t.fetch(2, 2, 0, 1), [0, one, 0, one]);
-    assert_eq!(t.fetch(3, 0, 0, 1), [0; 4]);
-    assert_eq!(t.fetch(0, 0, 0, 2), [0, 0, one, one]);
+    assert_eq!(t.fetch(8, 0, 0, 0), [0; 4]);
+    assert_eq!(t.fetch(3, 3, 0, 1), [0, one, 0, one]);
+    assert_eq!(t.fetch(4, 0, 0, 1), [0; 4]);
+    assert_eq!(t.fetch(1, 1, 0, 2), [0, 0, one, one]);
+    assert_eq!(
+        t.fetch(2, 0, 0, 2),
+        [0; 4],
+        "past the partial block's texels"
+    );
     assert_eq!(t.view().row_pitch, 16);
-    assert!(Texture::new(
-        TextureKind::Texture2D,
-        Format::Bc1Unorm,
-        6,
-        6,
-        1,
-        3,
-        data[..40].to_vec()
-    )
-    .is_err());
+    assert!(bc1(8, 8, &data[..40]).is_err());
+    // D3D11.3 19.5.1: mip 0 of a block-compressed texture is whole blocks.
+    for (width, height) in [(6, 8), (8, 6), (1, 1)] {
+        assert!(
+            matches!(
+                bc1(width, height, &data),
+                Err(dxjit_runtime::texture::TextureError::PartialBlocks { .. })
+            ),
+            "{width}x{height}"
+        );
+    }
 }
