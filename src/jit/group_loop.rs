@@ -145,7 +145,7 @@ fn passed_through(
 }
 
 /// Bytes of one batch's system values at `lanes` lanes.
-fn sysval_stride(lanes: u32) -> i64 {
+pub(super) fn sysval_stride(lanes: u32) -> i64 {
     (SYSVAL_COUNT * 16) as i64 * i64::from(lanes)
 }
 

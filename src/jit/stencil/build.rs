@@ -347,7 +347,7 @@ fn program(key: &Key, registers: u32) -> Program {
                 .into();
             }
         }
-        Body::Entry | Body::Flow { .. } => {}
+        Body::Entry | Body::GroupEntry | Body::Flow { .. } => {}
     }
     prog
 }
@@ -378,7 +378,10 @@ fn import_helpers(b: &mut FunctionBuilder) -> HelperRefs {
 /// too.
 pub fn build(key: &Key, listing: bool) -> Result<Stencil, JitError> {
     let reuse::Contexts { mut ctx, mut fctx } = reuse::take();
-    let entry_kind = matches!(key.body, Body::Entry | Body::PixelEntry { .. });
+    let entry_kind = matches!(
+        key.body,
+        Body::Entry | Body::GroupEntry | Body::PixelEntry { .. }
+    );
     ctx.func.signature = if entry_kind {
         entry_signature()
     } else {
@@ -400,7 +403,10 @@ fn translate(
 ) -> Result<(), JitError> {
     let registers = (key.loads.len() + key.stores.len()) as u32;
     let prog = program(key, registers);
-    let entry_kind = matches!(key.body, Body::Entry | Body::PixelEntry { .. });
+    let entry_kind = matches!(
+        key.body,
+        Body::Entry | Body::GroupEntry | Body::PixelEntry { .. }
+    );
     let mut b = FunctionBuilder::new(func, fctx);
     let entry = b.create_block();
     b.append_block_params_for_function_params(entry);
@@ -550,6 +556,10 @@ fn emit(e: &mut Emitter, key: &Key) -> Result<(), JitError> {
             e.tr.b.ins().return_(&[status]);
             return Ok(());
         }
+        Body::GroupEntry => {
+            group_entry(e);
+            return Ok(());
+        }
         Body::PixelEntry { output_regs, .. } => {
             e.tr.func.output_regs = *output_regs;
             // The row loop's head is made from an empty block, which is
@@ -605,9 +615,95 @@ fn emit(e: &mut Emitter, key: &Key) -> Result<(), JitError> {
             e.jump_exit(0);
         }
         Body::Flow { op, src } => flow_body::emit(e, *op, src.as_ref())?,
-        Body::Entry | Body::PixelEntry { .. } => unreachable!("entries return above"),
+        Body::Entry | Body::GroupEntry | Body::PixelEntry { .. } => {
+            unreachable!("entries return above")
+        }
     }
     Ok(())
+}
+
+/// The loop over a group's lane batches (see [`Body::GroupEntry`]): the
+/// chain runs each batch, the frame's per-batch pointers move on after
+/// each and back at the end, `Frame::resume` becomes 1, and the statuses
+/// are ORed (an interrupted batch returns at once, as in the other tiers).
+fn group_entry(e: &mut Emitter) {
+    use cranelift_codegen::ir::Block;
+    let flags = MemFlagsData::trusted();
+    let batches = e.hole();
+    let scratch_stride = e.hole();
+    let lanes = e.tr.lanes();
+    let sysval_stride = crate::jit::group_loop::sysval_stride(lanes);
+    let strides = [
+        (
+            offset_of!(Frame, sysvals),
+            e.tr.b.ins().iconst(types::I64, sysval_stride),
+        ),
+        (
+            offset_of!(Frame, lane_mask),
+            e.tr.b.ins().iconst(types::I64, 4 * i64::from(lanes)),
+        ),
+        (offset_of!(Frame, scratch), scratch_stride),
+    ];
+    let head: Block = e.tr.b.create_block();
+    let finish = e.tr.b.create_block();
+    let stop = e.tr.b.create_block();
+    let go_on = e.tr.b.create_block();
+    for block in [head, go_on] {
+        e.tr.b.append_block_param(block, types::I64);
+        e.tr.b.append_block_param(block, types::I32);
+    }
+    let zero = e.tr.b.ins().iconst(types::I64, 0);
+    let done = e.tr.b.ins().iconst(types::I32, i64::from(STATUS_DONE));
+    e.tr.b.ins().jump(head, &[zero.into(), done.into()]);
+
+    e.tr.b.switch_to_block(head);
+    let index = e.tr.b.block_params(head)[0];
+    let so_far = e.tr.b.block_params(head)[1];
+    let status = e.call_chain();
+    let interrupted = e.tr.b.ins().icmp_imm_u(
+        IntCC::Equal,
+        status,
+        i64::from(dxjit_runtime::abi::STATUS_INTERRUPTED),
+    );
+    let so_far = e.tr.b.ins().bor(so_far, status);
+    e.tr.b.ins().brif(
+        interrupted,
+        stop,
+        &[],
+        go_on,
+        &[index.into(), so_far.into()],
+    );
+
+    e.tr.b.switch_to_block(stop);
+    e.tr.b.set_cold_block(stop);
+    e.tr.b.ins().return_(&[status]);
+
+    e.tr.b.switch_to_block(go_on);
+    let index = e.tr.b.block_params(go_on)[0];
+    let so_far = e.tr.b.block_params(go_on)[1];
+    for (field, by) in strides {
+        let p = e.tr.frame_ptr(field);
+        let p = e.tr.b.ins().iadd(p, by);
+        e.tr.b.ins().store(flags, p, e.tr.frame, field as i32);
+    }
+    let index = e.tr.b.ins().iadd_imm_s(index, 1);
+    let more = e.tr.b.ins().icmp(IntCC::UnsignedLessThan, index, batches);
+    e.tr.b
+        .ins()
+        .brif(more, head, &[index.into(), so_far.into()], finish, &[]);
+
+    e.tr.b.switch_to_block(finish);
+    for (field, by) in strides {
+        let back = e.tr.b.ins().imul(by, batches);
+        let p = e.tr.frame_ptr(field);
+        let p = e.tr.b.ins().isub(p, back);
+        e.tr.b.ins().store(flags, p, e.tr.frame, field as i32);
+    }
+    let one = e.tr.b.ins().iconst(types::I32, 1);
+    e.tr.b
+        .ins()
+        .store(flags, one, e.tr.frame, offset_of!(Frame, resume) as i32);
+    e.tr.b.ins().return_(&[so_far]);
 }
 
 /// Compiles the function in `ctx` and collects what the stitcher patches.

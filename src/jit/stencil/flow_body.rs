@@ -78,6 +78,13 @@ impl Emitter<'_, '_> {
         }
     }
 
+    /// Writes `word` to the batch's resume word (at the next hole).
+    fn store_resume_word(&mut self, word: u32) {
+        let w = self.tr.b.ins().iconst(types::I32, i64::from(word));
+        let at = self.at_hole(self.scratch);
+        self.tr.b.ins().store(MemFlagsData::trusted(), w, at, 0);
+    }
+
     /// Stores the masks and goes to exit 0.
     fn store_and_continue(&mut self) {
         self.store_masks();
@@ -119,14 +126,28 @@ pub fn emit(e: &mut Emitter, op: FlowOp, src: Option<&Src>) -> Result<(), JitErr
             }
             e.jump_exit(0);
         }
-        FlowOp::Exit { store_alive } => {
+        FlowOp::Exit {
+            store_alive,
+            finish_batch,
+        } => {
             if store_alive {
                 let var = e.tr.ctl.masks.alive;
                 let alive = e.tr.lb().use_var(var);
                 let lane_mask = e.tr.frame_ptr(offset_of!(Frame, lane_mask));
                 e.tr.store_lanes(alive, lane_mask, 0);
             }
+            if finish_batch {
+                e.store_resume_word(crate::jit::group_loop::FINISHED);
+            }
             e.return_status(STATUS_DONE);
+        }
+        FlowOp::Resume { count } => resume(e, count),
+        FlowOp::Barrier => {
+            let word = e.hole();
+            let word = e.tr.b.ins().ireduce(types::I32, word);
+            let at = e.at_hole(e.scratch);
+            e.tr.b.ins().store(MemFlagsData::trusted(), word, at, 0);
+            e.return_status(dxjit_runtime::abi::STATUS_BARRIER);
         }
         FlowOp::Jump => e.jump_exit(0),
         FlowOp::IfMasked { nz } => {
@@ -302,6 +323,39 @@ pub fn emit(e: &mut Emitter, op: FlowOp, src: Option<&Src>) -> Result<(), JitErr
         }
     }
     Ok(())
+}
+
+/// The start of a batch's call (see `FlowOp::Resume`): a jump table on the
+/// resume word (hole), read only when the group has started.
+fn resume(e: &mut Emitter, count: u32) {
+    let flags = MemFlagsData::trusted();
+    let started = e.tr.b.ins().load(
+        types::I32,
+        flags,
+        e.tr.frame,
+        offset_of!(Frame, resume) as i32,
+    );
+    let at = e.at_hole(e.scratch);
+    let word = e.tr.b.ins().load(types::I32, flags, at, 0);
+    let zero = e.tr.b.ins().iconst(types::I32, 0);
+    let at = e.tr.b.ins().select(started, word, zero);
+    let targets: Vec<_> = (0..=count).map(|_| e.tr.b.create_block()).collect();
+    let finished = e.tr.b.create_block();
+    let calls: Vec<_> = targets
+        .iter()
+        .map(|&t| e.tr.b.func.dfg.block_call(t, &[]))
+        .collect();
+    let default = e.tr.b.func.dfg.block_call(finished, &[]);
+    let table =
+        e.tr.b
+            .create_jump_table(cranelift_codegen::ir::JumpTableData::new(default, &calls));
+    e.tr.b.ins().br_table(at, table);
+    for (i, t) in targets.into_iter().enumerate() {
+        e.tr.b.switch_to_block(t);
+        e.jump_exit(i as u32);
+    }
+    e.tr.b.switch_to_block(finished);
+    e.return_status(STATUS_DONE);
 }
 
 /// The lanes whose selector (in the slot at the next hole) equals the word

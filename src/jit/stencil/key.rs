@@ -111,11 +111,25 @@ pub enum FlowOp {
     /// Zeros the components (mask) of a register (hole: its offset).
     ZeroRegister(u8),
     /// The end of the body: stores `alive` back to the frame's lane mask
-    /// when the program discards, and returns `STATUS_DONE`.
+    /// when the program discards, marks the batch finished (its resume
+    /// word, a hole) in a program with barriers, and returns `STATUS_DONE`.
     Exit {
         /// Whether `alive` goes back to the frame.
         store_alive: bool,
+        /// Whether the batch's resume word becomes `FINISHED`.
+        finish_batch: bool,
     },
+    /// Where a batch of a program with barriers starts a call: exit 0 at
+    /// the group's first call, else the exit its resume word (a hole) names:
+    /// 0 the start, `i` the `i`-th barrier's continuation; a finished batch
+    /// returns `STATUS_DONE`.
+    Resume {
+        /// The barriers.
+        count: u32,
+    },
+    /// A group barrier: the batch's resume word (hole) becomes the
+    /// barrier's number (hole) and the call returns `STATUS_BARRIER`.
+    Barrier,
     /// A jump to exit 0.
     Jump,
     /// `if` under masks: holes are the slot of the saved `cond` and of the
@@ -209,6 +223,12 @@ pub enum Body {
     /// The function's entry for every stage but pixel: calls the chain
     /// (exit 0) and returns its status.
     Entry,
+    /// The entry of a compute shader with barriers: calls the chain (exit
+    /// 0) for each lane batch of the group (holes: the batches, the bytes of
+    /// a batch's scratch), pointing the frame's system values, lane mask
+    /// and scratch at the batch's, and returns `STATUS_BARRIER` when any
+    /// batch stopped at one (the contract of `jit/group_loop.rs`).
+    GroupEntry,
     /// A pixel shader's entry: the row loop of `jit/draw_row.rs` around a
     /// call of the chain (exit 0).
     PixelEntry {

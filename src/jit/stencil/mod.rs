@@ -76,17 +76,10 @@ pub struct SymbolReloc {
 }
 
 /// Whether the stencil tier compiles programs like `prog`: not hull or
-/// geometry shaders, nor compute shaders with group barriers (a few
-/// rare operand forms are found out only while stitching).
+/// geometry shaders (a few rare operand forms are found out only while
+/// stitching).
 pub fn takes(prog: &Program) -> bool {
-    match prog.stage {
-        Stage::Hull | Stage::Geometry => false,
-        Stage::Compute => !prog
-            .bodies()
-            .flatten()
-            .any(|i| matches!(i, crate::ir::Inst::Sync { group: true, .. })),
-        Stage::Vertex | Stage::Pixel | Stage::Domain => true,
-    }
+    !matches!(prog.stage, Stage::Hull | Stage::Geometry)
 }
 
 /// Compiles `prog` by stitching stencils; `Ok(None)` when the program
@@ -117,16 +110,17 @@ pub fn compile(
         unsafe { std::mem::transmute::<*const u8, dxjit_runtime::abi::ShaderFn>(map.as_ptr()) };
     let listing = opts.listing.then(|| emit::listing(&s)).transpose()?;
     let tgsm_size = prog.tgsm.iter().map(|d| d.size.next_multiple_of(16)).sum();
+    let batches = s.group.as_ref().map_or(1, |g| g.batches);
     Ok(Some(Compiled {
         memory: Some(Memory::Mapped { _map: map }),
         func,
         info: KernelInfo {
             lanes: 4 * k as u32,
-            scratch_size: s.layout.size,
+            scratch_size: s.layout.size * batches,
             input_regs: s.input_regs,
             output_regs: s.output_regs,
             tgsm_size,
-            has_barriers: false,
+            has_barriers: s.group.is_some(),
             inline_pairs: Vec::new(),
             direct_outputs: 0,
             stage: prog.stage,

@@ -114,6 +114,16 @@ enum Open {
     },
 }
 
+/// A compute shader's group loop.
+pub struct Group {
+    /// Lane batches in a group.
+    pub batches: u32,
+    /// Byte offset of each batch's resume word in its scratch.
+    pub resume_word: u32,
+    /// Where each barrier's batch goes on, in barrier order.
+    resumes: Vec<Label>,
+}
+
 /// The walk's state.
 pub struct Stitcher<'p> {
     /// The program.
@@ -133,6 +143,8 @@ pub struct Stitcher<'p> {
     pub pieces: Vec<Piece>,
     /// Each label's piece, once bound.
     pub labels: Vec<Option<usize>>,
+    /// The group loop, for a compute shader with group barriers.
+    pub group: Option<Group>,
     uniform: Uniformity,
     flow: Vec<Open>,
     killed: bool,
@@ -284,6 +296,7 @@ impl<'p> Stitcher<'p> {
             output_regs: max_reg(&prog.outputs).max(prog.depth_output.map_or(0, |r| r + 1)),
             pieces: Vec::new(),
             labels: Vec::new(),
+            group: None,
             uniform: Uniformity::of(prog),
             flow: Vec::new(),
             killed: false,
@@ -394,18 +407,37 @@ impl<'p> Stitcher<'p> {
         None
     }
 
-    /// The whole program: entry, body, exit.
+    /// The whole program: entry, body, exit. A compute shader with group
+    /// barriers loops over its lane batches in its entry, and each batch's
+    /// chain starts with the jump to where the batch goes on.
     pub fn program(&mut self) -> Result<(), StitchError> {
         let prog = self.prog;
+        let looped = crate::jit::group_loop::runs_group(prog);
         let entry = match prog.stage {
             Stage::Pixel => Body::PixelEntry {
                 reads_position: crate::jit::draw_row::reads_position(prog),
                 output_regs: self.output_regs,
             },
+            Stage::Compute if looped => Body::GroupEntry,
             Stage::Vertex | Stage::Domain | Stage::Compute => Body::Entry,
             Stage::Hull | Stage::Geometry => {
                 return Err(Unsupported("hull or geometry shader").into())
             }
+        };
+        let entry_holes = if looped {
+            let lanes = 4 * self.layout.k as u32;
+            let threads: u32 = prog.thread_group.iter().map(|&d| d.max(1)).product();
+            let batches = threads.div_ceil(lanes);
+            self.group = Some(Group {
+                batches,
+                resume_word: self.layout.slot(1),
+                resumes: Vec::new(),
+            });
+            // The batch's scratch bytes are known once the walk has
+            // placed every slot.
+            vec![HoleValue::Const(u64::from(batches)), HoleValue::Const(0)]
+        } else {
+            Vec::new()
         };
         self.push(
             Key {
@@ -416,16 +448,65 @@ impl<'p> Stitcher<'p> {
                 divergent: false,
                 masks: false,
             },
-            Vec::new(),
+            entry_holes,
             vec![Target::Next],
         )?;
+        if looped {
+            // Replaced by the resume jump once the barriers are counted.
+            self.flow_piece(FlowOp::Jump, None, Vec::new(), vec![Target::Next])?;
+        }
         self.step(FlowOp::InitMasks, None, Vec::new())?;
         self.zero_temps()?;
         self.exit = self.label();
         self.body(&prog.main)?;
         self.bind(self.exit);
         let store_alive = prog.stage != Stage::Compute && crate::jit::flow::discards(prog);
-        self.flow_piece(FlowOp::Exit { store_alive }, None, Vec::new(), Vec::new())
+        let exit = FlowOp::Exit {
+            store_alive,
+            finish_batch: looped,
+        };
+        let resume_word = self.group.as_ref().map(|g| g.resume_word);
+        let holes = resume_word.map(|w| HoleValue::Const(u64::from(w)));
+        self.flow_piece(exit, None, holes.into_iter().collect(), Vec::new())?;
+        if let Some(group) = self.group.take() {
+            self.pieces[0].holes[1] = HoleValue::Const(u64::from(self.layout.size));
+            let mut exits = vec![Target::Next];
+            exits.extend(group.resumes.iter().map(|l| Target::Label(*l)));
+            let resume = FlowOp::Resume {
+                count: group.resumes.len() as u32,
+            };
+            let holes = vec![HoleValue::Const(u64::from(group.resume_word))];
+            let at = self.pieces.len();
+            self.flow_piece(resume, None, holes, exits)?;
+            self.pieces.swap(1, at);
+            self.pieces.pop();
+            self.group = Some(group);
+        }
+        Ok(())
+    }
+
+    /// A group barrier: the batch stops, and the next call goes on after it.
+    fn barrier(&mut self) -> Result<(), StitchError> {
+        let Some(group) = self.group.as_mut() else {
+            return Err(JitError::Invalid(
+                "a group barrier outside a compute shader's group loop".into(),
+            )
+            .into());
+        };
+        let id = group.resumes.len() as u32 + 1;
+        let holes = vec![
+            HoleValue::Const(u64::from(id)),
+            HoleValue::Const(u64::from(group.resume_word)),
+        ];
+        let after = self.label();
+        self.group
+            .as_mut()
+            .expect("checked above")
+            .resumes
+            .push(after);
+        self.flow_piece(FlowOp::Barrier, None, holes, Vec::new())?;
+        self.bind(after);
+        Ok(())
     }
 
     /// Zeros the temps a call must see as zero: every temp of a pixel shader
@@ -509,7 +590,7 @@ impl<'p> Stitcher<'p> {
             Inst::CallC { cond, nz, label } => self.call(*label, Some((cond, *nz))),
             Inst::Sync { group, .. } => {
                 if *group && self.prog.stage == Stage::Compute {
-                    return Err(Unsupported("a group barrier").into());
+                    return self.barrier();
                 }
                 Ok(())
             }
