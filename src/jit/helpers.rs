@@ -5,7 +5,10 @@
 //! fn` pointer of the listed types, so a helper whose Rust type drifts from
 //! the list does not compile.
 
-use cranelift_codegen::ir::{types, AbiParam, FuncRef, Signature, Type};
+use cranelift_codegen::ir::{
+    types, AbiParam, ExtFuncData, ExternalName, FuncRef, Function, Signature, Type,
+    UserExternalName,
+};
 use cranelift_codegen::isa::CallConv;
 use std::arch::x86_64::{__m128, __m128i};
 
@@ -131,18 +134,42 @@ macro_rules! define_helpers {
 
 dxjit_runtime::foreach_helper!(define_helpers);
 
-/// The helpers declared in one function, by handle.
-pub struct HelperRefs(Vec<FuncRef>);
+/// The helpers one function calls, imported the first time each is
+/// called: a function imports only what it calls, which keeps Cranelift's
+/// per-signature work to those.
+pub struct HelperRefs {
+    /// Each helper's index in the function namespace (namespace 0) of
+    /// external names, in [`HelperId::ALL`] order.
+    names: Vec<u32>,
+    /// Each helper's reference, once imported.
+    refs: Vec<Option<FuncRef>>,
+}
 
 impl HelperRefs {
-    /// The references of every helper, in [`HelperId::ALL`] order.
-    pub fn new(refs: Vec<FuncRef>) -> Self {
-        HelperRefs(refs)
+    /// Helpers named by `names`, their indices in namespace 0, in
+    /// [`HelperId::ALL`] order (a module's function ids).
+    pub fn new(names: Vec<u32>) -> Self {
+        let refs = vec![None; names.len()];
+        HelperRefs { names, refs }
     }
 
-    /// The reference to call `id` through.
-    pub fn get(&self, id: HelperId) -> FuncRef {
-        self.0[id as usize]
+    /// The reference to call `id` through, imported into `func` now if it
+    /// is not yet.
+    pub fn get(&mut self, func: &mut Function, id: HelperId) -> FuncRef {
+        if let Some(f) = self.refs[id as usize] {
+            return f;
+        }
+        let name =
+            func.declare_imported_user_function(UserExternalName::new(0, self.names[id as usize]));
+        let signature = func.import_signature(id.signature());
+        let f = func.import_function(ExtFuncData {
+            name: ExternalName::user(name),
+            signature,
+            colocated: false,
+            patchable: false,
+        });
+        self.refs[id as usize] = Some(f);
+        f
     }
 }
 

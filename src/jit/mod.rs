@@ -438,12 +438,7 @@ pub fn compile(prog: &Program, opts: JitOptions) -> Result<Compiled, JitError> {
     let input_regs = prog.input_block_regs();
     let output_regs = max_reg(&prog.outputs).max(prog.depth_output.map_or(0, |r| r + 1));
     let mut b = FunctionBuilder::new(&mut ctx.func, &mut fctx);
-    let helpers = helpers::HelperRefs::new(
-        helper_ids
-            .iter()
-            .map(|&id| module.declare_func_in_func(id, b.func))
-            .collect(),
-    );
+    let helpers = helpers::HelperRefs::new(helper_ids.iter().map(|id| id.as_u32()).collect());
     let icb_name = b
         .func
         .declare_imported_user_function(UserExternalName::new(1, icb_id.as_u32()));

@@ -202,9 +202,9 @@ impl<'p, 'f> Tr<'p, 'f> {
         }
     }
 
-    /// An imported runtime helper.
-    pub fn helper(&self, id: HelperId) -> FuncRef {
-        self.func.helpers.get(id)
+    /// A runtime helper, imported into the function on first use.
+    pub fn helper(&mut self, id: HelperId) -> FuncRef {
+        self.func.helpers.get(self.b.func, id)
     }
 
     /// The helper argument block in the call's scratch memory.

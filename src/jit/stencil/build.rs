@@ -352,28 +352,6 @@ fn program(key: &Key, registers: u32) -> Program {
     prog
 }
 
-/// The helpers, each imported into `b`'s function.
-fn import_helpers(b: &mut FunctionBuilder) -> HelperRefs {
-    HelperRefs::new(
-        HelperId::ALL
-            .iter()
-            .map(|&id| {
-                let name = b.func.declare_imported_user_function(UserExternalName::new(
-                    HELPER_NAMESPACE,
-                    id as u32,
-                ));
-                let signature = b.import_signature(id.signature());
-                b.import_function(ExtFuncData {
-                    name: ExternalName::user(name),
-                    signature,
-                    colocated: false,
-                    patchable: false,
-                })
-            })
-            .collect(),
-    )
-}
-
 /// Compiles the stencil `key` describes; with `listing`, its code as text
 /// too.
 pub fn build(key: &Key, listing: bool) -> Result<Stencil, JitError> {
@@ -417,7 +395,7 @@ fn translate(
     } else {
         b.block_params(entry)[1]
     };
-    let helpers = import_helpers(&mut b);
+    let helpers = HelperRefs::new((0..HelperId::ALL.len() as u32).collect());
     let icb_name = b
         .func
         .declare_imported_user_function(UserExternalName::new(ICB_NAMESPACE, 0));

@@ -866,15 +866,24 @@ impl<'p> Stitcher<'p> {
         )
     }
 
-    /// The context an instruction's code needs.
+    /// The context an instruction's code needs. Arithmetic reads nothing of the program, so its stencils are
+    /// shared by every stage.
     fn context(&self, inst: &Inst) -> InstContext {
         let prog = self.prog;
         let (srvs, uavs, tgsm) = named_resources(inst);
+        let arithmetic = matches!(
+            inst,
+            Inst::Alu { .. } | Inst::Dot { .. } | Inst::Double { .. } | Inst::Swapc { .. }
+        );
         InstContext {
-            stage: prog.stage,
-            unbound_alpha_one: prog.unbound_texture_alpha_one,
-            per_sample: prog.per_sample,
-            sample_position: prog.sample_position,
+            stage: if arithmetic {
+                Stage::Vertex
+            } else {
+                prog.stage
+            },
+            unbound_alpha_one: prog.unbound_texture_alpha_one && !arithmetic,
+            per_sample: prog.per_sample && !arithmetic,
+            sample_position: prog.sample_position && !arithmetic,
             srvs: prog
                 .srvs
                 .iter()

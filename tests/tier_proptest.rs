@@ -1,0 +1,324 @@
+//! Random compute programs give the same bits at every tier: the stencil
+//! first tier (copied pieces, registers in memory) and the top tier
+//! (Cranelift over the whole function) at 4, 8 and 16 lanes a call.
+//!
+//! The programs mix float and integer operations of every arity over
+//! temps, literals and constant-buffer rows (relatively indexed too), with
+//! modifiers, swizzles, write masks and saturation, inside `if`/`else`
+//! on per-thread conditions and loops whose trip counts differ by thread;
+//! then each thread stores its temps.
+
+use dxjit::ir::*;
+use dxjit::jit::{compile, Codegen, JitOptions};
+use dxjit_runtime::abi::View;
+use dxjit_runtime::dispatch::{dispatch, Bindings};
+use proptest::prelude::*;
+
+/// Temps the programs compute in; the last one's x counts loop trips.
+const TEMPS: u32 = 5;
+/// Threads of the one group the programs run.
+const THREADS: u32 = 24;
+/// Rows of the bound constant buffer.
+const CB_ROWS: usize = 6;
+
+const OPS: [AluOp; 40] = [
+    AluOp::Mov,
+    AluOp::Movc,
+    AluOp::Add,
+    AluOp::Mul,
+    AluOp::Mad,
+    AluOp::MulLegacy,
+    AluOp::MadLegacy,
+    AluOp::Div,
+    AluOp::Min,
+    AluOp::Max,
+    AluOp::Sqrt,
+    AluOp::Rsq,
+    AluOp::Rcp,
+    AluOp::Exp,
+    AluOp::Log,
+    AluOp::Frc,
+    AluOp::RoundNe,
+    AluOp::RoundNi,
+    AluOp::Sin,
+    AluOp::Eq,
+    AluOp::Ge,
+    AluOp::Lt,
+    AluOp::IAdd,
+    AluOp::IMul,
+    AluOp::IMad,
+    AluOp::ILt,
+    AluOp::ULt,
+    AluOp::And,
+    AluOp::Xor,
+    AluOp::IShl,
+    AluOp::UShr,
+    AluOp::IMin,
+    AluOp::UMax,
+    AluOp::UDiv,
+    AluOp::Bfi,
+    AluOp::Ubfe,
+    AluOp::CountBits,
+    AluOp::FToI,
+    AluOp::UToF,
+    AluOp::F32ToF16,
+];
+
+fn tid() -> Src {
+    Src::reg(File::SysVal(SysVal::DispatchThreadId), 0).scalar(0)
+}
+
+/// A source: a temp, a literal or a constant-buffer row, now and then
+/// through a relative index.
+fn src() -> impl Strategy<Value = Src> {
+    (
+        0u8..10,
+        0..TEMPS,
+        prop::array::uniform4(0u8..4),
+        any::<bool>(),
+        any::<bool>(),
+        any::<[u32; 4]>(),
+    )
+        .prop_map(|(kind, reg, swizzle, neg, abs, imm)| {
+            let mut s = match kind {
+                0..=5 => Src::temp(reg),
+                6 => Src {
+                    file: File::Imm,
+                    ..Src::splat(0)
+                },
+                7 | 8 => Src::reg(File::Const(0), reg % CB_ROWS as u32),
+                _ => {
+                    let index = Src::temp(reg).scalar(swizzle[0]);
+                    Src {
+                        index: Index {
+                            base: 1,
+                            rel: Some(Box::new(index)),
+                        },
+                        ..Src::reg(File::Const(0), 0)
+                    }
+                }
+            };
+            s.swizzle = swizzle;
+            s.neg = neg;
+            s.abs = abs;
+            s.imm = imm;
+            s
+        })
+}
+
+fn alu() -> impl Strategy<Value = Inst> {
+    (
+        0..OPS.len(),
+        0..TEMPS - 1,
+        1u8..16,
+        any::<bool>(),
+        prop::collection::vec(src(), 3),
+    )
+        .prop_map(|(op, reg, mask, saturate, mut src)| {
+            let op = OPS[op];
+            src.truncate(usize::from(op.info().arity));
+            Inst::Alu {
+                op,
+                dst: Dst {
+                    saturate,
+                    ..Dst::temp(reg, mask)
+                },
+                src,
+            }
+        })
+}
+
+fn dot() -> impl Strategy<Value = Inst> {
+    (2u8..5, any::<bool>(), 0..TEMPS - 1, 1u8..16, src(), src()).prop_map(
+        |(n, legacy, reg, mask, a, b)| Inst::Dot {
+            n,
+            legacy,
+            dst: Dst::temp(reg, mask),
+            a,
+            b,
+        },
+    )
+}
+
+fn straight() -> impl Strategy<Value = Vec<Inst>> {
+    prop::collection::vec(prop_oneof![4 => alu(), 1 => dot()], 1..4)
+}
+
+/// `if` on a temp component, with or without `else`.
+fn branch() -> impl Strategy<Value = Vec<Inst>> {
+    (
+        0..TEMPS - 1,
+        0u8..4,
+        any::<bool>(),
+        straight(),
+        prop::option::of(straight()),
+    )
+        .prop_map(|(reg, c, nz, then, other)| {
+            let mut out = vec![Inst::If {
+                cond: Src::temp(reg).scalar(c),
+                nz,
+            }];
+            out.extend(then);
+            if let Some(other) = other {
+                out.push(Inst::Else);
+                out.extend(other);
+            }
+            out.push(Inst::EndIf);
+            out
+        })
+}
+
+/// A loop running `1 + tid % 3` trips, now and then leaving early when a
+/// temp component is nonzero.
+fn repeat() -> impl Strategy<Value = Vec<Inst>> {
+    (straight(), prop::option::of((0..TEMPS - 1, 0u8..4))).prop_map(|(body, early)| {
+        let counter = Dst::temp(TEMPS - 1, 1);
+        let count = Src::temp(TEMPS - 1).scalar(0);
+        let mut out = vec![
+            Inst::Alu {
+                op: AluOp::Mov,
+                dst: counter.clone(),
+                src: vec![Src::splat(0)],
+            },
+            Inst::Loop,
+        ];
+        out.extend(body);
+        if let Some((reg, c)) = early {
+            out.push(Inst::BreakC {
+                cond: Src::temp(reg).scalar(c),
+                nz: true,
+            });
+        }
+        out.extend([
+            Inst::Alu {
+                op: AluOp::IAdd,
+                dst: counter.clone(),
+                src: vec![count.clone(), Src::splat(1)],
+            },
+            Inst::Alu {
+                op: AluOp::URem,
+                dst: Dst::temp(TEMPS - 1, 2),
+                src: vec![tid(), Src::splat(3)],
+            },
+            Inst::Alu {
+                op: AluOp::ULt,
+                dst: Dst::temp(TEMPS - 1, 4),
+                src: vec![Src::temp(TEMPS - 1).scalar(1), count],
+            },
+            Inst::BreakC {
+                cond: Src::temp(TEMPS - 1).scalar(2),
+                nz: true,
+            },
+            Inst::EndLoop,
+        ]);
+        out
+    })
+}
+
+fn body() -> impl Strategy<Value = Vec<Inst>> {
+    prop::collection::vec(
+        prop_oneof![3 => straight(), 1 => branch(), 1 => repeat()],
+        1..5,
+    )
+    .prop_map(|parts| parts.concat())
+}
+
+/// The program: temps seeded from the thread id and the constants, the
+/// body, each temp stored at the thread's 80 bytes.
+fn program(body: Vec<Inst>) -> Program {
+    let mut p = Program::new(Stage::Compute);
+    p.temps = TEMPS;
+    p.thread_group = [THREADS, 1, 1];
+    p.cbs.push(CbDecl {
+        slot: 0,
+        rows: CB_ROWS as u32,
+    });
+    p.uavs.push(ResourceDecl {
+        slot: 0,
+        kind: ResourceKind::Raw,
+    });
+    let mut main = Vec::new();
+    for reg in 0..TEMPS {
+        main.push(Inst::Alu {
+            op: AluOp::IMad,
+            dst: Dst::temp(reg, 0xf),
+            src: vec![tid(), Src::reg(File::Const(0), reg), Src::splat(reg)],
+        });
+    }
+    main.push(Inst::Alu {
+        op: AluOp::UToF,
+        dst: Dst::temp(1, 0b0101),
+        src: vec![tid()],
+    });
+    main.extend(body);
+    main.push(Inst::Alu {
+        op: AluOp::IMul,
+        dst: Dst::temp(TEMPS, 1),
+        src: vec![tid(), Src::splat(16 * TEMPS)],
+    });
+    for reg in 0..TEMPS {
+        main.push(Inst::StoreRaw {
+            res: Resource::Uav(0),
+            offset: Src::temp(TEMPS).scalar(0),
+            value: Src::temp(reg),
+            count: 4,
+        });
+        main.push(Inst::Alu {
+            op: AluOp::IAdd,
+            dst: Dst::temp(TEMPS, 1),
+            src: vec![Src::temp(TEMPS).scalar(0), Src::splat(16)],
+        });
+    }
+    p.temps = TEMPS + 1;
+    p.main = main.into();
+    p
+}
+
+/// The words each thread stores, run with `codegen` at `k`.
+fn run(prog: &Program, codegen: Codegen, k: usize, constants: &[u32]) -> Vec<u32> {
+    let c = compile(
+        prog,
+        JitOptions {
+            k,
+            listing: false,
+            codegen,
+            keep_image: false,
+        },
+    )
+    .expect("compiles");
+    let mut out = vec![0xdead_beef_u32; (THREADS * 4 * TEMPS) as usize];
+    let mut cb = constants.to_vec();
+    let mut b = Bindings::default();
+    b.uavs[0] = View {
+        ptr: out.as_mut_ptr() as *mut u8,
+        size: (out.len() * 4) as u32,
+        ..View::EMPTY
+    };
+    b.cbs[0] = View {
+        ptr: cb.as_mut_ptr() as *mut u8,
+        size: (cb.len() * 4) as u32,
+        ..View::EMPTY
+    };
+    // SAFETY: both views point into vectors alive and untouched across the
+    // call; `c` keeps the code alive.
+    unsafe { dispatch(&c.kernel(), &b, [1, 1, 1]) };
+    out
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    #[test]
+    fn random_programs_agree_across_tiers(
+        body in body(),
+        constants in prop::collection::vec(any::<u32>(), CB_ROWS * 4),
+    ) {
+        let prog = program(body);
+        prop_assume!(validate(&prog).is_ok());
+        let top = run(&prog, Codegen::Full, 4, &constants);
+        for k in [1, 2, 4] {
+            let first = run(&prog, Codegen::Quick, k, &constants);
+            prop_assert_eq!(&first, &top, "first tier at k = {}:\n{:#?}", k, prog.main);
+        }
+    }
+}
