@@ -106,11 +106,12 @@ pub fn lower(bytes: &[u8], options: &CompileOptions) -> Result<(Family, Program)
 fn jit_options(program: &Program, options: &CompileOptions, tier: Tier) -> JitOptions {
     JitOptions {
         k: options.k.unwrap_or_else(|| match tier {
-            // Stencils keep registers in memory, so more lanes only spread
-            // each piece's fixed cost; the Cranelift first tier's programs
-            // (barriers, hull and geometry shaders) compile fastest at one.
+            // Stencils keep registers in memory, so more lanes spread each
+            // piece's fixed cost; one count for every stage lets the stages
+            // share their arithmetic stencils. The Cranelift first tier's
+            // programs (hull and geometry shaders) compile fastest at one.
             Tier::First | Tier::Both if crate::jit::stencil_tier_takes(program) => {
-                JitOptions::for_stage(program.stage).k
+                crate::jit::STENCIL_K
             }
             Tier::First | Tier::Both => 1,
             Tier::Top => JitOptions::for_program(program).k,

@@ -9,8 +9,8 @@ use super::state::Tr;
 use super::JitError;
 use crate::ir::{Dst, GatherOffset, Resource, SlotOffsets, Src};
 use cranelift_codegen::ir::{types, InstBuilder, MemFlagsData, Value};
-use dxjit_runtime::abi::{Frame, SAMPLER_SLOTS};
-use dxjit_runtime::sampler::{GatherSample, QuadSample, SamplerState};
+use dxjit_runtime::abi::SAMPLER_SLOTS;
+use dxjit_runtime::sampler::{GatherSample, QuadSample};
 use std::mem::{offset_of, size_of};
 
 /// A quad call's operands: the helper (and the one that takes per-lane
@@ -138,11 +138,7 @@ impl Tr<'_, '_> {
                     return Err(JitError::Invalid(format!("s{} out of range", call.sampler)));
                 }
                 let view = self.view_addr(Resource::Srv(call.res))?;
-                let samplers = self.frame_ptr(offset_of!(Frame, samplers));
-                let state = self.b.ins().iadd_imm_s(
-                    samplers,
-                    i64::from(call.sampler) * size_of::<SamplerState>() as i64,
-                );
+                let state = self.sampler_addr(call.sampler);
                 (view, state, self.helper(call.helper))
             }
         };

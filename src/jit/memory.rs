@@ -65,10 +65,25 @@ impl Tr<'_, '_> {
             )));
         }
         let views = self.frame_ptr(field);
+        if let Some((view, _)) = self.func.slot_offsets {
+            return Ok(self.b.ins().iadd(views, view));
+        }
         Ok(self
             .b
             .ins()
             .iadd_imm_s(views, slot as i64 * size_of::<View>() as i64))
+    }
+
+    /// The sampler state address of a sampler slot (below `SAMPLER_SLOTS`).
+    pub fn sampler_addr(&mut self, sampler: u32) -> Value {
+        let samplers = self.frame_ptr(offset_of!(Frame, samplers));
+        if let Some((_, state)) = self.func.slot_offsets {
+            return self.b.ins().iadd(samplers, state);
+        }
+        self.b.ins().iadd_imm_s(
+            samplers,
+            i64::from(sampler) * size_of::<dxjit_runtime::sampler::SamplerState>() as i64,
+        )
     }
 
     /// The address, size and stride of a resource.

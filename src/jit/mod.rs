@@ -59,7 +59,7 @@ use state::{Analyses, Control, FuncState, Masks, ScratchLayout, Tr, ARGS_BYTES};
 use std::collections::HashMap;
 use std::mem::offset_of;
 use std::time::Instant;
-pub use stencil::{library_size as stencil_library_size, takes as stencil_tier_takes};
+pub use stencil::{library_size as stencil_library_size, takes as stencil_tier_takes, STENCIL_K};
 
 /// Why a program could not be compiled.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -511,6 +511,7 @@ pub fn compile(prog: &Program, opts: JitOptions) -> Result<Compiled, JitError> {
             cb_static_bytes: [0; dxjit_runtime::abi::CB_SLOTS],
             interrupt,
             inputs,
+            slot_offsets: None,
             batch_loop,
             reloaded: Default::default(),
             spill_stores: Vec::new(),

@@ -147,6 +147,10 @@ pub struct FuncState {
     /// The SoA input block (`Frame::inputs`, which no call moves), loaded
     /// once in the entry block.
     pub inputs: Value,
+    /// In a stencil: the byte offsets of the instruction's view record and
+    /// sampler state (holes), which stand for the slots it names, so that
+    /// one stencil serves every slot.
+    pub slot_offsets: Option<(Value, Value)>,
     /// Compute shaders with barriers: the loop over the group's lane
     /// batches that each call runs.
     pub batch_loop: Option<super::group_loop::BatchLoop>,

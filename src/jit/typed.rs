@@ -9,10 +9,7 @@ use super::state::Tr;
 use super::JitError;
 use crate::ir::{AtomicOp, Dim, Dst, Lod, ResInfoReturn, Resource, ResourceKind, SlotOffsets, Src};
 use cranelift_codegen::ir::{types, InstBuilder, MemFlagsData, Value};
-use dxjit_runtime::abi::Frame;
-use dxjit_runtime::sampler::{
-    QuadSample, SamplerState, LOD_BIAS, LOD_GRADIENT, LOD_IMPLICIT, LOD_LEVEL,
-};
+use dxjit_runtime::sampler::{QuadSample, LOD_BIAS, LOD_GRADIENT, LOD_IMPLICIT, LOD_LEVEL};
 use std::mem::{offset_of, size_of};
 
 /// How many address coordinates a dimension has (x; x, y; x, y, z/slice).
@@ -410,11 +407,7 @@ impl Tr<'_, '_> {
             }
             None => {
                 let view = self.view_addr(Resource::Srv(a.res))?;
-                let samplers = self.frame_ptr(offset_of!(Frame, samplers));
-                let state = self.b.ins().iadd_imm_s(
-                    samplers,
-                    i64::from(a.sampler) * size_of::<SamplerState>() as i64,
-                );
+                let state = self.sampler_addr(a.sampler);
                 (view, state, self.helper(HelperId::SampleQuad))
             }
         };

@@ -473,6 +473,7 @@ fn translate(
             cb_static_bytes: [0; dxjit_runtime::abi::CB_SLOTS],
             interrupt,
             inputs,
+            slot_offsets: None,
             batch_loop: None,
             reloaded: Default::default(),
             spill_stores: Vec::new(),
@@ -570,6 +571,13 @@ fn emit(e: &mut Emitter, key: &Key) -> Result<(), JitError> {
     let dsts = key.stores.len();
     for (i, access) in key.loads.iter().enumerate() {
         e.load_register(dsts + i, *access)?;
+    }
+    if let Body::Inst(body) = &key.body {
+        if body.context.any_slot {
+            let view = e.hole();
+            let sampler = e.hole();
+            e.tr.func.slot_offsets = Some((view, sampler));
+        }
     }
     if key.masks || key.divergent {
         e.load_masks();

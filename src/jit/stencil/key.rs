@@ -81,6 +81,10 @@ pub struct InstContext {
     /// Rows of the immediate constant buffer, when a relative index reads
     /// it (its data is reached through its own relocation).
     pub icb_rows: u32,
+    /// Whether the instruction's SRV or UAV slot and sampler slot stand
+    /// for any: they read 0, and the view and sampler records' offsets are
+    /// holes (after the loaded registers').
+    pub any_slot: bool,
 }
 
 /// A mask of the execution-mask block (`state::Masks`), by position.

@@ -13,6 +13,7 @@ use crate::jit::uniform::Uniformity;
 use crate::jit::JitError;
 use dxjit_runtime::abi::CB_SLOTS;
 use std::collections::HashMap;
+use std::mem::size_of;
 use std::sync::Arc;
 
 /// Why a program is left to the Cranelift first tier.
@@ -246,6 +247,79 @@ fn split_hazard(dst: &Dst, src: &[Src]) -> bool {
     };
     src.iter()
         .any(|s| index_written(s) || components(dst.mask).any(|later| reads_written(s, later)))
+}
+
+/// Gives the SRV or UAV slot and the sampler slot an instruction names the
+/// number 0, returning what they were, when its code reaches them only
+/// through their records' addresses (so one stencil serves every slot):
+/// not group-shared memory, UAV counters or slots chosen lane by lane.
+fn any_slot(inst: &mut Inst) -> Option<(Resource, u32)> {
+    let (res, sampler) = match inst {
+        Inst::LoadRaw { res, .. }
+        | Inst::StoreRaw { res, .. }
+        | Inst::LoadStructured { res, .. }
+        | Inst::StoreStructured { res, .. }
+        | Inst::LoadTyped { res, .. }
+        | Inst::StoreTyped { res, .. }
+        | Inst::Atomic { res, .. }
+        | Inst::BufInfo { res, .. }
+        | Inst::ResInfo { res, .. } => {
+            let named = *res;
+            *res = match named {
+                Resource::Srv(_) => Resource::Srv(0),
+                Resource::Uav(_) => Resource::Uav(0),
+                Resource::Tgsm(_) => return None,
+            };
+            return Some((named, 0));
+        }
+        Inst::Sample {
+            res,
+            sampler,
+            slots: None,
+            ..
+        }
+        | Inst::Gather {
+            res,
+            sampler,
+            slots: None,
+            ..
+        }
+        | Inst::QueryLod {
+            res,
+            sampler,
+            slots: None,
+            ..
+        } => (res, Some(sampler)),
+        Inst::Fetch {
+            res, slots: None, ..
+        }
+        | Inst::LoadSample { res, .. }
+        | Inst::SampleInfo { res: Some(res), .. }
+        | Inst::SamplePos { res: Some(res), .. } => (res, None),
+        _ => return None,
+    };
+    let named = (
+        Resource::Srv(*res),
+        sampler.as_deref().copied().unwrap_or(0),
+    );
+    *res = 0;
+    if let Some(sampler) = sampler {
+        *sampler = 0;
+    }
+    Some(named)
+}
+
+/// Whether computing a dot product once per destination component would
+/// let a later component read a source the earlier ones wrote.
+fn dot_hazard(dst: &Dst, a: &Src, b: &Src) -> bool {
+    let aliases = |s: &Src| {
+        (s.file == dst.file && s.index == dst.index)
+            || s.index
+                .rel
+                .as_deref()
+                .is_some_and(|r| r.file == dst.file && r.index == dst.index)
+    };
+    dst.mask.count_ones() > 1 && (aliases(a) || aliases(b))
 }
 
 /// The SRV and UAV slots an instruction names, and whether it names
@@ -596,6 +670,13 @@ impl<'p> Stitcher<'p> {
             }
             Inst::Emit { .. } | Inst::Cut { .. } => Err(Unsupported("geometry output").into()),
             Inst::Alu { op, dst, src } if !split_hazard(dst, src) => self.alu(*op, dst, src),
+            Inst::Dot {
+                n,
+                legacy,
+                dst,
+                a,
+                b,
+            } if !dot_hazard(dst, a, b) => self.dot(*n, *legacy, dst, a, b),
             _ => self.instruction(inst),
         }
     }
@@ -901,6 +982,7 @@ impl<'p> Stitcher<'p> {
             output_regs: 0,
             indexables: Vec::new(),
             icb_rows: 0,
+            any_slot: false,
         }
     }
 
@@ -1084,6 +1166,63 @@ impl<'p> Stitcher<'p> {
         Ok(())
     }
 
+    /// A dot product, a piece per destination component (each computes the
+    /// sum again), so that pieces are shared whatever the write mask.
+    fn dot(&mut self, n: u8, legacy: bool, dst: &Dst, a: &Src, b: &Src) -> Result<(), StitchError> {
+        let divergent = self.divergent();
+        let read = (1u8 << n.min(4)) - 1;
+        for c in components(dst.mask) {
+            let relative = dst.index.rel.is_some();
+            let mut canon = Canon::new(u32::from(!relative));
+            let (canonical, stores, store_holes) = if relative {
+                let d = self.relative_destination(&mut canon, dst, 1 << c)?;
+                (d, Vec::new(), Vec::new())
+            } else {
+                let (place, holes) = self.destination_place(dst, c)?;
+                let access = Access {
+                    place,
+                    mask: 1,
+                    plus: false,
+                };
+                (canonical_dst(dst, 0, 1), vec![access], holes)
+            };
+            let mut operand = |s: &Src, canon: &mut Canon| {
+                let comps = std::array::from_fn(|i| {
+                    (read & (1 << i) != 0).then_some(s.swizzle[i] as usize & 3)
+                });
+                self.source(canon, s, comps, XYZW, s.swizzle)
+            };
+            let a = operand(a, &mut canon)?;
+            let b = operand(b, &mut canon)?;
+            let mut holes = canon.holes;
+            if divergent {
+                holes.extend(store_holes.iter().copied());
+            }
+            holes.extend(store_holes);
+            let inst = Inst::Dot {
+                n,
+                legacy,
+                dst: canonical,
+                a,
+                b,
+            };
+            let context = self.context(&inst);
+            let key = Key {
+                k: self.layout.k as u8,
+                body: Body::Inst(Box::new(InstBody {
+                    inst,
+                    context: self.reaching(context, &canon.reach),
+                })),
+                loads: canon.loads,
+                stores,
+                divergent,
+                masks: relative,
+            };
+            self.push(key, holes, vec![Target::Next])?;
+        }
+        Ok(())
+    }
+
     /// Any other instruction, as one piece over canonical registers: its
     /// destinations are registers `0..` (relatively indexed ones are
     /// written in place), its sources the ones after.
@@ -1139,6 +1278,22 @@ impl<'p> Stitcher<'p> {
             *out = self.source(&mut canon, s, comps, XYZW, s.swizzle)?;
         }
         let mut holes = canon.holes;
+        let mut context = self.reaching(context, &canon.reach);
+        if let Some((res, sampler)) = any_slot(&mut canon_inst) {
+            let (slot, decls) = match res {
+                Resource::Srv(slot) => (slot, &mut context.srvs),
+                Resource::Uav(slot) => (slot, &mut context.uavs),
+                Resource::Tgsm(_) => unreachable!("any_slot leaves group-shared memory"),
+            };
+            decls.retain(|d| d.slot == slot);
+            for d in decls.iter_mut() {
+                d.slot = 0;
+            }
+            context.any_slot = true;
+            let sampler_bytes = size_of::<dxjit_runtime::sampler::SamplerState>() as u64;
+            holes.push(HoleValue::Const(super::build::view_offset(slot)));
+            holes.push(HoleValue::Const(u64::from(sampler) * sampler_bytes));
+        }
         if divergent {
             holes.extend(store_holes.iter().copied());
         }
@@ -1153,7 +1308,7 @@ impl<'p> Stitcher<'p> {
             k: self.layout.k as u8,
             body: Body::Inst(Box::new(InstBody {
                 inst: canon_inst,
-                context: self.reaching(context, &canon.reach),
+                context,
             })),
             loads: canon.loads,
             stores,
