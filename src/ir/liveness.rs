@@ -22,6 +22,9 @@ pub struct Liveness {
     before: Vec<Components>,
     /// For each construct opener, the index of its closer.
     close: Vec<usize>,
+    /// For each `if`, the index of its `else` (other indices, and an `if`
+    /// without one, map to themselves).
+    split: Vec<usize>,
 }
 
 impl Liveness {
@@ -32,6 +35,7 @@ impl Liveness {
             return Liveness {
                 before: vec![every_temp(prog)],
                 close: (0..main.len()).collect(),
+                split: (0..main.len()).collect(),
             };
         };
         let mut open: Vec<usize> = (0..main.len()).collect();
@@ -45,11 +49,13 @@ impl Liveness {
             open,
             before: vec![Components::new(); main.len() + 1],
             calls: subroutine_reads(prog),
+            split: (0..main.len()).collect(),
         };
         a.seq(0, main.len(), Components::new(), &Exits::default());
         Liveness {
             before: a.before,
             close: a.close,
+            split: a.split,
         }
     }
 
@@ -69,6 +75,11 @@ impl Liveness {
     /// opened at `open`.
     pub fn close(&self, open: usize) -> usize {
         self.close.get(open).copied().unwrap_or(open)
+    }
+
+    /// The index of the `else` of the `if` at `open`, if it has one.
+    pub fn else_of(&self, open: usize) -> Option<usize> {
+        self.split.get(open).copied().filter(|&e| e != open)
     }
 }
 
@@ -91,6 +102,8 @@ struct Analysis<'p> {
     before: Vec<Components>,
     /// What a call may read.
     calls: Components,
+    /// For each `if`, the index of its `else` (else itself).
+    split: Vec<usize>,
 }
 
 impl Analysis<'_> {
@@ -136,6 +149,7 @@ impl Analysis<'_> {
                 let split = self.labels(open, close).first().copied();
                 let mut live = match split {
                     Some(e) => {
+                        self.split[open] = e;
                         self.before[e] = out.clone();
                         let a = self.seq(open + 1, e, out.clone(), exits);
                         let b = self.seq(e + 1, close, out, exits);
@@ -377,5 +391,29 @@ mod tests {
              iadd r2.x, r1.x, r1.y",
         );
         assert_eq!(live, vec![(0, 1), (1, 0), (1, 1)]);
+    }
+
+    #[test]
+    fn an_if_knows_its_else_and_what_is_live_there() {
+        let text = "cs_5_0\ndcl_temps 4\ndcl_thread_group 4, 1, 1\nmov r1.x, l(1)\n\
+                    if_nz r0.x\nmov r1.x, l(2)\nelse\nmov r2.x, r1.x\nendif\nmov r1.x, l(0)\n\
+                    if_nz r0.y\nmov r3.x, l(0)\nendif\nret\n";
+        let bytes = crate::text::assemble(text).expect("assembles");
+        let (_, prog) = lower(&bytes, &CompileOptions::default()).expect("lowers");
+        let at = |f: &dyn Fn(&Inst) -> bool| prog.main.iter().position(f).expect("present");
+        let first_if = at(&|i| matches!(i, Inst::If { .. }));
+        let second_if = first_if
+            + 1
+            + prog.main[first_if + 1..]
+                .iter()
+                .position(|i| matches!(i, Inst::If { .. }))
+                .expect("a second if");
+        let live = Liveness::of(&prog);
+        let e = live.else_of(first_if).expect("an else");
+        assert!(matches!(prog.main[e], Inst::Else));
+        assert_eq!(live.else_of(second_if), None);
+        // The else side reads r1.x; after the endif nothing does.
+        assert!(live.before(e + 1).contains(&(1, 0)));
+        assert!(!live.before(live.close(first_if)).contains(&(1, 0)));
     }
 }

@@ -296,7 +296,7 @@ impl<'p, 'f> Tr<'p, 'f> {
     /// Whether a write to component `comp` of temp `reg` must blend with the
     /// execution mask. It need not when no masked-off lane can read the
     /// component again before writing it: the component is dead wherever
-    /// such a lane resumes (after the `if`, at the loop header, after the
+    /// such a lane resumes (at the `else`, after the `if`, at the loop header, after the
     /// loop), and no lane left by `ret` or `discard` still feeds derivatives.
     pub fn temp_needs_blend(&self, reg: u32, comp: u8) -> bool {
         if self.ctl.call_depth > 0
@@ -314,11 +314,17 @@ impl<'p, 'f> Tr<'p, 'f> {
                     return false;
                 }
                 let close = self.facts.liveness.close(open);
-                match self.prog.main.get(open) {
-                    Some(crate::ir::Inst::If { .. }) => {
-                        self.facts.liveness.before(close).contains(&key)
+                match (self.prog.main.get(open), f) {
+                    (Some(crate::ir::Inst::If { .. }), Flow::If { merge, .. }) => {
+                        // Inside the taken side of an `if` with an `else`,
+                        // the masked-off lanes resume at the `else`.
+                        let resume = match (merge, self.facts.liveness.else_of(open)) {
+                            (None, Some(e)) => e + 1,
+                            _ => close,
+                        };
+                        self.facts.liveness.before(resume).contains(&key)
                     }
-                    Some(crate::ir::Inst::Loop) => {
+                    (Some(crate::ir::Inst::Loop), _) => {
                         self.facts.liveness.before(close).contains(&key)
                             || self.facts.liveness.after(close).contains(&key)
                     }
