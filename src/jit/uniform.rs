@@ -9,7 +9,6 @@
 //! nothing changes.
 
 use crate::ir::{File, Inst, Program, Src, SysVal};
-use std::collections::HashSet;
 
 /// How control enters a function body the analysis walks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -23,7 +22,11 @@ enum Entry {
 /// The uniform temp components of `main`.
 #[derive(Debug, Clone, Default)]
 pub struct Uniformity {
-    varying: HashSet<(u32, u8)>,
+    /// Per temp, the components known to vary (bit `c`); temps past the
+    /// end vary in none.
+    varying: Vec<u8>,
+    /// Components marked so far.
+    marked: usize,
 }
 
 impl Uniformity {
@@ -31,12 +34,12 @@ impl Uniformity {
     pub fn of(prog: &Program) -> Uniformity {
         let mut u = Uniformity::default();
         loop {
-            let before = u.varying.len();
+            let before = u.marked;
             u.pass(&prog.main, Entry::Uniform);
             for (_, body) in &prog.subroutines {
                 u.pass(body, Entry::Masked);
             }
-            if u.varying.len() == before {
+            if u.marked == before {
                 return u;
             }
         }
@@ -44,7 +47,7 @@ impl Uniformity {
 
     /// Whether component `comp` of temp `reg` is the same in every lane.
     pub fn temp(&self, reg: u32, comp: u8) -> bool {
-        !self.varying.contains(&(reg, comp))
+        !self.varies(reg, comp)
     }
 
     /// Whether component `comp` (through the swizzle) of `src` is the same in every lane.
@@ -55,7 +58,7 @@ impl Uniformity {
         let c = src.swizzle[comp] & 3;
         match src.file {
             File::Imm | File::Const(_) | File::ImmConst | File::SysVal(SysVal::GroupId) => true,
-            File::Temp => src.index.rel.is_none() && !self.varying.contains(&(src.index.base, c)),
+            File::Temp => src.index.rel.is_none() && !self.varies(src.index.base, c),
             _ => false,
         }
     }
@@ -128,9 +131,25 @@ impl Uniformity {
         }
     }
 
+    /// Whether component `c` of temp `reg` is marked varying.
+    fn varies(&self, reg: u32, c: u8) -> bool {
+        self.varying
+            .get(reg as usize)
+            .is_some_and(|bits| bits & (1 << (c & 3)) != 0)
+    }
+
     fn vary(&mut self, dst: &crate::ir::Dst, c: u8) {
-        if dst.file == File::Temp {
-            self.varying.insert((dst.index.base, c));
+        if dst.file != File::Temp {
+            return;
+        }
+        let reg = dst.index.base as usize;
+        if reg >= self.varying.len() {
+            self.varying.resize(reg + 1, 0);
+        }
+        let bit = 1 << (c & 3);
+        if self.varying[reg] & bit == 0 {
+            self.varying[reg] |= bit;
+            self.marked += 1;
         }
     }
 

@@ -371,7 +371,7 @@ pub fn decode(tokens: &[u32]) -> Result<Shader, Sm4Error> {
         let index = instructions.len();
         let token = tokens[pos];
         let code = OPCODE.get(token);
-        let info = opcodes::info(code).ok_or(Sm4Error::Decode {
+        let info = opcodes::info(code).ok_or_else(|| Sm4Error::Decode {
             index,
             offset: pos * 4,
             opcode: format!("{code}"),

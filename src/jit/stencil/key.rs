@@ -273,6 +273,34 @@ pub struct Key {
     pub masks: bool,
 }
 
+/// The values of one place's holes (at most three), kept inline: the
+/// stitcher makes one for every operand component.
+#[derive(Debug, Clone, Copy)]
+pub struct PlaceHoles {
+    values: [HoleValue; 3],
+    len: u8,
+}
+
+impl PlaceHoles {
+    /// The holes `values` (at most three).
+    pub fn new(values: &[HoleValue]) -> PlaceHoles {
+        let mut held = [HoleValue::Const(0); 3];
+        held[..values.len()].copy_from_slice(values);
+        PlaceHoles {
+            values: held,
+            len: values.len() as u8,
+        }
+    }
+}
+
+impl std::ops::Deref for PlaceHoles {
+    type Target = [HoleValue];
+
+    fn deref(&self) -> &[HoleValue] {
+        &self.values[..usize::from(self.len)]
+    }
+}
+
 /// The value a hole takes in one piece.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum HoleValue {

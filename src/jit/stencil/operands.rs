@@ -6,7 +6,7 @@
 //! word and writes past one are dropped, as the translator does.
 
 use super::build::view_offset;
-use super::key::{HoleValue, Place};
+use super::key::{HoleValue, Place, PlaceHoles};
 use super::stitch::{Stitcher, Unsupported};
 use crate::ir::{Dst, File, Src, SysVal};
 use crate::jit::operand::{sysval_slot, UNCHECKED_ROWS};
@@ -24,7 +24,7 @@ impl Stitcher<'_> {
         &mut self,
         src: &Src,
         c: usize,
-    ) -> Result<(Place, Vec<HoleValue>), Unsupported> {
+    ) -> Result<(Place, PlaceHoles), Unsupported> {
         if src.index.rel.is_some() {
             return Err(Unsupported("a relative index inside a relative index"));
         }
@@ -39,45 +39,45 @@ impl Stitcher<'_> {
             }
             File::Temp => (
                 Place::Scratch,
-                vec![HoleValue::Const(u64::from(self.layout.temp(base, c)))],
+                PlaceHoles::new(&[HoleValue::Const(u64::from(self.layout.temp(base, c)))]),
             ),
             File::Input if base < self.input_regs => (
                 field(offset_of!(Frame, inputs)),
-                vec![HoleValue::Const(soa(base))],
+                PlaceHoles::new(&[HoleValue::Const(soa(base))]),
             ),
             File::Output if base < self.output_regs => (
                 field(offset_of!(Frame, outputs)),
-                vec![HoleValue::Const(soa(base))],
+                PlaceHoles::new(&[HoleValue::Const(soa(base))]),
             ),
             File::Input | File::Output => self.word(0),
             File::SysVal(SysVal::GroupId) => (
                 Place::FrameWord,
-                vec![HoleValue::Const(
+                PlaceHoles::new(&[HoleValue::Const(
                     (offset_of!(Frame, group_id) + 4 * c.min(2)) as u64,
-                )],
+                )]),
             ),
             File::SysVal(SysVal::DispatchThreadId) => {
                 let size = if c < 3 { self.prog.thread_group[c] } else { 0 };
                 let local = sysval_slot(SysVal::GroupThreadId) as u32;
                 (
                     Place::DispatchThread,
-                    vec![
+                    PlaceHoles::new(&[
                         HoleValue::Const((offset_of!(Frame, group_id) + 4 * c.min(2)) as u64),
                         HoleValue::Const(u64::from(size)),
                         HoleValue::Const(soa(local)),
-                    ],
+                    ]),
                 )
             }
             File::SysVal(sv) => (
                 field(offset_of!(Frame, sysvals)),
-                vec![HoleValue::Const(soa(sysval_slot(sv) as u32))],
+                PlaceHoles::new(&[HoleValue::Const(soa(sysval_slot(sv) as u32))]),
             ),
             File::Indexable(id) => match self.layout.indexables.get(&id) {
                 Some(&(at, count)) if base < count => (
                     Place::Scratch,
-                    vec![HoleValue::Const(u64::from(
+                    PlaceHoles::new(&[HoleValue::Const(u64::from(
                         self.layout.component(at, base, c),
-                    ))],
+                    ))]),
                 ),
                 Some(_) => self.word(0),
                 None => return Err(Unsupported("an undeclared indexable temp")),
@@ -87,7 +87,8 @@ impl Stitcher<'_> {
                     return Err(Unsupported("a constant buffer past the slots"));
                 }
                 let word = u64::from(base) * 16 + 4 * c as u64;
-                let holes = vec![HoleValue::Const(view_offset(slot)), HoleValue::Const(word)];
+                let holes =
+                    PlaceHoles::new(&[HoleValue::Const(view_offset(slot)), HoleValue::Const(word)]);
                 if base < UNCHECKED_ROWS && slot != dxjit_runtime::dispatch::patch_rows::SLOT {
                     let need = &mut self.cb_static_bytes[slot as usize];
                     *need = (*need).max((base + 1) * 16);
@@ -104,7 +105,7 @@ impl Stitcher<'_> {
         &mut self,
         dst: &Dst,
         c: usize,
-    ) -> Result<(Place, Vec<HoleValue>), Unsupported> {
+    ) -> Result<(Place, PlaceHoles), Unsupported> {
         if dst.index.rel.is_some() {
             return Err(Unsupported(
                 "a relatively indexed destination stored by a piece",
@@ -115,26 +116,30 @@ impl Stitcher<'_> {
         Ok(match dst.file {
             File::Temp => (
                 Place::Scratch,
-                vec![HoleValue::Const(u64::from(self.layout.temp(base, c)))],
+                PlaceHoles::new(&[HoleValue::Const(u64::from(self.layout.temp(base, c)))]),
             ),
             File::Output if base < self.output_regs => (
                 field(offset_of!(Frame, outputs)),
-                vec![HoleValue::Const(soa)],
+                PlaceHoles::new(&[HoleValue::Const(soa)]),
             ),
             File::Indexable(id) => match self.layout.indexables.get(&id) {
-                Some(&(at, count)) if base < count => {
-                    (Place::Scratch, vec![HoleValue::Const(u64::from(at) + soa)])
-                }
-                Some(_) => (Place::Dropped, Vec::new()),
+                Some(&(at, count)) if base < count => (
+                    Place::Scratch,
+                    PlaceHoles::new(&[HoleValue::Const(u64::from(at) + soa)]),
+                ),
+                Some(_) => (Place::Dropped, PlaceHoles::new(&[])),
                 None => return Err(Unsupported("an undeclared indexable temp")),
             },
-            File::Output | File::Null => (Place::Dropped, Vec::new()),
+            File::Output | File::Null => (Place::Dropped, PlaceHoles::new(&[])),
             _ => return Err(Unsupported("a destination in a read-only file")),
         })
     }
 
     /// A word of the shader's data, read broadcast.
-    fn word(&mut self, w: u32) -> (Place, Vec<HoleValue>) {
-        (Place::Data, vec![HoleValue::Data(self.data.word(w))])
+    fn word(&mut self, w: u32) -> (Place, PlaceHoles) {
+        (
+            Place::Data,
+            PlaceHoles::new(&[HoleValue::Data(self.data.word(w))]),
+        )
     }
 }

@@ -199,8 +199,8 @@ impl Canon {
     /// No operands yet; loaded registers are numbered from `first`.
     fn new(first: u32) -> Canon {
         Canon {
-            loads: Vec::new(),
-            holes: Vec::new(),
+            loads: Vec::with_capacity(4),
+            holes: Vec::with_capacity(12),
             next: first,
             reach: Reach::default(),
         }
@@ -247,6 +247,80 @@ fn split_hazard(dst: &Dst, src: &[Src]) -> bool {
     };
     src.iter()
         .any(|s| index_written(s) || components(dst.mask).any(|later| reads_written(s, later)))
+}
+
+/// The temp components (bit `c` per temp) a call may read before writing
+/// them: read anywhere before a write at the top level of `main`, outside
+/// every construct, has given them a value (such a write is on every path
+/// to what follows it). A call reads whatever its subroutine and the ones
+/// it calls read. Linear, and never misses a component `Liveness` would
+/// find live where `main` starts.
+fn read_before_written(prog: &Program) -> Vec<u8> {
+    let temps = prog.temps as usize;
+    let mut written = vec![0u8; temps];
+    let mut read = vec![0u8; temps];
+    let mut note = |s: &Src, written: &[u8]| {
+        for src in std::iter::once(s).chain(s.index.rel.as_deref()) {
+            if src.file != File::Temp {
+                continue;
+            }
+            let reg = src.index.base as usize;
+            for c in src.swizzle {
+                let bit = 1 << (c & 3);
+                if reg < temps && written[reg] & bit == 0 {
+                    read[reg] |= bit;
+                }
+            }
+        }
+    };
+    let mut depth = 0usize;
+    for inst in prog.main.iter() {
+        if let Inst::Call { label } | Inst::CallC { label, .. } = inst {
+            let mut seen = Vec::new();
+            let mut calls = vec![*label];
+            while let Some(label) = calls.pop() {
+                if seen.contains(&label) {
+                    continue;
+                }
+                seen.push(label);
+                for callee in prog.subroutine(label).into_iter().flatten() {
+                    for s in callee.sources() {
+                        note(s, &written);
+                    }
+                    for d in callee.destinations() {
+                        if let Some(rel) = d.index.rel.as_deref() {
+                            note(rel, &written);
+                        }
+                    }
+                    if let Inst::Call { label } | Inst::CallC { label, .. } = callee {
+                        calls.push(*label);
+                    }
+                }
+            }
+        }
+        for s in inst.sources() {
+            note(s, &written);
+        }
+        for d in inst.destinations() {
+            if let Some(rel) = d.index.rel.as_deref() {
+                note(rel, &written);
+            }
+        }
+        match inst {
+            Inst::If { .. } | Inst::Loop | Inst::Switch { .. } => depth += 1,
+            Inst::EndIf | Inst::EndLoop | Inst::EndSwitch => depth = depth.saturating_sub(1),
+            _ if depth == 0 => {
+                for d in inst.destinations() {
+                    let reg = d.index.base as usize;
+                    if d.file == File::Temp && d.index.rel.is_none() && reg < temps {
+                        written[reg] |= d.mask & 0xf;
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    read
 }
 
 /// Gives the SRV or UAV slot and the sampler slot an instruction names the
@@ -588,17 +662,11 @@ impl<'p> Stitcher<'p> {
     /// gives), the components other stages read before writing.
     fn zero_temps(&mut self) -> Result<(), StitchError> {
         let prog = self.prog;
-        let mut masks = vec![0u8; prog.temps as usize];
-        if prog.stage == Stage::Pixel {
-            masks.fill(0xf);
-        } else if !prog.main.is_empty() {
-            let live = crate::ir::Liveness::of(prog);
-            for (reg, c) in live.before(0).iter() {
-                if let Some(m) = masks.get_mut(reg as usize) {
-                    *m |= 1 << c;
-                }
-            }
-        }
+        let masks = if prog.stage == Stage::Pixel {
+            vec![0xf; prog.temps as usize]
+        } else {
+            read_before_written(prog)
+        };
         for (reg, mask) in masks.into_iter().enumerate() {
             if mask != 0 {
                 let at = self.layout.temp(reg as u32, 0);
@@ -1008,7 +1076,8 @@ impl<'p> Stitcher<'p> {
             File::Const(_) => {}
             _ => return Err(Unsupported("a relatively indexed register file").into()),
         }
-        let (place, mut holes) = self.source_place(rel, rel.swizzle[0] as usize & 3)?;
+        let (place, holes) = self.source_place(rel, rel.swizzle[0] as usize & 3)?;
+        let mut holes = holes.to_vec();
         holes.push(HoleValue::Const(u64::from(base)));
         let reg = canon.register(
             Access {
@@ -1052,7 +1121,7 @@ impl<'p> Stitcher<'p> {
             if let Some(orig) = orig {
                 let (p, h) = self.source_place(src, *orig)?;
                 place = p;
-                holes.extend(h);
+                holes.extend_from_slice(&h);
                 mask |= 1 << c;
             }
         }
@@ -1132,7 +1201,7 @@ impl<'p> Stitcher<'p> {
                     mask: 1,
                     plus: false,
                 };
-                (canonical_dst(dst, 0, 1), vec![access], holes)
+                (canonical_dst(dst, 0, 1), vec![access], holes.to_vec())
             };
             let mut sources = Vec::with_capacity(src.len());
             for s in src {
@@ -1184,7 +1253,7 @@ impl<'p> Stitcher<'p> {
                     mask: 1,
                     plus: false,
                 };
-                (canonical_dst(dst, 0, 1), vec![access], holes)
+                (canonical_dst(dst, 0, 1), vec![access], holes.to_vec())
             };
             let mut operand = |s: &Src, canon: &mut Canon| {
                 let comps = std::array::from_fn(|i| {
@@ -1246,7 +1315,7 @@ impl<'p> Stitcher<'p> {
             for c in components(d.mask) {
                 let (p, h) = self.destination_place(d, c)?;
                 place = p;
-                store_holes.extend(h);
+                store_holes.extend_from_slice(&h);
             }
             *out = canonical_dst(d, stores.len() as u32, d.mask);
             stores.push(Access {
@@ -1316,5 +1385,64 @@ impl<'p> Stitcher<'p> {
             masks,
         };
         self.push(key, holes, vec![Target::Next])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::read_before_written;
+    use crate::ir::{AluOp, Dst, Inst, Program, Src, Stage};
+
+    fn mov(dst: Dst, src: Src) -> Inst {
+        Inst::Alu {
+            op: AluOp::Mov,
+            dst,
+            src: vec![src],
+        }
+    }
+
+    fn program(main: Vec<Inst>, sub: Vec<Inst>) -> Program {
+        let mut p = Program::new(Stage::Vertex);
+        p.temps = 4;
+        p.main = main.into();
+        p.subroutines.push((7, sub.into()));
+        p
+    }
+
+    #[test]
+    fn what_a_call_may_read_before_writing() {
+        let main = vec![
+            // r0.xy written at the top: read after, not zeroed.
+            mov(Dst::temp(0, 0b0011), Src::splat(1)),
+            mov(Dst::temp(1, 0b0001), Src::temp(0).scalar(1)),
+            // r0.z read before any write.
+            mov(Dst::temp(1, 0b0010), Src::temp(0).scalar(2)),
+            // r2.x written only inside the if, read after it.
+            Inst::If {
+                cond: Src::temp(1).scalar(0),
+                nz: true,
+            },
+            mov(Dst::temp(2, 0b0001), Src::splat(2)),
+            Inst::EndIf,
+            mov(Dst::temp(1, 0b0100), Src::temp(2).scalar(0)),
+            // r3.w read by the subroutine the call runs.
+            Inst::Call { label: 7 },
+        ];
+        let sub = vec![mov(Dst::temp(1, 0b1000), Src::temp(3).scalar(3))];
+        let read = read_before_written(&program(main, sub));
+        assert_eq!(read, vec![0b0100, 0, 0b0001, 0b1000]);
+    }
+
+    #[test]
+    fn a_loop_reads_what_its_own_body_writes_later() {
+        let main = vec![
+            Inst::Loop,
+            mov(Dst::temp(1, 0b0001), Src::temp(0).scalar(0)),
+            mov(Dst::temp(0, 0b0001), Src::splat(3)),
+            Inst::Break,
+            Inst::EndLoop,
+        ];
+        let read = read_before_written(&program(main, Vec::new()));
+        assert_eq!(read, vec![0b0001, 0, 0, 0]);
     }
 }
