@@ -224,12 +224,17 @@ impl Tr<'_, '_> {
 
     /// Float bits to 8-bit unorm integers, per lane: NaN and values not
     /// above 0 give 0, values from 1 give 255, others `floor(x · 255 + 0.5)`
-    /// exactly. One fused multiply-add rounds `x · 255 + 0.5` once, which
-    /// can lift a value just below a whole number `n` onto it; a second one
-    /// computes `x · 255 + 0.5 − n` with its sign exact, and a negative
-    /// sign takes one off. (An exhaustive run over every float in [0, 1]
-    /// found no difference from the exact result; `encode8_fused_is_exact`
-    /// below repeats it near every rounding boundary, and the case
+    /// exactly. After the clamp (one `maxps`, one `minps`), one fused
+    /// multiply-add rounds `x · 255 + 2^23` once to the nearest float,
+    /// ties to even; between 2^23 and 2^24 floats are the integers, so the
+    /// result is `2^23 + n` with `n` the nearest integer to `x · 255`, and
+    /// its bits minus those of 2^23 are `n`. The nearest integer with ties
+    /// to even is `floor(x · 255 + 0.5)` but at ties, and in [0, 1] the
+    /// only float whose product with 255 ends in .5 is 0.5, whose tie goes
+    /// to 128, the even neighbour, as the rule says. (An exhaustive run
+    /// over every float in [0, 1] found no difference from the exact
+    /// result; `encode8_magic_is_exact` below repeats it near every
+    /// rounding boundary, and the case
     /// `tests/cases/sm4/pixel/rgba8_target_rounding_edges.toml` runs it.)
     fn encode_unorm8(&mut self, bits: Value, constants: &Unorm8Constants) -> Value {
         let x = self.b.ins().bitcast(FVEC, super::lanes::le(), bits);
@@ -237,7 +242,8 @@ impl Tr<'_, '_> {
             zero,
             one,
             scale,
-            half,
+            magic,
+            magic_bits,
         } = *constants;
         // `0 < x ? x : 0` and `kept < 1 ? kept : 1`: one `maxps` and one
         // `minps` (NaN fails the first test).
@@ -247,13 +253,9 @@ impl Tr<'_, '_> {
         let below_one = self.b.ins().fcmp(FloatCC::LessThan, kept, one);
         let below_one = self.b.ins().bitcast(FVEC, super::lanes::le(), below_one);
         let clamped = self.b.ins().bitselect(below_one, kept, one);
-        let rounded = self.b.ins().fma(clamped, scale, half);
-        let whole = self.b.ins().floor(rounded);
-        let rest = self.b.ins().fsub(half, whole);
-        let excess = self.b.ins().fma(clamped, scale, rest);
-        let below = self.b.ins().fcmp(FloatCC::LessThan, excess, zero);
-        let n = self.b.ins().x86_cvtt2dq(VEC, whole);
-        self.b.ins().iadd(n, below)
+        let biased = self.b.ins().fma(clamped, scale, magic);
+        let biased = self.b.ins().bitcast(VEC, super::lanes::le(), biased);
+        self.b.ins().isub(biased, magic_bits)
     }
 
     /// The constants of [`Self::encode_unorm8`], made once for a target's
@@ -263,10 +265,15 @@ impl Tr<'_, '_> {
             zero: self.lb().f32s(0.0),
             one: self.lb().f32s(1.0),
             scale: self.lb().f32s(255.0),
-            half: self.lb().f32s(0.5),
+            magic: self.lb().f32s(UNORM8_MAGIC),
+            magic_bits: self.lb().splat(UNORM8_MAGIC.to_bits()).v[0],
         }
     }
 }
+
+/// 2^23: added to `x · 255` so that the sum's rounding is to an integer,
+/// which the sum's low mantissa bits then hold.
+const UNORM8_MAGIC: f32 = 8_388_608.0;
 
 /// A quad of a direct-target store: its top-left pixel, the target's
 /// width and height, and its lanes' alive mask.
@@ -283,16 +290,18 @@ struct Unorm8Constants {
     zero: Value,
     one: Value,
     scale: Value,
-    half: Value,
+    /// [`UNORM8_MAGIC`], as a float and as its bits (`i32x4`).
+    magic: Value,
+    magic_bits: Value,
 }
 
 #[cfg(test)]
 mod tests {
+    use super::UNORM8_MAGIC;
+
     /// [`super::Tr::encode_unorm8`]'s arithmetic on one clamped value.
-    fn fused(x: f32) -> u32 {
-        let whole = x.mul_add(255.0, 0.5).floor();
-        let excess = x.mul_add(255.0, 0.5 - whole);
-        whole as u32 - u32::from(excess < 0.0)
+    fn magic(x: f32) -> u32 {
+        x.mul_add(255.0, UNORM8_MAGIC).to_bits() - UNORM8_MAGIC.to_bits()
     }
 
     /// The exact conversion: `x · 255 + 0.5` is exact in f64.
@@ -304,17 +313,17 @@ mod tests {
     /// every float within 4096 units in the last place of each boundary is
     /// checked, and a stride through the rest of [0, 1].
     #[test]
-    fn encode8_fused_is_exact() {
+    fn encode8_magic_is_exact() {
         for n in 0..255 {
             let boundary = ((f64::from(n) + 0.5) / 255.0) as f32;
             let bits = boundary.to_bits();
             for x in (bits - 4096..=bits + 4096).map(f32::from_bits) {
-                assert_eq!(fused(x), exact(x), "{x:e}");
+                assert_eq!(magic(x), exact(x), "{x:e}");
             }
         }
         for bits in (0..=1.0f32.to_bits()).step_by(9973) {
             let x = f32::from_bits(bits);
-            assert_eq!(fused(x), exact(x), "{x:e}");
+            assert_eq!(magic(x), exact(x), "{x:e}");
         }
     }
 }
