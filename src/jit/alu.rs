@@ -71,29 +71,43 @@ fn mul_legacy(b: &mut FunctionBuilder, x: Value, y: Value) -> Value {
 }
 
 /// The legacy product of `x` and a literal `y` whose lanes are finite,
-/// nonzero and of one sign, without a zero test: adding +0 to `x` (or
-/// subtracting `x` from +0, for a negative literal, which is then negated)
-/// turns −0 into +0 and changes no other value, so the product is +0
-/// exactly where `x` is ±0 and `x × y` elsewhere (negating both factors
-/// rounds the same). `None` when `y` is not such a literal.
+/// nonzero and of one sign, without a zero test: subtracting −0 from `x`
+/// (or `x` from +0, for a negative literal, which is then negated) turns
+/// −0 into +0 and changes no other value, so the product is +0 exactly
+/// where `x` is ±0 and `x × y` elsewhere (negating both factors rounds the
+/// same). `None` when `y` is not such a literal.
+///
+/// Both constants are made here, the multiplier last: the backend folds a
+/// constant row into the operation that reads it only when no other load
+/// comes between them, so the −0 row (not all zeros, so a row the
+/// subtraction reads as its memory operand, where +0 would be made in a
+/// register first) goes right before the subtraction and the multiplier's
+/// right before the product (the literal the caller read is left unused).
 fn mul_by_one_signed_literal(b: &mut FunctionBuilder, x: Value, y: Value) -> Option<Value> {
     let lanes = literal_lanes(b, y)?;
     if !lanes.iter().all(|f| finite_nonzero(*f)) {
         return None;
     }
-    let zero = zeros(b);
     if lanes.iter().all(|f| *f > 0.0) {
-        let x = b.ins().fadd(x, zero);
+        let negative_zero = float_lanes(b, [-0.0; 4]);
+        let x = b.ins().fsub(x, negative_zero);
+        let y = float_lanes(b, lanes);
         return Some(b.ins().fmul(x, y));
     }
     if lanes.iter().all(|f| *f < 0.0) {
-        let negated: Vec<u8> = lanes.iter().flat_map(|f| (-f).to_le_bytes()).collect();
-        let negated = b.func.dfg.constants.insert(ConstantData::from(negated));
-        let negated = b.ins().vconst(FVEC, negated);
+        let zero = zeros(b);
         let x = b.ins().fsub(zero, x);
+        let negated = float_lanes(b, lanes.map(|f| -f));
         return Some(b.ins().fmul(x, negated));
     }
     None
+}
+
+/// An `f32x4` constant of `lanes`.
+fn float_lanes(b: &mut FunctionBuilder, lanes: [f32; 4]) -> Value {
+    let bytes: Vec<u8> = lanes.iter().flat_map(|f| f.to_le_bytes()).collect();
+    let constant = b.func.dfg.constants.insert(ConstantData::from(bytes));
+    b.ins().vconst(FVEC, constant)
 }
 
 /// Whether `f` is a finite, nonzero float.
