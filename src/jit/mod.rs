@@ -511,6 +511,8 @@ pub fn compile(prog: &Program, opts: JitOptions) -> Result<Compiled, JitError> {
             batch_loop,
             reloaded: Default::default(),
             spill_stores: Vec::new(),
+            row: None,
+            row_check: None,
         },
         ctl: Control {
             masks: Masks {
@@ -557,6 +559,9 @@ pub fn compile(prog: &Program, opts: JitOptions) -> Result<Compiled, JitError> {
     }
     let first = match prog.stage {
         Stage::Pixel => {
+            // The top tier keeps varying inputs and outputs in registers
+            // (the quick tier leaves them in memory: less to compile).
+            tr.declare_row_vars(opts.codegen == Codegen::Full);
             let head = tr.begin_draw_rows(start);
             tr.b.switch_to_block(start);
             tr.zero_temps_for_rows();
@@ -564,8 +569,16 @@ pub fn compile(prog: &Program, opts: JitOptions) -> Result<Compiled, JitError> {
         }
         _ => start,
     };
-    let lane_mask = tr.frame_ptr(offset_of!(Frame, lane_mask));
-    let alive = tr.load_lanes(lane_mask, 0);
+    let alive = match &tr.func.row {
+        Some(row) => {
+            let alive = row.alive;
+            tr.lb().use_var(alive)
+        }
+        None => {
+            let lane_mask = tr.frame_ptr(offset_of!(Frame, lane_mask));
+            tr.load_lanes(lane_mask, 0)
+        }
+    };
     let ones = tr.lb().splat(u32::MAX);
     let m = tr.ctl.masks;
     {
@@ -583,8 +596,14 @@ pub fn compile(prog: &Program, opts: JitOptions) -> Result<Compiled, JitError> {
     // Only a discard changes the mask, so a shader without one leaves it
     // as the runtime wrote it (no compute dispatch reads it back at all).
     if prog.stage != Stage::Compute && flow::discards(prog) {
-        let lane_mask = tr.frame_ptr(offset_of!(Frame, lane_mask));
+        let lane_mask = match prog.stage {
+            Stage::Pixel => tr.step_mask(),
+            _ => tr.frame_ptr(offset_of!(Frame, lane_mask)),
+        };
         tr.store_lanes(alive, lane_mask, 0);
+    }
+    if prog.stage == Stage::Pixel {
+        tr.store_output_vars();
     }
     // Storing 8-bit targets in compiled code pays at run time but is half
     // the code of a small pixel shader (a conversion and a masked store per
@@ -596,7 +615,7 @@ pub fn compile(prog: &Program, opts: JitOptions) -> Result<Compiled, JitError> {
     };
     tr.store_direct_targets(direct_outputs, alive);
     if prog.stage == Stage::Pixel {
-        tr.end_draw_row(first);
+        tr.end_draw_row();
     }
     let spill_bytes = tr.func.spill_vectors * 16;
     let batch_scratch = tr.func.scratch.size + spill_bytes;

@@ -39,14 +39,13 @@ impl Tr<'_, '_> {
         let start = self.b.create_block();
         self.b.ins().brif(table, start, &[], done, &[]);
         self.b.switch_to_block(start);
-        let origin = [0, 1].map(|axis| {
-            self.b.ins().load(
-                types::I32,
-                MemFlagsData::trusted(),
-                self.frame,
-                (offset_of!(Frame, pixel_origin) + 4 * axis) as i32,
-            )
-        });
+        let y = self.b.ins().load(
+            types::I32,
+            MemFlagsData::trusted(),
+            self.frame,
+            (offset_of!(Frame, pixel_origin) + 4) as i32,
+        );
+        let origin = [self.step_x(), y];
         for r in (0..DIRECT_TARGETS as u32).filter(|r| regs & (1 << r) != 0) {
             let desc = self
                 .b
@@ -102,7 +101,7 @@ impl Tr<'_, '_> {
             .b
             .ins()
             .icmp(IntCC::UnsignedLessThan, last_row, size[1]);
-        let outputs = self.frame_ptr(offset_of!(Frame, outputs));
+        let outputs = self.step_outputs();
         let lanes = 4 * self.k;
         let pitch64 = self.b.ins().uextend(types::I64, pitch);
         let row_start = self.b.ins().imul(row, pitch64);
@@ -111,11 +110,15 @@ impl Tr<'_, '_> {
         for j in 0..self.k {
             let comps: Vec<Value> = (0..4)
                 .map(|c| {
-                    let offset = ((r as usize * 4 + c) * lanes + 4 * j) * 4;
-                    let v = self
-                        .b
-                        .ins()
-                        .load(VEC, MemFlagsData::trusted(), outputs, offset as i32);
+                    let v = match self.output_var(4 * r + c as u32) {
+                        Some(var) => self.lb().use_var(var).v[j],
+                        None => {
+                            let offset = ((r as usize * 4 + c) * lanes + 4 * j) * 4;
+                            self.b
+                                .ins()
+                                .load(VEC, MemFlagsData::trusted(), outputs, offset as i32)
+                        }
+                    };
                     self.encode_unorm8(v, &constants)
                 })
                 .collect();
