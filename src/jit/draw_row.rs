@@ -43,6 +43,9 @@ pub struct RowVars {
     entry: Variable,
     /// The step's lane mask's value.
     pub alive: LaneVar,
+    /// Whether every lane of the step is alive (an `i8`): the step lies
+    /// inside the row's columns and both its rows are covered.
+    full: Variable,
     /// Varying input components kept in variables: (input-block
     /// component, variable), ascending.
     inputs: Vec<(u32, LaneVar)>,
@@ -100,12 +103,13 @@ impl Tr<'_, '_> {
     /// instruction indexes them by a register.
     pub fn declare_row_vars(&mut self, in_variables: bool) {
         let mut scalar = |ty| self.b.declare_var(ty);
-        let (row, x, mask, outputs, entry) = (
+        let (row, x, mask, outputs, entry, full) = (
             scalar(types::I64),
             scalar(types::I32),
             scalar(types::I64),
             scalar(types::I64),
             scalar(types::I64),
+            scalar(types::I8),
         );
         let alive = self.lb().declare();
         let inputs = if in_variables && !indexes(self.prog, File::Input) {
@@ -130,6 +134,7 @@ impl Tr<'_, '_> {
             outputs,
             entry,
             alive,
+            full,
             inputs,
             output_vars,
         });
@@ -165,6 +170,8 @@ impl Tr<'_, '_> {
         let mask = self.b.use_var(vars.mask);
         let alive = self.load_lanes(mask, 0);
         self.lb().def_var(vars.alive, alive);
+        let not_full = self.b.ins().iconst(types::I8, 0);
+        self.b.def_var(vars.full, not_full);
         let inputs = self.func.inputs;
         for &(slot, var) in &vars.inputs {
             let value = self.load_lanes(inputs, (slot * self.lanes() * 4) as i32);
@@ -275,6 +282,12 @@ impl Tr<'_, '_> {
         self.b.use_var(x)
     }
 
+    /// Whether every lane of the step is alive at its start (an `i8`).
+    pub fn step_full(&mut self) -> Value {
+        let full = self.row_vars().full;
+        self.b.use_var(full)
+    }
+
     /// The step's lane mask pointer.
     pub fn step_mask(&mut self) -> Value {
         let mask = self.row_vars().mask;
@@ -380,6 +393,16 @@ impl Tr<'_, '_> {
         };
         self.store_lanes(alive, mask, 0);
         self.lb().def_var(vars.alive, alive);
+        // Both rows covered: the mask's middle words, covered[0] and
+        // covered[1], all ones.
+        let covered = self.b.ins().load(
+            types::I64,
+            MemFlagsData::trusted(),
+            row,
+            offset_of!(DrawRow, row_mask) as i32 + 4,
+        );
+        let full = self.b.ins().icmp_imm_s(IntCC::Equal, covered, -1);
+        self.b.def_var(vars.full, full);
         self.b.ins().jump(join, &[]);
 
         self.b.switch_to_block(partial);
@@ -399,6 +422,8 @@ impl Tr<'_, '_> {
         }
         self.store_lanes(alive, mask, 0);
         self.lb().def_var(vars.alive, alive);
+        let not_full = self.b.ins().iconst(types::I8, 0);
+        self.b.def_var(vars.full, not_full);
         self.b.ins().jump(join, &[]);
         self.b.switch_to_block(join);
     }

@@ -618,7 +618,9 @@ pub fn compile(prog: &Program, opts: JitOptions) -> Result<Compiled, JitError> {
         (Stage::Pixel, Codegen::Full) => target_store::direct_outputs(prog),
         _ => 0,
     };
-    tr.store_direct_targets(direct_outputs, alive);
+    // Without a discard the lanes alive are the step's lane mask.
+    let discards = flow::discards(prog);
+    tr.store_direct_targets(direct_outputs, discards.then_some(alive));
     if prog.stage == Stage::Pixel {
         tr.end_draw_row();
     }

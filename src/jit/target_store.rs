@@ -29,8 +29,10 @@ pub fn direct_outputs(prog: &Program) -> u32 {
 
 impl Tr<'_, '_> {
     /// Stores every output register of `regs` (a [`direct_outputs`] set)
-    /// whose direct target is bound, for the lanes `alive` leaves covered.
-    pub fn store_direct_targets(&mut self, regs: u32, alive: Lanes) {
+    /// whose direct target is bound, for the lanes `alive` leaves covered:
+    /// the body's lanes, or, without `alive` (a shader that discards
+    /// nothing), the step's lane mask.
+    pub fn store_direct_targets(&mut self, regs: u32, alive: Option<Lanes>) {
         if regs == 0 {
             return;
         }
@@ -45,7 +47,22 @@ impl Tr<'_, '_> {
             self.frame,
             (offset_of!(Frame, pixel_origin) + 4) as i32,
         );
-        let origin = [self.step_x(), y];
+        let all_alive = match alive {
+            Some(alive) => {
+                let mut all = alive.v[0];
+                for v in &alive.v[1..self.k] {
+                    all = self.b.ins().band(all, *v);
+                }
+                self.b.ins().vall_true(all)
+            }
+            None => self.step_full(),
+        };
+        let step = Step {
+            x: self.step_x(),
+            y,
+            all_alive,
+            alive,
+        };
         for r in (0..DIRECT_TARGETS as u32).filter(|r| regs & (1 << r) != 0) {
             let desc = self
                 .b
@@ -61,7 +78,7 @@ impl Tr<'_, '_> {
             let next = self.b.create_block();
             self.b.ins().brif(ptr, store, &[], next, &[]);
             self.b.switch_to_block(store);
-            self.store_target(r, desc, ptr, origin, alive);
+            self.store_target(r, desc, ptr, &step);
             self.b.ins().jump(next, &[]);
             self.b.switch_to_block(next);
         }
@@ -69,11 +86,12 @@ impl Tr<'_, '_> {
         self.b.switch_to_block(done);
     }
 
-    /// Converts, packs and stores output register `r` to the target `desc`
-    /// (whose first byte is `ptr`), quad by quad.
-    fn store_target(&mut self, r: u32, desc: Value, ptr: Value, origin: [Value; 2], alive: Lanes) {
-        let pitch = self.b.ins().load(
-            types::I32,
+    /// Converts and packs output register `r` and stores it to the target
+    /// `desc` (whose first byte is `ptr`): a step whose lanes are all alive
+    /// and whose quads all lie inside the target stores each quad's two
+    /// rows of 8 bytes; otherwise (out of line) each quad is tested.
+    fn store_target(&mut self, r: u32, desc: Value, ptr: Value, step: &Step) {
+        let pitch = self.b.ins().uload32(
             MemFlagsData::trusted(),
             desc,
             offset_of!(DirectTarget, row_pitch) as i32,
@@ -89,102 +107,114 @@ impl Tr<'_, '_> {
             offset_of!(DirectTarget, height),
         ]
         .map(|field| {
-            let word = self
-                .b
+            self.b
                 .ins()
-                .load(types::I32, MemFlagsData::trusted(), desc, field as i32);
-            self.b.ins().uextend(types::I64, word)
+                .uload32(MemFlagsData::trusted(), desc, field as i32)
         });
-        let row = self.b.ins().uextend(types::I64, origin[1]);
+        let row = self.b.ins().uextend(types::I64, step.y);
+        let row_start = self.b.ins().imul(row, pitch);
+        let row_start = self.b.ins().iadd(ptr, row_start);
+        let column = self.b.ins().uextend(types::I64, step.x);
+        let column_bytes = self.b.ins().ishl_imm_u(column, 2);
+        let first = self.b.ins().iadd(row_start, column_bytes);
+        let constants = self.unorm8_constants();
+        let texels: Vec<Value> = (0..self.k)
+            .map(|j| self.quad_texels(r, j, order, &constants))
+            .collect();
+        // The step's last column and its second row inside the target.
+        let last_column = self.b.ins().iadd_imm_s(column, 2 * self.k as i64 - 1);
+        let columns_inside = self
+            .b
+            .ins()
+            .icmp(IntCC::UnsignedLessThan, last_column, size[0]);
         let last_row = self.b.ins().iadd_imm_s(row, 1);
         let rows_inside = self
             .b
             .ins()
             .icmp(IntCC::UnsignedLessThan, last_row, size[1]);
-        let outputs = self.step_outputs();
-        let lanes = 4 * self.k;
-        let pitch64 = self.b.ins().uextend(types::I64, pitch);
-        let row_start = self.b.ins().imul(row, pitch64);
-        let row_start = self.b.ins().iadd(ptr, row_start);
-        let constants = self.unorm8_constants();
-        for j in 0..self.k {
-            let comps: Vec<Value> = (0..4)
-                .map(|c| {
-                    let v = match self.output_var(4 * r + c as u32) {
-                        Some(var) => self.lb().use_var(var).v[j],
-                        None => {
-                            let offset = ((r as usize * 4 + c) * lanes + 4 * j) * 4;
-                            self.b
-                                .ins()
-                                .load(VEC, MemFlagsData::trusted(), outputs, offset as i32)
-                        }
-                    };
-                    self.encode_unorm8(v, &constants)
-                })
-                .collect();
-            // Bytes channel by channel (each value is in 0..=255, so the
-            // saturating narrowings keep it), then in the target's order.
-            let red_green = self.b.ins().unarrow(comps[0], comps[1]);
-            let blue_alpha = self.b.ins().unarrow(comps[2], comps[3]);
-            let channels = self.b.ins().unarrow(red_green, blue_alpha);
-            let texel = self.b.ins().x86_pshufb(channels, order);
-            let texel = self.b.ins().bitcast(VEC, super::lanes::le(), texel);
-            // The quad's pixels: x + [0, 1, 0, 1], y + [0, 0, 1, 1].
-            let x = self.b.ins().iadd_imm_s(origin[0], 2 * j as i64);
-            let quad = Quad {
-                x,
-                y: origin[1],
-                size,
-                alive: alive.v[j],
-            };
-            let column = self.b.ins().uextend(types::I64, x);
-            let last_column = self.b.ins().iadd_imm_s(column, 1);
-            let columns_inside = self
-                .b
-                .ins()
-                .icmp(IntCC::UnsignedLessThan, last_column, size[0]);
-            let inside = self.b.ins().band(rows_inside, columns_inside);
-            let column_bytes = self.b.ins().ishl_imm_s(column, 2);
-            let first = self.b.ins().iadd(row_start, column_bytes);
-            self.store_texels(texel, &quad, inside, first, pitch64);
-        }
-    }
-
-    /// Stores the quad's four texels at `first` (top row) and
-    /// `first + pitch` (bottom row): both rows at once when the quad is
-    /// `inside` the target and every lane is alive, otherwise each lane
-    /// that is alive and inside.
-    fn store_texels(
-        &mut self,
-        texel: Value,
-        quad: &Quad,
-        inside: Value,
-        first: Value,
-        pitch: Value,
-    ) {
-        let whole = self.b.create_block();
+        let inside = self.b.ins().band(columns_inside, rows_inside);
+        let whole = self.b.ins().band(inside, step.all_alive);
+        let fast = self.b.create_block();
         let partial = self.b.create_block();
         let next = self.b.create_block();
-        let all_alive = self.b.ins().vall_true(quad.alive);
-        let all = self.b.ins().band(all_alive, inside);
-        self.b.ins().brif(all, whole, &[], partial, &[]);
+        self.b.ins().brif(whole, fast, &[], partial, &[]);
 
-        self.b.switch_to_block(whole);
-        let rows = self
-            .b
-            .ins()
-            .bitcast(types::I64X2, super::lanes::le(), texel);
-        let top = self.b.ins().extractlane(rows, 0);
-        let bottom = self.b.ins().extractlane(rows, 1);
+        self.b.switch_to_block(fast);
         let second = self.b.ins().iadd(first, pitch);
-        self.b.ins().store(MemFlagsData::trusted(), top, first, 0);
-        self.b
-            .ins()
-            .store(MemFlagsData::trusted(), bottom, second, 0);
+        for (j, texel) in texels.iter().enumerate() {
+            let rows = self
+                .b
+                .ins()
+                .bitcast(types::I64X2, super::lanes::le(), *texel);
+            for (half, at) in [first, second].into_iter().enumerate() {
+                let row = self.b.ins().extractlane(rows, half as u8);
+                self.b
+                    .ins()
+                    .store(MemFlagsData::trusted(), row, at, 8 * j as i32);
+            }
+        }
         self.b.ins().jump(next, &[]);
 
         self.b.switch_to_block(partial);
         self.b.set_cold_block(partial);
+        let alive = match step.alive {
+            Some(alive) => alive,
+            None => {
+                let mask = self.step_mask();
+                self.load_lanes(mask, 0)
+            }
+        };
+        for (j, texel) in texels.into_iter().enumerate() {
+            let quad = Quad {
+                x: self.b.ins().iadd_imm_s(step.x, 2 * j as i64),
+                y: step.y,
+                size,
+                alive: alive.v[j],
+            };
+            let at = self.b.ins().iadd_imm_s(first, 8 * j as i64);
+            self.store_covered(texel, &quad, at, pitch);
+        }
+        self.b.ins().jump(next, &[]);
+        self.b.switch_to_block(next);
+    }
+
+    /// Quad `j`'s four texels of output register `r` as an `i32x4`, in the
+    /// target's byte order `order`.
+    fn quad_texels(
+        &mut self,
+        r: u32,
+        j: usize,
+        order: Value,
+        constants: &Unorm8Constants,
+    ) -> Value {
+        let comps: Vec<Value> = (0..4)
+            .map(|c| {
+                let v = match self.output_var(4 * r + c as u32) {
+                    Some(var) => self.lb().use_var(var).v[j],
+                    None => {
+                        let lanes = 4 * self.k;
+                        let offset = ((r as usize * 4 + c) * lanes + 4 * j) * 4;
+                        let outputs = self.step_outputs();
+                        self.b
+                            .ins()
+                            .load(VEC, MemFlagsData::trusted(), outputs, offset as i32)
+                    }
+                };
+                self.encode_unorm8(v, constants)
+            })
+            .collect();
+        // Bytes channel by channel (each value is in 0..=255, so the
+        // saturating narrowings keep it), then in the target's order.
+        let red_green = self.b.ins().unarrow(comps[0], comps[1]);
+        let blue_alpha = self.b.ins().unarrow(comps[2], comps[3]);
+        let channels = self.b.ins().unarrow(red_green, blue_alpha);
+        let texel = self.b.ins().x86_pshufb(channels, order);
+        self.b.ins().bitcast(VEC, super::lanes::le(), texel)
+    }
+
+    /// Stores each texel of the quad (top row at `first`, bottom row at
+    /// `first + pitch`) that is alive and inside the target.
+    fn store_covered(&mut self, texel: Value, quad: &Quad, first: Value, pitch: Value) {
         let covered = self.covered_lanes(quad);
         let second = self.b.ins().iadd(first, pitch);
         for l in 0..4u8 {
@@ -203,8 +233,6 @@ impl Tr<'_, '_> {
             self.b.switch_to_block(skip);
             self.b.set_cold_block(skip);
         }
-        self.b.ins().jump(next, &[]);
-        self.b.switch_to_block(next);
     }
 
     /// The lanes of `quad` that are alive and inside the target.
@@ -277,6 +305,16 @@ impl Tr<'_, '_> {
 /// 2^23: added to `x · 255` so that the sum's rounding is to an integer,
 /// which the sum's low mantissa bits then hold.
 const UNORM8_MAGIC: f32 = 8_388_608.0;
+
+/// A step of a direct-target store: its first column and its row, whether
+/// every lane is alive, and the lanes' alive masks (none: the step's lane
+/// mask, in memory).
+struct Step {
+    x: Value,
+    y: Value,
+    all_alive: Value,
+    alive: Option<Lanes>,
+}
 
 /// A quad of a direct-target store: its top-left pixel, the target's
 /// width and height, and its lanes' alive mask.
