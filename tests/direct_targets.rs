@@ -9,7 +9,9 @@
 //! survives whole, so the two-row stores run too), and one target is
 //! smaller than the rectangle by an odd number of columns and rows, so
 //! whole quads straddle its right and bottom edges; the words after it
-//! stay untouched.
+//! stay untouched. The same shader without its discard draws a rectangle
+//! that starts and ends at odd rows, so that whole steps of the row loop
+//! cover one row of their quads only.
 
 use dxjit::CompileOptions;
 use dxjit_runtime::abi::View;
@@ -38,6 +40,11 @@ mov o0.xyzw, r0.xyzw
 mov o1.xyzw, r0.xyzw
 ret
 ";
+
+/// `SHADER` without its discard.
+fn keeping_every_pixel() -> String {
+    SHADER.replace("discard_z r1.x\n", "")
+}
 
 /// D3D's float-to-unorm8 conversion, written out: NaN to 0, clamp, scale,
 /// round half up (exact in f64).
@@ -82,21 +89,35 @@ fn values() -> Vec<u32> {
     v
 }
 
+/// The rectangle the discarding shader draws: off the quad grid by a
+/// column, its rows whole quads.
+const RECT: [u32; 4] = [1, 0, WIDTH, HEIGHT - 1];
+
 #[test]
 fn direct_targets_convert_and_cover_exactly() {
     // The top tier stores both 8-bit targets itself.
-    draws_exactly(dxjit::Tier::Top, 0b11);
+    draws_exactly(dxjit::Tier::Top, 0b11, SHADER, RECT);
 }
 
 #[test]
 fn the_first_tier_leaves_8_bit_targets_to_the_runtime_with_the_same_bytes() {
-    draws_exactly(dxjit::Tier::First, 0);
+    draws_exactly(dxjit::Tier::First, 0, SHADER, RECT);
 }
 
-/// Draws at `tier`, whose kernel stores the output registers of
-/// `direct_outputs` itself, and checks every target byte by byte.
-fn draws_exactly(tier: dxjit::Tier, direct_outputs: u32) {
-    let bytes = dxjit::text::assemble(SHADER).expect("assembles");
+#[test]
+fn whole_steps_store_only_covered_rows() {
+    // Row 0 and row 11 (past the rgba8 target) are not covered, rows 8
+    // and 9 (the smaller target's last and the one past it) are.
+    let rect = [1, 1, WIDTH, HEIGHT];
+    draws_exactly(dxjit::Tier::Top, 0b11, &keeping_every_pixel(), rect);
+}
+
+/// Draws `shader` over `rect` at `tier`, whose kernel stores the output
+/// registers of `direct_outputs` itself, and checks every target byte by
+/// byte.
+fn draws_exactly(tier: dxjit::Tier, direct_outputs: u32, shader: &str, rect: [u32; 4]) {
+    let discards = shader.contains("discard");
+    let bytes = dxjit::text::assemble(shader).expect("assembles");
     let options = CompileOptions {
         tier,
         ..CompileOptions::default()
@@ -117,8 +138,10 @@ fn draws_exactly(tier: dxjit::Tier, direct_outputs: u32) {
     };
 
     const SENTINEL: u32 = 0x5a5a_5a5a;
-    // 33 x 9: the quads at x = 32 and at rows 8 and 9 straddle its edges.
-    let (small, small_height) = (WIDTH - 4, HEIGHT - 2);
+    // 31 x 9: the quads at x = 30 and at rows 8 and 9 straddle its edges.
+    // A step of the row loop whose last column is 31 (at every lane count)
+    // lies inside the rectangle's columns but not inside the target.
+    let (small, small_height) = (WIDTH - 6, HEIGHT - 2);
     let mut rgba = vec![SENTINEL; (WIDTH * HEIGHT) as usize];
     // One row more than the target, to see that nothing is stored past it.
     let mut bgra = vec![SENTINEL; (small * (small_height + 1)) as usize];
@@ -133,7 +156,6 @@ fn draws_exactly(tier: dxjit::Tier, direct_outputs: u32) {
             output_reg,
             samples: 1,
         };
-    let rect = [1, 0, WIDTH, HEIGHT - 1];
     let d = Draw {
         rect,
         pixel_center: 0.5,
@@ -169,7 +191,7 @@ fn draws_exactly(tier: dxjit::Tier, direct_outputs: u32) {
         for x in 0..WIDTH {
             let at = (y * WIDTH + x) as usize;
             let covered = (rect[0]..rect[2]).contains(&x) && (rect[1]..rect[3]).contains(&y);
-            let survives = covered && (x + y) & 7 != 0;
+            let survives = covered && (!discards || (x + y) & 7 != 0);
             let word = |c: usize| words[4 * at + c];
             let [r, g, b, a] = [0, 1, 2, 3].map(|c| unorm8(word(c)));
             let want_rgba = if survives {

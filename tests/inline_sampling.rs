@@ -7,7 +7,7 @@
 //! mirror and border addressing, sizes that are not powers of two under
 //! wrap) take the runtime's path and are checked the same way.
 
-use dxjit::CompileOptions;
+use dxjit::{CompileOptions, Tier};
 use dxjit_runtime::dispatch::{self, Bindings, Draw, PixelInput, RenderTarget};
 use dxjit_runtime::format::Format;
 use dxjit_runtime::sampler::{
@@ -117,9 +117,15 @@ fn same(a: f32, b: f32) -> bool {
 
 #[test]
 fn compiled_lookups_match_the_runtime() {
+    // The top tier filters in compiled code (the first tier always calls
+    // the runtime).
+    let options = CompileOptions {
+        tier: Tier::Top,
+        ..CompileOptions::default()
+    };
     let compile = |text: &str| {
         let bytes = dxjit::text::assemble(text).expect("assembles");
-        dxjit::compile(&bytes, &CompileOptions::default()).expect("compiles")
+        dxjit::compile(&bytes, &options).expect("compiles")
     };
     let shaders = [
         (compile(PLAIN), [0, 0], [0, 1, 2, 3], 0b1111u8),

@@ -68,7 +68,7 @@ pub use indexed::{
     dxjit_fetch_indexed, dxjit_gather_quad_indexed, dxjit_lod_quad_indexed,
     dxjit_sample_quad_indexed, QuadSlots,
 };
-pub use inline::{InlineSampler, INLINE_COORD_LIMIT, INLINE_PAIRS};
+pub use inline::{InlineSampler, INLINE_PAIRS};
 
 use crate::abi::View;
 use crate::format::{Format, FormatKind};

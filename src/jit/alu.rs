@@ -71,29 +71,82 @@ fn mul_legacy(b: &mut FunctionBuilder, x: Value, y: Value) -> Value {
 }
 
 /// The legacy product of `x` and a literal `y` whose lanes are finite,
-/// nonzero and of one sign, without a zero test: adding +0 to `x` (or
-/// subtracting `x` from +0, for a negative literal, which is then negated)
-/// turns −0 into +0 and changes no other value, so the product is +0
-/// exactly where `x` is ±0 and `x × y` elsewhere (negating both factors
-/// rounds the same). `None` when `y` is not such a literal.
+/// nonzero and of one sign, without a zero test: subtracting −0 from `x`
+/// (or `x` from +0, for a negative literal, which is then negated) turns
+/// −0 into +0 and changes no other value, so the product is +0 exactly
+/// where `x` is ±0 and `x × y` elsewhere (negating both factors rounds the
+/// same). `None` when `y` is not such a literal.
+///
+/// Both constants are made here, the multiplier last: the backend folds a
+/// constant row into the operation that reads it only when no other load
+/// comes between them, so the −0 row (not all zeros, so a row the
+/// subtraction reads as its memory operand, where +0 would be made in a
+/// register first) goes right before the subtraction and the multiplier's
+/// right before the product (the literal the caller read is left unused).
 fn mul_by_one_signed_literal(b: &mut FunctionBuilder, x: Value, y: Value) -> Option<Value> {
-    let lanes = literal_lanes(b, y)?;
-    if !lanes.iter().all(|f| finite_nonzero(*f)) {
-        return None;
+    let literal = SignedLiteral::of(b, y)?;
+    let first = literal.first_constant(b);
+    let x = literal.subtract(b, x, first);
+    let multiplier = literal.multiplier(b);
+    Some(b.ins().fmul(x, multiplier))
+}
+
+/// A literal multiplier whose lanes are finite, nonzero and of one sign,
+/// as [`mul_by_one_signed_literal`] multiplies by it.
+struct SignedLiteral {
+    lanes: [f32; 4],
+    negative: bool,
+}
+
+impl SignedLiteral {
+    /// `y`'s lanes, when it is such a literal.
+    fn of(b: &FunctionBuilder, y: Value) -> Option<SignedLiteral> {
+        let lanes = literal_lanes(b, y)?;
+        if !lanes.iter().all(|f| finite_nonzero(*f)) {
+            return None;
+        }
+        if lanes.iter().all(|f| *f > 0.0) {
+            return Some(SignedLiteral {
+                lanes,
+                negative: false,
+            });
+        }
+        lanes.iter().all(|f| *f < 0.0).then_some(SignedLiteral {
+            lanes,
+            negative: true,
+        })
     }
-    let zero = zeros(b);
-    if lanes.iter().all(|f| *f > 0.0) {
-        let x = b.ins().fadd(x, zero);
-        return Some(b.ins().fmul(x, y));
+
+    /// The constant of the subtraction: −0, or +0 for a negative literal.
+    fn first_constant(&self, b: &mut FunctionBuilder) -> Value {
+        if self.negative {
+            zeros(b)
+        } else {
+            float_lanes(b, [-0.0; 4])
+        }
     }
-    if lanes.iter().all(|f| *f < 0.0) {
-        let negated: Vec<u8> = lanes.iter().flat_map(|f| (-f).to_le_bytes()).collect();
-        let negated = b.func.dfg.constants.insert(ConstantData::from(negated));
-        let negated = b.ins().vconst(FVEC, negated);
-        let x = b.ins().fsub(zero, x);
-        return Some(b.ins().fmul(x, negated));
+
+    /// `x − (−0)`, or `+0 − x` for a negative literal.
+    fn subtract(&self, b: &mut FunctionBuilder, x: Value, first: Value) -> Value {
+        if self.negative {
+            b.ins().fsub(first, x)
+        } else {
+            b.ins().fsub(x, first)
+        }
     }
-    None
+
+    /// The literal, or its negation for a negative one.
+    fn multiplier(&self, b: &mut FunctionBuilder) -> Value {
+        let sign = if self.negative { -1.0 } else { 1.0 };
+        float_lanes(b, self.lanes.map(|f| sign * f))
+    }
+}
+
+/// An `f32x4` constant of `lanes`.
+fn float_lanes(b: &mut FunctionBuilder, lanes: [f32; 4]) -> Value {
+    let bytes: Vec<u8> = lanes.iter().flat_map(|f| f.to_le_bytes()).collect();
+    let constant = b.func.dfg.constants.insert(ConstantData::from(bytes));
+    b.ins().vconst(FVEC, constant)
 }
 
 /// Whether `f` is a finite, nonzero float.
@@ -155,6 +208,34 @@ impl Tr<'_, '_> {
         let b = self.lb().as_float(b);
         let r = self.lb().map2(a, b, f);
         self.lb().as_int(r)
+    }
+
+    /// The legacy multiply of `a` and `b`. With more than one vector, a
+    /// product by a one-signed literal makes its two constants once for
+    /// all vectors: each is then a register every vector reads, one load
+    /// where a constant made for each vector would be a load each (a
+    /// constant row folds into its instruction only when what that
+    /// computes is used once, which is rare enough in a whole shader).
+    fn mul_legacy_lanes(&mut self, a: Lanes, b: Lanes) -> Lanes {
+        if self.k > 1 {
+            for (x, y) in [(a, b), (b, a)] {
+                if !y.shared(self.k) {
+                    continue;
+                }
+                let Some(literal) = SignedLiteral::of(&self.b, y.v[0]) else {
+                    continue;
+                };
+                let first = literal.first_constant(&mut self.b);
+                let multiplier = literal.multiplier(&mut self.b);
+                let x = self.lb().as_float(x);
+                let r = self.lb().map1(x, |b, x| {
+                    let x = literal.subtract(b, x, first);
+                    b.ins().fmul(x, multiplier)
+                });
+                return self.lb().as_int(r);
+            }
+        }
+        self.fbin(a, b, mul_legacy)
     }
 
     /// Applies `f` to the float view of `a`.
@@ -277,9 +358,9 @@ impl Tr<'_, '_> {
                 let r = self.lb().map3(a, b, c, |b, x, y, z| b.ins().fma(x, y, z));
                 self.lb().as_int(r)
             }
-            MulLegacy => self.fbin(s[0], s[1], mul_legacy),
+            MulLegacy => self.mul_legacy_lanes(s[0], s[1]),
             MadLegacy => {
-                let p = self.fbin(s[0], s[1], mul_legacy);
+                let p = self.mul_legacy_lanes(s[0], s[1]);
                 self.fbin(p, s[2], |b, x, y| b.ins().fadd(x, y))
             }
             Div => self.fbin(s[0], s[1], |b, x, y| b.ins().fdiv(x, y)),

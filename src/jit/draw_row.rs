@@ -2,32 +2,56 @@
 //!
 //! When the runtime hands a pixel shader a [`DrawRow`], the compiled
 //! function loops over the row itself: before each call-sized step it
-//! writes the step's lane mask, the x of the position, the varying inputs
-//! (interpolated in f64 from the row's table, as the runtime did per
-//! quad) and zeros over the step's output block; after the body and the
-//! direct-target stores it moves the frame on by one step. A call without
-//! a row runs its lanes once, as for every other stage.
+//! writes the step's lane mask, the x of the position and the varying
+//! inputs (interpolated in f64 from the row's table, as the runtime did per
+//! quad); after the body and the direct-target stores it moves on by one
+//! step. A call without a row runs its lanes once, as for every other
+//! stage.
+//!
+//! The step's place lives in variables ([`RowVars`]), not in the frame:
+//! its first column, its lane mask and output block pointers, and the lane
+//! mask's value, which the body starts from. At the top tier the varying
+//! inputs and the outputs are variables too (when no instruction indexes
+//! them by a register): the body reads the values the step computed, and
+//! the step's outputs reach the target stores without passing through
+//! memory; they are stored to the output block only when the runtime reads
+//! it (a call without a row, or a row whose outputs the runtime stores).
 
-use super::lanes::{le, FVEC, VEC};
+use super::lanes::{LaneVar, Lanes, FVEC, VEC};
 use super::state::Tr;
 use crate::ir::{File, Interpolation, Program, SysVal};
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{types, Block, InstBuilder, MemFlagsData, Value};
-use dxjit_runtime::abi::{varying_set, DrawRow, Frame, SysValSlot, STATUS_DONE};
+use cranelift_frontend::Variable;
+use dxjit_runtime::abi::{DrawRow, Frame, SysValSlot, STATUS_DONE};
 use std::mem::offset_of;
 
-/// Bytes of one table entry: a quad column's (top, top, rise, rise).
-const ENTRY_BYTES: i64 = 32;
+mod varying;
 
-/// The most varying components the row loop writes in straight-line code.
-const MAX_UNROLLED: usize = 32;
-
-/// Where a step's quad columns are in the row's table: the first quad
-/// column's index, the table, and the two rows' places (splat).
-struct Columns {
-    quad: Value,
-    table: Value,
-    places: [Value; 2],
+/// What a pixel shader keeps of its step in variables.
+#[derive(Clone)]
+pub struct RowVars {
+    /// The [`DrawRow`], or 0 for a call without a row.
+    row: Variable,
+    /// The step's first column.
+    x: Variable,
+    /// The step's lane mask and output block.
+    mask: Variable,
+    outputs: Variable,
+    /// Where the step's first quad column's entries start in the row's
+    /// varying table (straight-line varyings only).
+    entry: Variable,
+    /// The step's lane mask's value.
+    pub alive: LaneVar,
+    /// Whether every lane of the step is alive (an `i8`): the step lies
+    /// inside the row's columns and both its rows are covered.
+    full: Variable,
+    /// Varying input components kept in variables: (input-block
+    /// component, variable), ascending.
+    inputs: Vec<(u32, LaneVar)>,
+    /// Every output component (register × 4 + component) as a variable,
+    /// or none: outputs live in the output block.
+    output_vars: Vec<LaneVar>,
 }
 
 /// The input-block components (register × 4 + component, ascending) that
@@ -59,22 +83,109 @@ pub(super) fn reads_position(prog: &Program) -> bool {
         .any(|src| src.file == File::SysVal(SysVal::Position))
 }
 
+/// Whether any instruction of `prog` indexes register file `file` by a
+/// register (its values must then stay in memory).
+fn indexes(prog: &Program, file: File) -> bool {
+    prog.bodies().flatten().any(|inst| {
+        inst.sources()
+            .iter()
+            .any(|s| s.file == file && s.index.rel.is_some())
+            || inst
+                .destinations()
+                .iter()
+                .any(|d| d.file == file && d.index.rel.is_some())
+    })
+}
+
 impl Tr<'_, '_> {
+    /// Declares a pixel shader's [`RowVars`]: with `in_variables`, its
+    /// varying inputs and its outputs live in variables where no
+    /// instruction indexes them by a register.
+    pub fn declare_row_vars(&mut self, in_variables: bool) {
+        let mut scalar = |ty| self.b.declare_var(ty);
+        let (row, x, mask, outputs, entry, full) = (
+            scalar(types::I64),
+            scalar(types::I32),
+            scalar(types::I64),
+            scalar(types::I64),
+            scalar(types::I64),
+            scalar(types::I8),
+        );
+        let alive = self.lb().declare();
+        let inputs = if in_variables && !indexes(self.prog, File::Input) {
+            compiled_varying(self.prog)
+                .into_iter()
+                .map(|slot| (slot, self.lb().declare()))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let output_vars = if in_variables && !indexes(self.prog, File::Output) {
+            (0..4 * self.func.output_regs)
+                .map(|_| self.lb().declare())
+                .collect()
+        } else {
+            Vec::new()
+        };
+        self.func.row = Some(RowVars {
+            row,
+            x,
+            mask,
+            outputs,
+            entry,
+            alive,
+            full,
+            inputs,
+            output_vars,
+        });
+    }
+
     /// Emits the row loop's head and returns it: the function's first
     /// block for pixel shaders. Without a row it goes straight to `body`;
     /// with one it returns when the row is done, or prepares the next step
     /// and enters `body`.
     pub fn begin_draw_rows(&mut self, body: Block) -> Block {
+        let vars = self.row_vars();
         let head = self.b.create_block();
+        let single = self.b.create_block();
+        let start = self.b.create_block();
         let check = self.b.create_block();
         let step = self.b.create_block();
         let finished = self.b.create_block();
         self.b.switch_to_block(head);
         let row = self.frame_ptr(offset_of!(Frame, draw_row));
-        self.b.ins().brif(row, check, &[], body, &[]);
+        self.b.def_var(vars.row, row);
+        let x = self.load_u32(self.frame, offset_of!(Frame, pixel_origin));
+        self.b.def_var(vars.x, x);
+        for (var, field) in [
+            (vars.mask, offset_of!(Frame, lane_mask)),
+            (vars.outputs, offset_of!(Frame, outputs)),
+        ] {
+            let ptr = self.frame_ptr(field);
+            self.b.def_var(var, ptr);
+        }
+        self.b.ins().brif(row, start, &[], single, &[]);
+
+        self.b.switch_to_block(single);
+        let mask = self.b.use_var(vars.mask);
+        let alive = self.load_lanes(mask, 0);
+        self.lb().def_var(vars.alive, alive);
+        let not_full = self.b.ins().iconst(types::I8, 0);
+        self.b.def_var(vars.full, not_full);
+        let inputs = self.func.inputs;
+        for &(slot, var) in &vars.inputs {
+            let value = self.load_lanes(inputs, (slot * self.lanes() * 4) as i32);
+            self.lb().def_var(var, value);
+        }
+        self.b.ins().jump(body, &[]);
+
+        self.b.switch_to_block(start);
+        let entry = self.first_entry(row, x);
+        self.b.def_var(vars.entry, entry);
+        self.b.ins().jump(check, &[]);
 
         self.b.switch_to_block(check);
-        let x = self.load_u32(self.frame, offset_of!(Frame, pixel_origin));
+        let x = self.b.use_var(vars.x);
         let end = self.load_u32(row, offset_of!(DrawRow, end_x));
         let more = self.b.ins().icmp(IntCC::UnsignedLessThan, x, end);
         self.b.ins().brif(more, step, &[], finished, &[]);
@@ -84,58 +195,67 @@ impl Tr<'_, '_> {
         self.b.ins().return_(&[done]);
 
         self.b.switch_to_block(step);
-        self.write_row_mask(row, x);
+        let row = self.b.use_var(vars.row);
+        self.write_row_mask(&vars, row, x);
         if reads_position(self.prog) {
             let columns = self.lane_columns(x);
             self.write_position_x(row, &columns);
         }
-        self.zero_outputs();
-        self.write_varying(row, x);
+        if vars.output_vars.is_empty() {
+            self.zero_outputs();
+        }
+        self.write_varying(&vars, row, x);
         self.b.ins().jump(body, &[]);
+        self.func.row_check = Some(check);
         head
     }
 
-    /// Ends a step: with a row, moves the frame one step on and goes back
-    /// to `head`; otherwise continues in a new current block (where the
-    /// caller returns).
-    pub fn end_draw_row(&mut self, head: Block) {
+    /// Ends a step: with a row, moves the step's column, lane mask,
+    /// output block and table entry on and goes back to the row's check;
+    /// otherwise continues in a new current block (where the caller
+    /// returns).
+    pub fn end_draw_row(&mut self) {
+        let vars = self.row_vars();
+        let check = self.func.row_check.expect("the row loop has begun");
         let next = self.b.create_block();
         let out = self.b.create_block();
-        let row = self.frame_ptr(offset_of!(Frame, draw_row));
+        let row = self.b.use_var(vars.row);
         self.b.ins().brif(row, next, &[], out, &[]);
 
         self.b.switch_to_block(next);
-        let x = self.load_u32(self.frame, offset_of!(Frame, pixel_origin));
+        let x = self.b.use_var(vars.x);
         let width = i64::from(self.lanes() / 2);
         let x = self.b.ins().iadd_imm_s(x, width);
-        self.store_at(x, self.frame, offset_of!(Frame, pixel_origin));
-        for (field, stride) in [
-            (
-                offset_of!(Frame, outputs),
-                offset_of!(DrawRow, output_stride),
-            ),
-            (
-                offset_of!(Frame, lane_mask),
-                offset_of!(DrawRow, mask_stride),
-            ),
+        self.b.def_var(vars.x, x);
+        for (var, stride) in [
+            (vars.outputs, offset_of!(DrawRow, output_stride)),
+            (vars.mask, offset_of!(DrawRow, mask_stride)),
         ] {
-            let ptr = self.frame_ptr(field);
-            let bytes = self.load_u32(row, stride);
-            let bytes = self.b.ins().uextend(types::I64, bytes);
+            let ptr = self.b.use_var(var);
+            let bytes = self
+                .b
+                .ins()
+                .uload32(MemFlagsData::trusted(), row, stride as i32);
             let moved = self.b.ins().iadd(ptr, bytes);
-            self.store_at(moved, self.frame, field);
+            self.b.def_var(var, moved);
         }
-        self.b.ins().jump(head, &[]);
+        let entry = self.b.use_var(vars.entry);
+        let bytes = self.step_entry_bytes();
+        let entry = self.b.ins().iadd_imm_s(entry, bytes);
+        self.b.def_var(vars.entry, entry);
+        self.b.ins().jump(check, &[]);
         self.b.switch_to_block(out);
     }
 
     /// Gives every temporary a defined zero where the body starts, so that
     /// a register read before it is written does not carry one step's value
     /// into the next around the row loop (D3D leaves such reads undefined;
-    /// zero is what a single call gives).
+    /// zero is what a single call gives). Outputs kept in variables start
+    /// at zero too, as the output block does.
     pub fn zero_temps_for_rows(&mut self) {
         let zero = self.lb().splat(0);
-        for var in self.func.temps.clone() {
+        let outputs = self.row_vars().output_vars;
+        for var in self.func.temps.clone().into_iter().chain(outputs) {
             self.lb().def_var(var, zero);
         }
         let scalar_zero = self.b.ins().iconst(types::I32, 0);
@@ -146,6 +266,86 @@ impl Tr<'_, '_> {
                 }
             }
         }
+    }
+
+    /// The pixel shader's step variables.
+    fn row_vars(&self) -> RowVars {
+        self.func
+            .row
+            .clone()
+            .expect("pixel shaders declare their row")
+    }
+
+    /// The step's first column.
+    pub fn step_x(&mut self) -> Value {
+        let x = self.row_vars().x;
+        self.b.use_var(x)
+    }
+
+    /// Whether every lane of the step is alive at its start (an `i8`).
+    pub fn step_full(&mut self) -> Value {
+        let full = self.row_vars().full;
+        self.b.use_var(full)
+    }
+
+    /// The step's lane mask pointer.
+    pub fn step_mask(&mut self) -> Value {
+        let mask = self.row_vars().mask;
+        self.b.use_var(mask)
+    }
+
+    /// The step's output block pointer.
+    pub fn step_outputs(&mut self) -> Value {
+        let outputs = self.row_vars().outputs;
+        self.b.use_var(outputs)
+    }
+
+    /// The variable that holds input-block component `slot`, if any.
+    pub fn input_var(&self, slot: u32) -> Option<LaneVar> {
+        let row = self.func.row.as_ref()?;
+        row.inputs
+            .iter()
+            .find(|(s, _)| *s == slot)
+            .map(|(_, var)| *var)
+    }
+
+    /// The variable that holds output component `slot` (register × 4 +
+    /// component), if outputs live in variables.
+    pub fn output_var(&self, slot: u32) -> Option<LaneVar> {
+        self.func
+            .row
+            .as_ref()?
+            .output_vars
+            .get(slot as usize)
+            .copied()
+    }
+
+    /// Stores the outputs kept in variables to the step's output block
+    /// when the runtime reads it: without a row, or when the row's
+    /// `output_stride` is not 0 (the runtime stores some target from it).
+    pub fn store_output_vars(&mut self) {
+        let vars = self.row_vars();
+        if vars.output_vars.is_empty() {
+            return;
+        }
+        let store = self.b.create_block();
+        let check = self.b.create_block();
+        let done = self.b.create_block();
+        let row = self.b.use_var(vars.row);
+        self.b.ins().brif(row, check, &[], store, &[]);
+
+        self.b.switch_to_block(check);
+        let stride = self.load_u32(row, offset_of!(DrawRow, output_stride));
+        self.b.ins().brif(stride, store, &[], done, &[]);
+
+        self.b.switch_to_block(store);
+        let base = self.b.use_var(vars.outputs);
+        for (slot, var) in vars.output_vars.iter().enumerate() {
+            let value = self.lb().use_var(*var);
+            self.store_lanes(value, base, (slot as u32 * self.lanes() * 4) as i32);
+        }
+        self.b.ins().jump(done, &[]);
+        self.b.switch_to_block(done);
     }
 
     /// The pixel column of each lane of the step starting at column `x`:
@@ -160,11 +360,12 @@ impl Tr<'_, '_> {
             .collect()
     }
 
-    /// Stores the step's lane mask: lanes inside the row's columns whose
-    /// row is covered. A step whose columns, `x` up to `x + 2k`, are all
-    /// inside is tested with two scalar compares and stores the row mask
-    /// as it is; only a step over the row's ends compares each lane.
-    fn write_row_mask(&mut self, row: Value, x: Value) {
+    /// Stores the step's lane mask, and gives the step's `alive` it: lanes
+    /// inside the row's columns whose row is covered. A step whose
+    /// columns, `x` up to `x + 2k`, are all inside is tested with two
+    /// scalar compares and takes the row mask as it is; only a step over
+    /// the row's ends compares each lane.
+    fn write_row_mask(&mut self, vars: &RowVars, row: Value, x: Value) {
         let first = self.load_u32(row, offset_of!(DrawRow, columns));
         let last = self.load_u32(row, offset_of!(DrawRow, columns) + 4);
         let rows = self.b.ins().load(
@@ -173,7 +374,7 @@ impl Tr<'_, '_> {
             row,
             offset_of!(DrawRow, row_mask) as i32,
         );
-        let mask = self.frame_ptr(offset_of!(Frame, lane_mask));
+        let mask = self.b.use_var(vars.mask);
         let whole = self.b.create_block();
         let partial = self.b.create_block();
         let join = self.b.create_block();
@@ -187,11 +388,21 @@ impl Tr<'_, '_> {
         self.b.ins().brif(inside, whole, &[], partial, &[]);
 
         self.b.switch_to_block(whole);
-        for j in 0..self.k {
-            self.b
-                .ins()
-                .store(MemFlagsData::trusted(), rows, mask, 16 * j as i32);
-        }
+        let alive = Lanes {
+            v: [rows; super::lanes::MAX_K],
+        };
+        self.store_lanes(alive, mask, 0);
+        self.lb().def_var(vars.alive, alive);
+        // Both rows covered: the mask's middle words, covered[0] and
+        // covered[1], all ones.
+        let covered = self.b.ins().load(
+            types::I64,
+            MemFlagsData::trusted(),
+            row,
+            offset_of!(DrawRow, row_mask) as i32 + 4,
+        );
+        let full = self.b.ins().icmp_imm_s(IntCC::Equal, covered, -1);
+        self.b.def_var(vars.full, full);
         self.b.ins().jump(join, &[]);
 
         self.b.switch_to_block(partial);
@@ -199,6 +410,7 @@ impl Tr<'_, '_> {
         let columns = self.lane_columns(x);
         let first = self.b.ins().splat(VEC, first);
         let last = self.b.ins().splat(VEC, last);
+        let mut alive = alive;
         for (j, &x) in columns.iter().enumerate() {
             let after = self
                 .b
@@ -206,11 +418,12 @@ impl Tr<'_, '_> {
                 .icmp(IntCC::UnsignedGreaterThanOrEqual, x, first);
             let before = self.b.ins().icmp(IntCC::UnsignedLessThan, x, last);
             let inside = self.b.ins().band(after, before);
-            let inside = self.b.ins().band(inside, rows);
-            self.b
-                .ins()
-                .store(MemFlagsData::trusted(), inside, mask, 16 * j as i32);
+            alive.v[j] = self.b.ins().band(inside, rows);
         }
+        self.store_lanes(alive, mask, 0);
+        self.lb().def_var(vars.alive, alive);
+        let not_full = self.b.ins().iconst(types::I8, 0);
+        self.b.def_var(vars.full, not_full);
         self.b.ins().jump(join, &[]);
         self.b.switch_to_block(join);
     }
@@ -242,7 +455,7 @@ impl Tr<'_, '_> {
         if self.func.output_regs == 0 {
             return;
         }
-        let outputs = self.frame_ptr(offset_of!(Frame, outputs));
+        let outputs = self.step_outputs();
         let zero = self.lb().splat(0).v[0];
         let vectors = self.func.output_regs as usize * 4 * self.k;
         for i in 0..vectors {
@@ -252,185 +465,10 @@ impl Tr<'_, '_> {
         }
     }
 
-    /// Writes each varying input component of the step starting at column
-    /// `x`. When the row's varying components are the ones the program
-    /// declares ([`compiled_varying`]), straight-line code writes each at
-    /// its place; otherwise a loop walks the row's `varying` list.
-    fn write_varying(&mut self, row: Value, x: Value) {
-        let first = self.load_u32(row, offset_of!(DrawRow, first_x));
-        let quad = self.b.ins().isub(x, first);
-        let quad = self.b.ins().ushr_imm_u(quad, 1);
-        let quad = self.b.ins().uextend(types::I64, quad);
-        let places = [0, 1].map(|p| {
-            let v = self.b.ins().load(
-                types::F64,
-                MemFlagsData::trusted(),
-                row,
-                (offset_of!(DrawRow, places) + 8 * p) as i32,
-            );
-            self.b.ins().splat(types::F64X2, v)
-        });
-        let table = self.load_ptr(row, offset_of!(DrawRow, table));
-        let at = Columns {
-            quad,
-            table,
-            places,
-        };
-        let slots = compiled_varying(self.prog);
-        if slots.is_empty() || slots.len() > MAX_UNROLLED {
-            self.write_varying_loop(row, &at);
-            return;
-        }
-        let unrolled = self.b.create_block();
-        let looped = self.b.create_block();
-        let done = self.b.create_block();
-        let expected = varying_set(&slots);
-        let mut same = None;
-        for (i, word) in expected.into_iter().enumerate() {
-            let found = self.b.ins().load(
-                types::I64,
-                MemFlagsData::trusted(),
-                row,
-                (offset_of!(DrawRow, varying_set) + 8 * i) as i32,
-            );
-            let equal = self.b.ins().icmp_imm_s(IntCC::Equal, found, word as i64);
-            same = Some(match same {
-                Some(all) => self.b.ins().band(all, equal),
-                None => equal,
-            });
-        }
-        let same = same.expect("the set has two words");
-        self.b.ins().brif(same, unrolled, &[], looped, &[]);
-
-        self.b.switch_to_block(unrolled);
-        self.write_varying_unrolled(&slots, &at);
-        self.b.ins().jump(done, &[]);
-
-        self.b.switch_to_block(looped);
-        self.b.set_cold_block(looped);
-        self.write_varying_loop(row, &at);
-        self.b.ins().jump(done, &[]);
-        self.b.switch_to_block(done);
-    }
-
-    /// Writes the varying components `slots` (the row's `varying` list, as
-    /// the program declares it) one after the other.
-    fn write_varying_unrolled(&mut self, slots: &[u32], at: &Columns) {
-        let count = slots.len() as i64;
-        let entries = self.b.ins().imul_imm_s(at.quad, count * ENTRY_BYTES);
-        let entries = self.b.ins().iadd(at.table, entries);
-        let block = self.lanes() * 4;
-        for (i, &slot) in slots.iter().enumerate() {
-            for j in 0..self.k {
-                let entry = (j as i64 * count + i as i64) * ENTRY_BYTES;
-                let column = self.b.ins().iadd_imm_s(entries, entry);
-                let quad_values = self.interpolate_quad(column, at.places);
-                let offset = slot * block + 16 * j as u32;
-                self.b.ins().store(
-                    MemFlagsData::trusted(),
-                    quad_values,
-                    self.func.inputs,
-                    offset as i32,
-                );
-            }
-        }
-    }
-
-    /// Writes the row's varying components with a loop over its `varying`
-    /// list, walking it and the quad column's table entries with two
-    /// pointers.
-    fn write_varying_loop(&mut self, row: Value, at: &Columns) {
-        let count = self.load_u32(row, offset_of!(DrawRow, varying_count));
-        let count64 = self.b.ins().uextend(types::I64, count);
-        let places = at.places;
-        let inputs = self.func.inputs;
-        let slots = self.load_ptr(row, offset_of!(DrawRow, varying));
-        // Quad column `quad + j`'s entries start `(quad + j) · count` entries in.
-        let entries = self.b.ins().imul(at.quad, count64);
-        let entries = self.b.ins().imul_imm_s(entries, ENTRY_BYTES);
-        let entries = self.b.ins().iadd(at.table, entries);
-        let column_bytes = self.b.ins().imul_imm_s(count64, ENTRY_BYTES);
-        let slots_end = self.b.ins().ishl_imm_u(count64, 2);
-        let slots_end = self.b.ins().iadd(slots, slots_end);
-
-        let head = self.b.create_block();
-        let body = self.b.create_block();
-        let done = self.b.create_block();
-        self.b.append_block_param(head, types::I64);
-        self.b.append_block_param(head, types::I64);
-        self.b.ins().jump(head, &[slots.into(), entries.into()]);
-
-        self.b.switch_to_block(head);
-        let (slot_at, entry) = (self.b.block_params(head)[0], self.b.block_params(head)[1]);
-        let more = self
-            .b
-            .ins()
-            .icmp(IntCC::UnsignedLessThan, slot_at, slots_end);
-        self.b.ins().brif(more, body, &[], done, &[]);
-
-        self.b.switch_to_block(body);
-        let slot = self.load_u32(slot_at, 0);
-        let slot = self.b.ins().uextend(types::I64, slot);
-        let block = i64::from(self.lanes() * 4);
-        let block_bytes = self.b.ins().imul_imm_s(slot, block);
-        let dst = self.b.ins().iadd(inputs, block_bytes);
-        let mut column = entry;
-        for j in 0..self.k {
-            if j > 0 {
-                column = self.b.ins().iadd(column, column_bytes);
-            }
-            let quad_values = self.interpolate_quad(column, places);
-            self.b
-                .ins()
-                .store(MemFlagsData::trusted(), quad_values, dst, 16 * j as i32);
-        }
-        let next_slot = self.b.ins().iadd_imm_s(slot_at, 4);
-        let next_entry = self.b.ins().iadd_imm_s(entry, ENTRY_BYTES);
-        self.b
-            .ins()
-            .jump(head, &[next_slot.into(), next_entry.into()]);
-
-        self.b.switch_to_block(done);
-    }
-
-    /// One quad's four values of a varying component from its table entry
-    /// (top-left, top-right, bottom-left, bottom-right): `top + rise × place`
-    /// in f64, each rounded to f32 once.
-    fn interpolate_quad(&mut self, entry: Value, places: [Value; 2]) -> Value {
-        let flags = MemFlagsData::trusted().with_readonly();
-        let top = self.b.ins().load(types::F64X2, flags, entry, 0);
-        let rise = self.b.ins().load(types::F64X2, flags, entry, 16);
-        let rows = places.map(|place| {
-            let scaled = self.b.ins().fmul(rise, place);
-            let value = self.b.ins().fadd(top, scaled);
-            let narrow = self.b.ins().fvdemote(value);
-            self.b.ins().bitcast(types::I8X16, le(), narrow)
-        });
-        // The low halves of both rows: bytes 0..8 of each.
-        let lows: Vec<u8> = (0..8).chain(16..24).collect();
-        let lows = self.b.func.dfg.immediates.push(lows.into());
-        let both = self.b.ins().shuffle(rows[0], rows[1], lows);
-        self.b.ins().bitcast(VEC, le(), both)
-    }
-
     /// The u32 at `base + offset`.
     fn load_u32(&mut self, base: Value, offset: usize) -> Value {
         self.b
             .ins()
             .load(types::I32, MemFlagsData::trusted(), base, offset as i32)
-    }
-
-    /// The pointer at `base + offset`.
-    fn load_ptr(&mut self, base: Value, offset: usize) -> Value {
-        self.b
-            .ins()
-            .load(types::I64, MemFlagsData::trusted(), base, offset as i32)
-    }
-
-    /// Stores `value` at `base + offset`.
-    fn store_at(&mut self, value: Value, base: Value, offset: usize) {
-        self.b
-            .ins()
-            .store(MemFlagsData::trusted(), value, base, offset as i32);
     }
 }

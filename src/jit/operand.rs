@@ -133,6 +133,17 @@ impl Tr<'_, '_> {
                 Ok(self.lb().map2(base, local, |b, x, y| b.ins().iadd(x, y)))
             }
             File::Input | File::Output | File::SysVal(_) | File::Indexable(_) => {
+                if idx.rel.is_none() {
+                    let slot = idx.base.saturating_mul(4).saturating_add(c as u32);
+                    let var = match src.file {
+                        File::Input => self.input_var(slot),
+                        File::Output => self.output_var(slot),
+                        _ => None,
+                    };
+                    if let Some(var) = var {
+                        return Ok(self.lb().use_var(var));
+                    }
+                }
                 let (base, stride_regs, count, off) = self.soa_block(src.file, idx.base, c)?;
                 match &idx.rel {
                     None => {
@@ -174,10 +185,13 @@ impl Tr<'_, '_> {
         let reg_bytes = 4 * lanes * 4;
         let (base, count) = match file {
             File::Input => (self.func.inputs, self.func.input_regs),
-            File::Output => (
-                self.frame_ptr(offset_of!(Frame, outputs)),
-                self.func.output_regs,
-            ),
+            File::Output => {
+                let base = match self.func.row {
+                    Some(_) => self.step_outputs(),
+                    None => self.frame_ptr(offset_of!(Frame, outputs)),
+                };
+                (base, self.func.output_regs)
+            }
             File::SysVal(sv) => {
                 let base = self.frame_ptr(offset_of!(Frame, sysvals));
                 let slot = sysval_slot(sv) as u32;
@@ -442,6 +456,22 @@ impl Tr<'_, '_> {
                 Ok(())
             }
             File::Output | File::Indexable(_) => {
+                let slot = dst.index.base.saturating_mul(4).saturating_add(c as u32);
+                let var = match (dst.file, &dst.index.rel) {
+                    (File::Output, None) => self.output_var(slot),
+                    _ => None,
+                };
+                if let Some(var) = var {
+                    let val = if self.divergent() {
+                        let old = self.lb().use_var(var);
+                        let exec = self.exec();
+                        self.lb().select(exec, val, old)
+                    } else {
+                        val
+                    };
+                    self.lb().def_var(var, val);
+                    return Ok(());
+                }
                 let (base, stride, count, off) = self.soa_block(dst.file, dst.index.base, c)?;
                 match &dst.index.rel {
                     None => {

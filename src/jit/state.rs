@@ -160,6 +160,10 @@ pub struct FuncState {
     /// Each store that spills state at a barrier, with its scratch offset
     /// (see `group_loop::drop_unchanged_spills`).
     pub spill_stores: Vec<(cranelift_codegen::ir::Inst, i32)>,
+    /// Pixel shaders: the step's place and values kept in variables.
+    pub row: Option<super::draw_row::RowVars>,
+    /// Pixel shaders in a row: the block that tests for the next step.
+    pub row_check: Option<Block>,
 }
 
 /// Where control is: the execution masks, the open constructs and the

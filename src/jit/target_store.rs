@@ -29,8 +29,10 @@ pub fn direct_outputs(prog: &Program) -> u32 {
 
 impl Tr<'_, '_> {
     /// Stores every output register of `regs` (a [`direct_outputs`] set)
-    /// whose direct target is bound, for the lanes `alive` leaves covered.
-    pub fn store_direct_targets(&mut self, regs: u32, alive: Lanes) {
+    /// whose direct target is bound, for the lanes `alive` leaves covered:
+    /// the body's lanes, or, without `alive` (a shader that discards
+    /// nothing), the step's lane mask.
+    pub fn store_direct_targets(&mut self, regs: u32, alive: Option<Lanes>) {
         if regs == 0 {
             return;
         }
@@ -39,14 +41,28 @@ impl Tr<'_, '_> {
         let start = self.b.create_block();
         self.b.ins().brif(table, start, &[], done, &[]);
         self.b.switch_to_block(start);
-        let origin = [0, 1].map(|axis| {
-            self.b.ins().load(
-                types::I32,
-                MemFlagsData::trusted(),
-                self.frame,
-                (offset_of!(Frame, pixel_origin) + 4 * axis) as i32,
-            )
-        });
+        let y = self.b.ins().load(
+            types::I32,
+            MemFlagsData::trusted(),
+            self.frame,
+            (offset_of!(Frame, pixel_origin) + 4) as i32,
+        );
+        let all_alive = match alive {
+            Some(alive) => {
+                let mut all = alive.v[0];
+                for v in &alive.v[1..self.k] {
+                    all = self.b.ins().band(all, *v);
+                }
+                self.b.ins().vall_true(all)
+            }
+            None => self.step_full(),
+        };
+        let step = Step {
+            x: self.step_x(),
+            y,
+            all_alive,
+            alive,
+        };
         for r in (0..DIRECT_TARGETS as u32).filter(|r| regs & (1 << r) != 0) {
             let desc = self
                 .b
@@ -62,7 +78,7 @@ impl Tr<'_, '_> {
             let next = self.b.create_block();
             self.b.ins().brif(ptr, store, &[], next, &[]);
             self.b.switch_to_block(store);
-            self.store_target(r, desc, ptr, origin, alive);
+            self.store_target(r, desc, ptr, &step);
             self.b.ins().jump(next, &[]);
             self.b.switch_to_block(next);
         }
@@ -70,11 +86,12 @@ impl Tr<'_, '_> {
         self.b.switch_to_block(done);
     }
 
-    /// Converts, packs and stores output register `r` to the target `desc`
-    /// (whose first byte is `ptr`), quad by quad.
-    fn store_target(&mut self, r: u32, desc: Value, ptr: Value, origin: [Value; 2], alive: Lanes) {
-        let pitch = self.b.ins().load(
-            types::I32,
+    /// Converts and packs output register `r` and stores it to the target
+    /// `desc` (whose first byte is `ptr`): a step whose lanes are all alive
+    /// and whose quads all lie inside the target stores each quad's two
+    /// rows of 8 bytes; otherwise (out of line) each quad is tested.
+    fn store_target(&mut self, r: u32, desc: Value, ptr: Value, step: &Step) {
+        let pitch = self.b.ins().uload32(
             MemFlagsData::trusted(),
             desc,
             offset_of!(DirectTarget, row_pitch) as i32,
@@ -90,98 +107,114 @@ impl Tr<'_, '_> {
             offset_of!(DirectTarget, height),
         ]
         .map(|field| {
-            let word = self
-                .b
+            self.b
                 .ins()
-                .load(types::I32, MemFlagsData::trusted(), desc, field as i32);
-            self.b.ins().uextend(types::I64, word)
+                .uload32(MemFlagsData::trusted(), desc, field as i32)
         });
-        let row = self.b.ins().uextend(types::I64, origin[1]);
+        let row = self.b.ins().uextend(types::I64, step.y);
+        let row_start = self.b.ins().imul(row, pitch);
+        let row_start = self.b.ins().iadd(ptr, row_start);
+        let column = self.b.ins().uextend(types::I64, step.x);
+        let column_bytes = self.b.ins().ishl_imm_u(column, 2);
+        let first = self.b.ins().iadd(row_start, column_bytes);
+        let constants = self.unorm8_constants();
+        let texels: Vec<Value> = (0..self.k)
+            .map(|j| self.quad_texels(r, j, order, &constants))
+            .collect();
+        // The step's last column and its second row inside the target.
+        let last_column = self.b.ins().iadd_imm_s(column, 2 * self.k as i64 - 1);
+        let columns_inside = self
+            .b
+            .ins()
+            .icmp(IntCC::UnsignedLessThan, last_column, size[0]);
         let last_row = self.b.ins().iadd_imm_s(row, 1);
         let rows_inside = self
             .b
             .ins()
             .icmp(IntCC::UnsignedLessThan, last_row, size[1]);
-        let outputs = self.frame_ptr(offset_of!(Frame, outputs));
-        let lanes = 4 * self.k;
-        let pitch64 = self.b.ins().uextend(types::I64, pitch);
-        let row_start = self.b.ins().imul(row, pitch64);
-        let row_start = self.b.ins().iadd(ptr, row_start);
-        let constants = self.unorm8_constants();
-        for j in 0..self.k {
-            let comps: Vec<Value> = (0..4)
-                .map(|c| {
-                    let offset = ((r as usize * 4 + c) * lanes + 4 * j) * 4;
-                    let v = self
-                        .b
-                        .ins()
-                        .load(VEC, MemFlagsData::trusted(), outputs, offset as i32);
-                    self.encode_unorm8(v, &constants)
-                })
-                .collect();
-            // Bytes channel by channel (each value is in 0..=255, so the
-            // saturating narrowings keep it), then in the target's order.
-            let red_green = self.b.ins().unarrow(comps[0], comps[1]);
-            let blue_alpha = self.b.ins().unarrow(comps[2], comps[3]);
-            let channels = self.b.ins().unarrow(red_green, blue_alpha);
-            let texel = self.b.ins().x86_pshufb(channels, order);
-            let texel = self.b.ins().bitcast(VEC, super::lanes::le(), texel);
-            // The quad's pixels: x + [0, 1, 0, 1], y + [0, 0, 1, 1].
-            let x = self.b.ins().iadd_imm_s(origin[0], 2 * j as i64);
-            let quad = Quad {
-                x,
-                y: origin[1],
-                size,
-                alive: alive.v[j],
-            };
-            let column = self.b.ins().uextend(types::I64, x);
-            let last_column = self.b.ins().iadd_imm_s(column, 1);
-            let columns_inside = self
-                .b
-                .ins()
-                .icmp(IntCC::UnsignedLessThan, last_column, size[0]);
-            let inside = self.b.ins().band(rows_inside, columns_inside);
-            let column_bytes = self.b.ins().ishl_imm_s(column, 2);
-            let first = self.b.ins().iadd(row_start, column_bytes);
-            self.store_texels(texel, &quad, inside, first, pitch64);
-        }
-    }
-
-    /// Stores the quad's four texels at `first` (top row) and
-    /// `first + pitch` (bottom row): both rows at once when the quad is
-    /// `inside` the target and every lane is alive, otherwise each lane
-    /// that is alive and inside.
-    fn store_texels(
-        &mut self,
-        texel: Value,
-        quad: &Quad,
-        inside: Value,
-        first: Value,
-        pitch: Value,
-    ) {
-        let whole = self.b.create_block();
+        let inside = self.b.ins().band(columns_inside, rows_inside);
+        let whole = self.b.ins().band(inside, step.all_alive);
+        let fast = self.b.create_block();
         let partial = self.b.create_block();
         let next = self.b.create_block();
-        let all_alive = self.b.ins().vall_true(quad.alive);
-        let all = self.b.ins().band(all_alive, inside);
-        self.b.ins().brif(all, whole, &[], partial, &[]);
+        self.b.ins().brif(whole, fast, &[], partial, &[]);
 
-        self.b.switch_to_block(whole);
-        let rows = self
-            .b
-            .ins()
-            .bitcast(types::I64X2, super::lanes::le(), texel);
-        let top = self.b.ins().extractlane(rows, 0);
-        let bottom = self.b.ins().extractlane(rows, 1);
+        self.b.switch_to_block(fast);
         let second = self.b.ins().iadd(first, pitch);
-        self.b.ins().store(MemFlagsData::trusted(), top, first, 0);
-        self.b
-            .ins()
-            .store(MemFlagsData::trusted(), bottom, second, 0);
+        for (j, texel) in texels.iter().enumerate() {
+            let rows = self
+                .b
+                .ins()
+                .bitcast(types::I64X2, super::lanes::le(), *texel);
+            for (half, at) in [first, second].into_iter().enumerate() {
+                let row = self.b.ins().extractlane(rows, half as u8);
+                self.b
+                    .ins()
+                    .store(MemFlagsData::trusted(), row, at, 8 * j as i32);
+            }
+        }
         self.b.ins().jump(next, &[]);
 
         self.b.switch_to_block(partial);
         self.b.set_cold_block(partial);
+        let alive = match step.alive {
+            Some(alive) => alive,
+            None => {
+                let mask = self.step_mask();
+                self.load_lanes(mask, 0)
+            }
+        };
+        for (j, texel) in texels.into_iter().enumerate() {
+            let quad = Quad {
+                x: self.b.ins().iadd_imm_s(step.x, 2 * j as i64),
+                y: step.y,
+                size,
+                alive: alive.v[j],
+            };
+            let at = self.b.ins().iadd_imm_s(first, 8 * j as i64);
+            self.store_covered(texel, &quad, at, pitch);
+        }
+        self.b.ins().jump(next, &[]);
+        self.b.switch_to_block(next);
+    }
+
+    /// Quad `j`'s four texels of output register `r` as an `i32x4`, in the
+    /// target's byte order `order`.
+    fn quad_texels(
+        &mut self,
+        r: u32,
+        j: usize,
+        order: Value,
+        constants: &Unorm8Constants,
+    ) -> Value {
+        let comps: Vec<Value> = (0..4)
+            .map(|c| {
+                let v = match self.output_var(4 * r + c as u32) {
+                    Some(var) => self.lb().use_var(var).v[j],
+                    None => {
+                        let lanes = 4 * self.k;
+                        let offset = ((r as usize * 4 + c) * lanes + 4 * j) * 4;
+                        let outputs = self.step_outputs();
+                        self.b
+                            .ins()
+                            .load(VEC, MemFlagsData::trusted(), outputs, offset as i32)
+                    }
+                };
+                self.encode_unorm8(v, constants)
+            })
+            .collect();
+        // Bytes channel by channel (each value is in 0..=255, so the
+        // saturating narrowings keep it), then in the target's order.
+        let red_green = self.b.ins().unarrow(comps[0], comps[1]);
+        let blue_alpha = self.b.ins().unarrow(comps[2], comps[3]);
+        let channels = self.b.ins().unarrow(red_green, blue_alpha);
+        let texel = self.b.ins().x86_pshufb(channels, order);
+        self.b.ins().bitcast(VEC, super::lanes::le(), texel)
+    }
+
+    /// Stores each texel of the quad (top row at `first`, bottom row at
+    /// `first + pitch`) that is alive and inside the target.
+    fn store_covered(&mut self, texel: Value, quad: &Quad, first: Value, pitch: Value) {
         let covered = self.covered_lanes(quad);
         let second = self.b.ins().iadd(first, pitch);
         for l in 0..4u8 {
@@ -200,8 +233,6 @@ impl Tr<'_, '_> {
             self.b.switch_to_block(skip);
             self.b.set_cold_block(skip);
         }
-        self.b.ins().jump(next, &[]);
-        self.b.switch_to_block(next);
     }
 
     /// The lanes of `quad` that are alive and inside the target.
@@ -224,12 +255,17 @@ impl Tr<'_, '_> {
 
     /// Float bits to 8-bit unorm integers, per lane: NaN and values not
     /// above 0 give 0, values from 1 give 255, others `floor(x · 255 + 0.5)`
-    /// exactly. One fused multiply-add rounds `x · 255 + 0.5` once, which
-    /// can lift a value just below a whole number `n` onto it; a second one
-    /// computes `x · 255 + 0.5 − n` with its sign exact, and a negative
-    /// sign takes one off. (An exhaustive run over every float in [0, 1]
-    /// found no difference from the exact result; `encode8_fused_is_exact`
-    /// below repeats it near every rounding boundary, and the case
+    /// exactly. After the clamp (one `maxps`, one `minps`), one fused
+    /// multiply-add rounds `x · 255 + 2^23` once to the nearest float,
+    /// ties to even; between 2^23 and 2^24 floats are the integers, so the
+    /// result is `2^23 + n` with `n` the nearest integer to `x · 255`, and
+    /// its bits minus those of 2^23 are `n`. The nearest integer with ties
+    /// to even is `floor(x · 255 + 0.5)` but at ties, and in [0, 1] the
+    /// only float whose product with 255 ends in .5 is 0.5, whose tie goes
+    /// to 128, the even neighbour, as the rule says. (An exhaustive run
+    /// over every float in [0, 1] found no difference from the exact
+    /// result; `encode8_magic_is_exact` below repeats it near every
+    /// rounding boundary, and the case
     /// `tests/cases/sm4/pixel/rgba8_target_rounding_edges.toml` runs it.)
     fn encode_unorm8(&mut self, bits: Value, constants: &Unorm8Constants) -> Value {
         let x = self.b.ins().bitcast(FVEC, super::lanes::le(), bits);
@@ -237,7 +273,8 @@ impl Tr<'_, '_> {
             zero,
             one,
             scale,
-            half,
+            magic,
+            magic_bits,
         } = *constants;
         // `0 < x ? x : 0` and `kept < 1 ? kept : 1`: one `maxps` and one
         // `minps` (NaN fails the first test).
@@ -247,13 +284,9 @@ impl Tr<'_, '_> {
         let below_one = self.b.ins().fcmp(FloatCC::LessThan, kept, one);
         let below_one = self.b.ins().bitcast(FVEC, super::lanes::le(), below_one);
         let clamped = self.b.ins().bitselect(below_one, kept, one);
-        let rounded = self.b.ins().fma(clamped, scale, half);
-        let whole = self.b.ins().floor(rounded);
-        let rest = self.b.ins().fsub(half, whole);
-        let excess = self.b.ins().fma(clamped, scale, rest);
-        let below = self.b.ins().fcmp(FloatCC::LessThan, excess, zero);
-        let n = self.b.ins().x86_cvtt2dq(VEC, whole);
-        self.b.ins().iadd(n, below)
+        let biased = self.b.ins().fma(clamped, scale, magic);
+        let biased = self.b.ins().bitcast(VEC, super::lanes::le(), biased);
+        self.b.ins().isub(biased, magic_bits)
     }
 
     /// The constants of [`Self::encode_unorm8`], made once for a target's
@@ -263,9 +296,24 @@ impl Tr<'_, '_> {
             zero: self.lb().f32s(0.0),
             one: self.lb().f32s(1.0),
             scale: self.lb().f32s(255.0),
-            half: self.lb().f32s(0.5),
+            magic: self.lb().f32s(UNORM8_MAGIC),
+            magic_bits: self.lb().splat(UNORM8_MAGIC.to_bits()).v[0],
         }
     }
+}
+
+/// 2^23: added to `x · 255` so that the sum's rounding is to an integer,
+/// which the sum's low mantissa bits then hold.
+const UNORM8_MAGIC: f32 = 8_388_608.0;
+
+/// A step of a direct-target store: its first column and its row, whether
+/// every lane is alive, and the lanes' alive masks (none: the step's lane
+/// mask, in memory).
+struct Step {
+    x: Value,
+    y: Value,
+    all_alive: Value,
+    alive: Option<Lanes>,
 }
 
 /// A quad of a direct-target store: its top-left pixel, the target's
@@ -283,16 +331,18 @@ struct Unorm8Constants {
     zero: Value,
     one: Value,
     scale: Value,
-    half: Value,
+    /// [`UNORM8_MAGIC`], as a float and as its bits (`i32x4`).
+    magic: Value,
+    magic_bits: Value,
 }
 
 #[cfg(test)]
 mod tests {
+    use super::UNORM8_MAGIC;
+
     /// [`super::Tr::encode_unorm8`]'s arithmetic on one clamped value.
-    fn fused(x: f32) -> u32 {
-        let whole = x.mul_add(255.0, 0.5).floor();
-        let excess = x.mul_add(255.0, 0.5 - whole);
-        whole as u32 - u32::from(excess < 0.0)
+    fn magic(x: f32) -> u32 {
+        x.mul_add(255.0, UNORM8_MAGIC).to_bits() - UNORM8_MAGIC.to_bits()
     }
 
     /// The exact conversion: `x · 255 + 0.5` is exact in f64.
@@ -304,17 +354,17 @@ mod tests {
     /// every float within 4096 units in the last place of each boundary is
     /// checked, and a stride through the rest of [0, 1].
     #[test]
-    fn encode8_fused_is_exact() {
+    fn encode8_magic_is_exact() {
         for n in 0..255 {
             let boundary = ((f64::from(n) + 0.5) / 255.0) as f32;
             let bits = boundary.to_bits();
             for x in (bits - 4096..=bits + 4096).map(f32::from_bits) {
-                assert_eq!(fused(x), exact(x), "{x:e}");
+                assert_eq!(magic(x), exact(x), "{x:e}");
             }
         }
         for bits in (0..=1.0f32.to_bits()).step_by(9973) {
             let x = f32::from_bits(bits);
-            assert_eq!(fused(x), exact(x), "{x:e}");
+            assert_eq!(magic(x), exact(x), "{x:e}");
         }
     }
 }

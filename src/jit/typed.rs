@@ -337,6 +337,58 @@ impl Tr<'_, '_> {
         if slots.is_none() && sampler as usize >= dxjit_runtime::abi::SAMPLER_SLOTS {
             return Err(JitError::Invalid(format!("s{sampler} out of range")));
         }
+        let pair = match (compare, slots) {
+            (None, None) => self
+                .facts
+                .inline_pairs
+                .iter()
+                .position(|p| *p == (res, sampler)),
+            _ => None,
+        };
+        let call = |tr: &mut Self| {
+            tr.sample_call_reading(res, sampler, coord, lod, offset, compare, slots)
+        };
+        let results = match pair {
+            Some(pair) => {
+                let mut needed = [false; 4];
+                for c in 0..4 {
+                    if dst.mask & (1 << c) != 0 {
+                        needed[swizzle[c] as usize & 3] = true;
+                    }
+                }
+                // The inline path reads u and v only; the runtime's call,
+                // out of line, reads its operands itself.
+                let uv = [self.read(coord, 0, Ty::F)?, self.read(coord, 1, Ty::F)?];
+                self.sample_inline(pair, uv, offset, needed, call)?
+            }
+            None => call(self)?,
+        };
+        let mut comps = Vec::new();
+        for c in 0..4 {
+            if dst.mask & (1 << c) != 0 {
+                comps.push((c, results[swizzle[c] as usize & 3]));
+            }
+        }
+        for (c, v) in comps {
+            self.write(dst, c, v)?;
+        }
+        Ok(())
+    }
+
+    /// One runtime call per quad for a `sample*`, reading its operands
+    /// here: the coordinates, level of detail or gradients and the
+    /// comparison's reference.
+    #[allow(clippy::too_many_arguments)]
+    fn sample_call_reading(
+        &mut self,
+        res: u32,
+        sampler: u32,
+        coord: &Src,
+        lod: &Lod,
+        offset: [i8; 3],
+        compare: Option<&Src>,
+        slots: Option<[Lanes; 2]>,
+    ) -> Result<[Lanes; 4], JitError> {
         let coords = self.read_n(coord, 4, Ty::F)?;
         let vertex = self.prog.stage != crate::ir::Stage::Pixel;
         let (mode, lod, grads) = match lod {
@@ -354,7 +406,7 @@ impl Tr<'_, '_> {
             Some(s) => Some(self.read(s, 0, Ty::F)?),
             None => None,
         };
-        let args = QuadArgs {
+        self.sample_call(&QuadArgs {
             res,
             sampler,
             coords: &coords,
@@ -364,37 +416,7 @@ impl Tr<'_, '_> {
             reference,
             offset,
             slots,
-        };
-        let pair = match (compare, slots) {
-            (None, None) => self
-                .facts
-                .inline_pairs
-                .iter()
-                .position(|p| *p == (res, sampler)),
-            _ => None,
-        };
-        let results = match pair {
-            Some(pair) => {
-                let mut needed = [false; 4];
-                for c in 0..4 {
-                    if dst.mask & (1 << c) != 0 {
-                        needed[swizzle[c] as usize & 3] = true;
-                    }
-                }
-                self.sample_inline(pair, &coords, offset, needed, |tr| tr.sample_call(&args))?
-            }
-            None => self.sample_call(&args)?,
-        };
-        let mut comps = Vec::new();
-        for c in 0..4 {
-            if dst.mask & (1 << c) != 0 {
-                comps.push((c, results[swizzle[c] as usize & 3]));
-            }
-        }
-        for (c, v) in comps {
-            self.write(dst, c, v)?;
-        }
-        Ok(())
+        })
     }
 
     /// One `dxjit_sample_quad` call per quad (`dxjit_sample_quad_indexed`

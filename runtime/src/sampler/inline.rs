@@ -7,14 +7,15 @@
 //! The runtime fills one [`InlineSampler`] per (texture, sampler) pair a
 //! shader samples through, once per worker; compiled code tests
 //! [`InlineSampler::texels`] and, when it is not null, computes the taps,
-//! weights and texel decodes of `plane::sample` in vectors, in the same
-//! order with the same operations, so its results are the runtime's bit
+//! weights and texel decodes of `plane::sample` in vectors, with sums
+//! that are the runtime's exactly, so its results are the runtime's bit
 //! for bit. It calls the runtime instead when `texels` is null, and for
-//! quads whose texel coordinates reach [`INLINE_COORD_LIMIT`] or are not
-//! numbers (where the runtime's 64-bit indices and the vector code's
-//! 32-bit ones could differ).
+//! quads whose texel coordinates, in steps of 1/256 texel, do not convert
+//! to 32-bit integers (not numbers, or at least 2^31 steps, 2^23 texels,
+//! from the origin): the runtime's 64-bit indices and the vector code's
+//! 32-bit ones could differ there.
 
-use super::{Address, Compare, Filter, MipFilter, SamplerState};
+use super::{Address, Compare, Filter, MipFilter, SamplerState, SUBTEXEL_STEPS};
 use crate::format::Format;
 use crate::texture::{Texture, TextureKind};
 
@@ -22,14 +23,16 @@ use crate::texture::{Texture, TextureKind};
 /// through further pairs call the runtime.
 pub const INLINE_PAIRS: usize = 8;
 
-/// Texel coordinates (`u × size − centre`) at or past this magnitude take
-/// the runtime's path.
-pub const INLINE_COORD_LIMIT: f32 = 4_194_304.0;
-
 /// One (texture, sampler) pair as compiled code filters it. Every field
 /// but `texels` is meaningful only when `texels` is not null, and holds its
 /// value in each of four lanes, so that compiled code reads it as one
 /// vector.
+///
+/// Compiled code finds a lane's taps from its texel coordinate in steps,
+/// `n = floor(u × scale − center)` (as an integer): along each axis the
+/// first tap is texel `n >> 8` and the second weighs `n & step_mask` of
+/// 256. That is `axis_taps`' index and truncated fraction: `u × scale` is
+/// `u × size` times 256 exactly, and so is the subtraction.
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct InlineSampler {
@@ -46,20 +49,25 @@ pub struct InlineSampler {
     /// first and third bytes for `rgba8_unorm`, its third and first for
     /// `bgra8_unorm`.
     pub channel_bytes: [[u8; 16]; 2],
-    /// Subtracted from `u × size` before the floor: 0.5 for linear
-    /// filtering, 0 for point.
+    /// Subtracted from `u × scale` before the floor: 128 (half a texel)
+    /// for linear filtering, 0 for point.
     pub center: [f32; 4],
-    /// All ones for linear filtering (the fraction weighs the second tap),
-    /// 0 for point (the second tap weighs 0).
-    pub fraction_mask: [u32; 4],
-    /// Texels along u and v, as floats.
-    pub size: [[f32; 4]; 2],
+    /// ANDed into a coordinate in steps to give the second tap's weight:
+    /// 255 for linear filtering, 0 for point (the second tap weighs 0).
+    pub step_mask: [u32; 4],
+    /// Per axis, 256 times the texels along it, as floats.
+    pub scale: [[f32; 4]; 2],
     /// Per axis, ANDed into a texel index: `size − 1` when the axis wraps
     /// (power-of-two sizes only), all ones when it clamps.
     pub wrap_mask: [[u32; 4]; 2],
     /// Per axis, the last texel index, `size − 1`: indices are clamped to
     /// `0..=last` after the wrap mask.
     pub last: [[u32; 4]; 2],
+    /// Per axis, the largest first tap whose second tap is the next texel
+    /// with no wrap or clamp, `size − 2` (−1 for one texel): compiled code
+    /// reads both taps of a row with one load when every lane's first tap
+    /// is at most this.
+    pub pair_limit: [[i32; 4]; 2],
 }
 
 impl InlineSampler {
@@ -69,10 +77,11 @@ impl InlineSampler {
         row_pitch: [0; 4],
         channel_bytes: [[0; 16]; 2],
         center: [0.0; 4],
-        fraction_mask: [0; 4],
-        size: [[0.0; 4]; 2],
+        step_mask: [0; 4],
+        scale: [[0.0; 4]; 2],
         wrap_mask: [[0; 4]; 2],
         last: [[0; 4]; 2],
+        pair_limit: [[0; 4]; 2],
     };
 
     /// How compiled code reads `texture` through `sampler`:
@@ -114,14 +123,23 @@ impl InlineSampler {
             texels: level.bytes.as_ptr(),
             row_pitch: [4 * width; 4],
             channel_bytes: channel_bytes(first_bytes),
-            center: [if linear { 0.5 } else { 0.0 }; 4],
-            fraction_mask: [if linear { u32::MAX } else { 0 }; 4],
-            size: [[width as f32; 4], [height as f32; 4]],
+            center: [if linear { STEP_CENTER } else { 0.0 }; 4],
+            step_mask: [if linear { STEP_MASK } else { 0 }; 4],
+            scale: [width, height].map(|n| [n as f32 * SUBTEXEL_STEPS; 4]),
             wrap_mask: [[wrap_u; 4], [wrap_v; 4]],
             last: [[width - 1; 4], [height - 1; 4]],
+            pair_limit: [width, height].map(|n| [n as i32 - 2; 4]),
         }
     }
 }
+
+/// Half a texel in steps: linear filtering's first tap is where the
+/// coordinate lies half a texel before.
+const STEP_CENTER: f32 = SUBTEXEL_STEPS / 2.0;
+
+/// The steps of a texel, less one: a linear filter's second tap weighs
+/// the coordinate's steps past its first tap.
+const STEP_MASK: u32 = SUBTEXEL_STEPS as u32 - 1;
 
 /// [`InlineSampler::channel_bytes`] for a format whose red, green, blue
 /// and alpha are bytes `first_bytes` of a texel.
@@ -174,10 +192,11 @@ mod tests {
                 [2, z, 6, z, 10, z, 14, z, 3, z, 7, z, 11, z, 15, z]
             ]
         );
-        assert_eq!((i.center, i.fraction_mask), ([0.5; 4], [u32::MAX; 4]));
-        assert_eq!(i.size, [[8.0; 4], [4.0; 4]]);
+        assert_eq!((i.center, i.step_mask), ([128.0; 4], [255; 4]));
+        assert_eq!(i.scale, [[2048.0; 4], [1024.0; 4]]);
         assert_eq!(i.wrap_mask, [[7; 4], [3; 4]]);
         assert_eq!(i.last, [[7; 4], [3; 4]]);
+        assert_eq!(i.pair_limit, [[6; 4], [2; 4]]);
     }
 
     #[test]
@@ -197,9 +216,10 @@ mod tests {
                 [0, z, 4, z, 8, z, 12, z, 3, z, 7, z, 11, z, 15, z]
             ]
         );
-        assert_eq!((i.center, i.fraction_mask), ([0.0; 4], [0; 4]));
+        assert_eq!((i.center, i.step_mask), ([0.0; 4], [0; 4]));
         assert_eq!(i.wrap_mask, [[u32::MAX; 4]; 2]);
         assert_eq!(i.last, [[4; 4], [2; 4]]);
+        assert_eq!(i.pair_limit, [[3; 4], [1; 4]]);
     }
 
     #[test]

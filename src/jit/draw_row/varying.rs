@@ -1,0 +1,220 @@
+//! The step's varying inputs: each quad column's table entry (top and rise
+//! of its two columns) interpolated to the quad's two rows.
+
+use super::{compiled_varying, RowVars};
+use crate::jit::lanes::{le, VEC};
+use crate::jit::state::Tr;
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::{types, InstBuilder, MemFlagsData, Value};
+use dxjit_runtime::abi::{varying_set, DrawRow};
+use std::mem::offset_of;
+
+/// Bytes of one table entry: a quad column's (top, top, rise, rise).
+const ENTRY_BYTES: i64 = 32;
+
+/// The most varying components the row loop writes in straight-line code.
+const MAX_UNROLLED: usize = 32;
+
+/// The row's two places (splat), for each entry.
+type Places = [Value; 2];
+
+impl Tr<'_, '_> {
+    /// The varying components written in straight-line code, or none when
+    /// the row loop always walks the row's list.
+    fn unrolled_slots(&self) -> Vec<u32> {
+        let slots = compiled_varying(self.prog);
+        if slots.len() > MAX_UNROLLED {
+            return Vec::new();
+        }
+        slots
+    }
+
+    /// Where the entries of the step starting at column `x` start in the
+    /// row's table, for straight-line varyings: quad column `(x −
+    /// first_x) / 2`, `count` entries each.
+    pub(super) fn first_entry(&mut self, row: Value, x: Value) -> Value {
+        let count = self.unrolled_slots().len() as i64;
+        let first = self.load_u32(row, offset_of!(DrawRow, first_x));
+        let quad = self.b.ins().isub(x, first);
+        let quad = self.b.ins().ushr_imm_u(quad, 1);
+        let quad = self.b.ins().uextend(types::I64, quad);
+        let table = self.load_ptr(row, offset_of!(DrawRow, table));
+        let bytes = self.b.ins().imul_imm_s(quad, count * ENTRY_BYTES);
+        self.b.ins().iadd(table, bytes)
+    }
+
+    /// Bytes of table entries one step covers, for straight-line varyings.
+    pub(super) fn step_entry_bytes(&self) -> i64 {
+        self.k as i64 * self.unrolled_slots().len() as i64 * ENTRY_BYTES
+    }
+
+    /// Writes each varying input component of the step starting at column
+    /// `x`. When the row's varying components are the ones the program
+    /// declares ([`compiled_varying`]), straight-line code computes each
+    /// from the step's entries; otherwise a loop walks the row's `varying`
+    /// list. Components kept in variables are given their values; the
+    /// others are stored to the input block.
+    pub(super) fn write_varying(&mut self, vars: &RowVars, row: Value, x: Value) {
+        let places = [0, 1].map(|p| {
+            let v = self.b.ins().load(
+                types::F64,
+                MemFlagsData::trusted(),
+                row,
+                (offset_of!(DrawRow, places) + 8 * p) as i32,
+            );
+            self.b.ins().splat(types::F64X2, v)
+        });
+        let slots = self.unrolled_slots();
+        if slots.is_empty() {
+            self.write_varying_loop(vars, row, x, places);
+            return;
+        }
+        let unrolled = self.b.create_block();
+        let looped = self.b.create_block();
+        let done = self.b.create_block();
+        let expected = varying_set(&slots);
+        let mut same = None;
+        for (i, word) in expected.into_iter().enumerate() {
+            let found = self.b.ins().load(
+                types::I64,
+                MemFlagsData::trusted(),
+                row,
+                (offset_of!(DrawRow, varying_set) + 8 * i) as i32,
+            );
+            let equal = self.b.ins().icmp_imm_s(IntCC::Equal, found, word as i64);
+            same = Some(match same {
+                Some(all) => self.b.ins().band(all, equal),
+                None => equal,
+            });
+        }
+        let same = same.expect("the set has two words");
+        self.b.ins().brif(same, unrolled, &[], looped, &[]);
+
+        self.b.switch_to_block(unrolled);
+        let entries = self.b.use_var(vars.entry);
+        self.write_varying_unrolled(&slots, entries, places);
+        self.b.ins().jump(done, &[]);
+
+        self.b.switch_to_block(looped);
+        self.b.set_cold_block(looped);
+        self.write_varying_loop(vars, row, x, places);
+        self.b.ins().jump(done, &[]);
+        self.b.switch_to_block(done);
+    }
+
+    /// Writes the varying components `slots` (the row's `varying` list, as
+    /// the program declares it) one after the other, from the step's
+    /// entries at `entries`.
+    fn write_varying_unrolled(&mut self, slots: &[u32], entries: Value, places: Places) {
+        let count = slots.len() as i64;
+        let block = self.lanes() * 4;
+        for (i, &slot) in slots.iter().enumerate() {
+            let mut value = self.lb().splat(0);
+            for j in 0..self.k {
+                let entry = (j as i64 * count + i as i64) * ENTRY_BYTES;
+                let column = self.b.ins().iadd_imm_s(entries, entry);
+                value.v[j] = self.interpolate_quad(column, places);
+            }
+            match self.input_var(slot) {
+                Some(var) => self.lb().def_var(var, value),
+                None => {
+                    let inputs = self.func.inputs;
+                    self.store_lanes(value, inputs, (slot * block) as i32);
+                }
+            }
+        }
+    }
+
+    /// Writes the row's varying components to the input block with a loop
+    /// over its `varying` list, walking it and the quad column's table
+    /// entries with two pointers; then loads the components kept in
+    /// variables from the block.
+    fn write_varying_loop(&mut self, vars: &RowVars, row: Value, x: Value, places: Places) {
+        let first = self.load_u32(row, offset_of!(DrawRow, first_x));
+        let quad = self.b.ins().isub(x, first);
+        let quad = self.b.ins().ushr_imm_u(quad, 1);
+        let quad = self.b.ins().uextend(types::I64, quad);
+        let table = self.load_ptr(row, offset_of!(DrawRow, table));
+        let count = self.load_u32(row, offset_of!(DrawRow, varying_count));
+        let count64 = self.b.ins().uextend(types::I64, count);
+        let inputs = self.func.inputs;
+        let slots = self.load_ptr(row, offset_of!(DrawRow, varying));
+        // Quad column `quad + j`'s entries start `(quad + j) · count` entries in.
+        let entries = self.b.ins().imul(quad, count64);
+        let entries = self.b.ins().imul_imm_s(entries, ENTRY_BYTES);
+        let entries = self.b.ins().iadd(table, entries);
+        let column_bytes = self.b.ins().imul_imm_s(count64, ENTRY_BYTES);
+        let slots_end = self.b.ins().ishl_imm_u(count64, 2);
+        let slots_end = self.b.ins().iadd(slots, slots_end);
+
+        let head = self.b.create_block();
+        let body = self.b.create_block();
+        let done = self.b.create_block();
+        self.b.append_block_param(head, types::I64);
+        self.b.append_block_param(head, types::I64);
+        self.b.ins().jump(head, &[slots.into(), entries.into()]);
+
+        self.b.switch_to_block(head);
+        let (slot_at, entry) = (self.b.block_params(head)[0], self.b.block_params(head)[1]);
+        let more = self
+            .b
+            .ins()
+            .icmp(IntCC::UnsignedLessThan, slot_at, slots_end);
+        self.b.ins().brif(more, body, &[], done, &[]);
+
+        self.b.switch_to_block(body);
+        let slot = self.load_u32(slot_at, 0);
+        let slot = self.b.ins().uextend(types::I64, slot);
+        let block = i64::from(self.lanes() * 4);
+        let block_bytes = self.b.ins().imul_imm_s(slot, block);
+        let dst = self.b.ins().iadd(inputs, block_bytes);
+        let mut column = entry;
+        for j in 0..self.k {
+            if j > 0 {
+                column = self.b.ins().iadd(column, column_bytes);
+            }
+            let quad_values = self.interpolate_quad(column, places);
+            self.b
+                .ins()
+                .store(MemFlagsData::trusted(), quad_values, dst, 16 * j as i32);
+        }
+        let next_slot = self.b.ins().iadd_imm_s(slot_at, 4);
+        let next_entry = self.b.ins().iadd_imm_s(entry, ENTRY_BYTES);
+        self.b
+            .ins()
+            .jump(head, &[next_slot.into(), next_entry.into()]);
+
+        self.b.switch_to_block(done);
+        for &(slot, var) in &vars.inputs {
+            let value = self.load_lanes(inputs, (slot * self.lanes() * 4) as i32);
+            self.lb().def_var(var, value);
+        }
+    }
+
+    /// One quad's four values of a varying component from its table entry
+    /// (top-left, top-right, bottom-left, bottom-right): `top + rise × place`
+    /// in f64, each rounded to f32 once.
+    fn interpolate_quad(&mut self, entry: Value, places: Places) -> Value {
+        let flags = MemFlagsData::trusted().with_readonly();
+        let top = self.b.ins().load(types::F64X2, flags, entry, 0);
+        let rise = self.b.ins().load(types::F64X2, flags, entry, 16);
+        let rows = places.map(|place| {
+            let scaled = self.b.ins().fmul(rise, place);
+            let value = self.b.ins().fadd(top, scaled);
+            let narrow = self.b.ins().fvdemote(value);
+            self.b.ins().bitcast(types::I8X16, le(), narrow)
+        });
+        // The low halves of both rows: bytes 0..8 of each.
+        let lows: Vec<u8> = (0..8).chain(16..24).collect();
+        let lows = self.b.func.dfg.immediates.push(lows.into());
+        let both = self.b.ins().shuffle(rows[0], rows[1], lows);
+        self.b.ins().bitcast(VEC, le(), both)
+    }
+
+    /// The pointer at `base + offset`.
+    fn load_ptr(&mut self, base: Value, offset: usize) -> Value {
+        self.b
+            .ins()
+            .load(types::I64, MemFlagsData::trusted(), base, offset as i32)
+    }
+}

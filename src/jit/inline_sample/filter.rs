@@ -1,0 +1,150 @@
+//! The weighted sum of a vector's taps and its quotient by 255.
+
+use super::{Desc, Tr};
+use crate::jit::lanes::{le, FVEC, VEC};
+use cranelift_codegen::ir::{types, InstBuilder, Value};
+use dxjit_runtime::sampler::{InlineSampler, SUBTEXEL_STEPS, UNORM8_SCALE};
+use std::mem::offset_of;
+
+impl Tr<'_, '_> {
+    /// A vector's weights from its coordinates in steps `steps` (column,
+    /// row), with `kx`, `ky` in 0..=255 steps of 256 (`n & step_mask`):
+    /// the columns' weights for `pmaddwd` and the rows' as floats, all as
+    /// `i32x4` (see
+    /// [`Self::column_weights`] and [`Self::row_weights`]). Both paths to
+    /// the taps make them and hand them to the filter as block parameters:
+    /// being used by every channel, made in the filter's block they would
+    /// keep the constants and fields they are made from out of the
+    /// instructions' memory operands (a value used more than once cannot
+    /// have a load folded anywhere in what it is computed from).
+    pub(super) fn weights(&mut self, d: Desc, steps: [Value; 2]) -> [Value; 3] {
+        let [kx, ky] = steps.map(|n| {
+            let mask = self.field(VEC, d, offset_of!(InlineSampler, step_mask));
+            self.b.ins().band(n, mask)
+        });
+        let columns = self.column_weights(kx);
+        let [top, bottom] = self
+            .row_weights(ky)
+            .map(|w| self.b.ins().bitcast(VEC, le(), w));
+        [columns, top, bottom]
+    }
+
+    /// A vector's filtered components (as `i32x4` bit patterns) from its
+    /// weights `weights` ([`Self::weights`]) and its taps `rows` (top,
+    /// bottom; each two pair vectors): the runtime's `plane::sample`
+    /// value, computed in integers. The sum `Σ wx·wy·texel` is exact, so
+    /// any order gives the runtime's sum: each row's two columns are
+    /// weighted by one `pmaddwd` per channel (each lane's left and right
+    /// values as 16-bit halves, a row's sum at most 255 × 256), then the
+    /// rows in f32 with `ky / 65536` (exact: below 2^24), and the result
+    /// divided by 255 once, as the runtime divides. The description's byte
+    /// selections put each format's red, green, blue and alpha in that
+    /// order.
+    pub(super) fn filter_vector(
+        &mut self,
+        d: Desc,
+        weights: [Value; 3],
+        rows: [[Value; 2]; 2],
+        needed: [bool; 4],
+    ) -> [Option<Value>; 4] {
+        let [column_weights, top_weight, bottom_weight] = weights;
+        let column_weights = self.b.ins().bitcast(types::I16X8, le(), column_weights);
+        let [top_weight, bottom_weight] =
+            [top_weight, bottom_weight].map(|w| self.b.ins().bitcast(FVEC, le(), w));
+        let mut sums: [Option<Value>; 4] = [None; 4];
+        for half in 0..2 {
+            if !needed[2 * half] && !needed[2 * half + 1] {
+                continue;
+            }
+            let bytes = offset_of!(InlineSampler, channel_bytes) + 16 * half;
+            let select = self.field(types::I8X16, d, bytes);
+            let [top, bottom] = rows.map(|row| self.spread_channels(row, select));
+            for (i, channel) in [2 * half, 2 * half + 1].into_iter().enumerate() {
+                if !needed[channel] {
+                    continue;
+                }
+                let [top, bottom] = [top[i], bottom[i]].map(|row| {
+                    let sum = self.weigh_columns(row, column_weights);
+                    self.b.ins().fcvt_from_sint(FVEC, sum)
+                });
+                let upper = self.b.ins().fmul(top, top_weight);
+                sums[channel] = Some(self.b.ins().fma(bottom, bottom_weight, upper));
+            }
+        }
+        sums.map(|s| {
+            s.map(|s| {
+                let scale = self.lb().f32s(UNORM8_SCALE);
+                let value = self.b.ins().fdiv(s, scale);
+                self.b.ins().bitcast(VEC, le(), value)
+            })
+        })
+    }
+
+    /// One row's two channels of every lane, from the row's two pair
+    /// vectors (lanes 0 and 1, lanes 2 and 3: each lane's left texel and
+    /// then its right one) through byte selection `select` (one of
+    /// [`InlineSampler::channel_bytes`]): per channel, each lane's left and
+    /// right values as the two 16-bit halves of its lane (`i16x8`).
+    fn spread_channels(&mut self, pairs: [Value; 2], select: Value) -> [Value; 2] {
+        let [low, high] = pairs.map(|p| {
+            let bytes = self.b.ins().bitcast(types::I8X16, le(), p);
+            self.b.ins().x86_pshufb(bytes, select)
+        });
+        // The low 8 bytes of both (the first channel), then the high 8.
+        [0u8, 8].map(|from| {
+            let picked: Vec<u8> = (from..from + 8).chain(from + 16..from + 24).collect();
+            let picked = self.b.func.dfg.immediates.push(picked.into());
+            let words = self.b.ins().shuffle(low, high, picked);
+            self.b.ins().bitcast(types::I16X8, le(), words)
+        })
+    }
+
+    /// Each lane's `left × (256 − k) + right × k` (`i32x4`) for its two
+    /// halves of `row` and its weights `weights` (`pmaddwd`: the values
+    /// are at most 255 and the weights at most 256, so the 16-bit products
+    /// and their sum are exact).
+    fn weigh_columns(&mut self, row: Value, weights: Value) -> Value {
+        let [row_low, weights_low] = [row, weights].map(|v| self.b.ins().swiden_low(v));
+        let [row_high, weights_high] = [row, weights].map(|v| self.b.ins().swiden_high(v));
+        let first = self.b.ins().imul(row_low, weights_low);
+        let second = self.b.ins().imul(row_high, weights_high);
+        self.b.ins().iadd_pairwise(first, second)
+    }
+
+    /// The two columns' weights in steps for `k` steps (0..=255), `256 −
+    /// k` in the low 16 bits of each lane and `k` in the high 16: `k ×
+    /// 65535 + 256`, which is `k × 65536 + (256 − k)`.
+    fn column_weights(&mut self, k: Value) -> Value {
+        let spread = self.lb().splat(0xffff).v[0];
+        let spread = self.b.ins().imul(k, spread);
+        let whole = self.lb().splat(SUBTEXEL_STEPS as u32).v[0];
+        self.b.ins().iadd(spread, whole)
+    }
+
+    /// The two rows' weights as floats for `k` steps (0..=255), in steps
+    /// over 65536, so that the weighted rows sum to the filtered value
+    /// times 255: `(256 − k) / 65536` and `k / 65536`, both exact.
+    fn row_weights(&mut self, k: Value) -> [Value; 2] {
+        let k = self.b.ins().fcvt_from_sint(FVEC, k);
+        let unit = self.lb().f32s(1.0 / (SUBTEXEL_STEPS * SUBTEXEL_STEPS));
+        let second = self.b.ins().fmul(k, unit);
+        let whole = self.lb().f32s(1.0 / SUBTEXEL_STEPS);
+        let first = self.b.ins().fsub(whole, second);
+        [first, second]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use dxjit_runtime::sampler::SUBTEXEL_STEPS;
+
+    /// The column weights' product form: `k × 65535 + 256` holds `256 − k`
+    /// and `k` as 16-bit halves for every weight a filter makes.
+    #[test]
+    fn column_weights_split_into_halves() {
+        for k in 0..=255u32 {
+            let both = k * 0xffff + SUBTEXEL_STEPS as u32;
+            assert_eq!((both & 0xffff, both >> 16), (256 - k, k));
+        }
+    }
+}
