@@ -83,6 +83,14 @@ pub(super) fn reads_position(prog: &Program) -> bool {
         .any(|src| src.file == File::SysVal(SysVal::Position))
 }
 
+/// Whether any instruction of `prog` is an `eval_*` (its runtime call reads
+/// the step's place from the frame).
+fn evaluates(prog: &Program) -> bool {
+    prog.bodies()
+        .flatten()
+        .any(|inst| matches!(inst, crate::ir::Inst::Eval { .. }))
+}
+
 /// Whether any instruction of `prog` indexes register file `file` by a
 /// register (its values must then stay in memory).
 fn indexes(prog: &Program, file: File) -> bool {
@@ -197,6 +205,15 @@ impl Tr<'_, '_> {
         self.b.switch_to_block(step);
         let row = self.b.use_var(vars.row);
         self.write_row_mask(&vars, row, x);
+        if evaluates(self.prog) {
+            // `dxjit_eval` finds the step's pixels from the frame's origin.
+            self.b.ins().store(
+                MemFlagsData::trusted(),
+                x,
+                self.frame,
+                offset_of!(Frame, pixel_origin) as i32,
+            );
+        }
         if reads_position(self.prog) {
             let columns = self.lane_columns(x);
             self.write_position_x(row, &columns);

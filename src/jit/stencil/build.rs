@@ -477,6 +477,8 @@ fn translate(
             batch_loop: None,
             reloaded: Default::default(),
             spill_stores: Vec::new(),
+            row: None,
+            row_check: None,
         },
         ctl: Control {
             masks: Masks {
@@ -547,10 +549,26 @@ fn emit(e: &mut Emitter, key: &Key) -> Result<(), JitError> {
             e.tr.b.ins().jump(rows, &[]);
             e.tr.b.switch_to_block(rows);
             let start = e.tr.b.create_block();
+            e.tr.declare_row_vars(false);
             let head = e.tr.begin_draw_rows(start);
             e.tr.b.switch_to_block(rows);
             e.tr.b.ins().jump(head, &[]);
             e.tr.b.switch_to_block(start);
+            // The pieces find the step where the runtime puts a call's
+            // lanes: its column, lane mask and output block in the frame.
+            let x = e.tr.step_x();
+            let mask = e.tr.step_mask();
+            let outputs = e.tr.step_outputs();
+            let frame = e.tr.frame;
+            for (value, field) in [
+                (x, offset_of!(Frame, pixel_origin)),
+                (mask, offset_of!(Frame, lane_mask)),
+                (outputs, offset_of!(Frame, outputs)),
+            ] {
+                e.tr.b
+                    .ins()
+                    .store(MemFlagsData::trusted(), value, frame, field as i32);
+            }
             let status = e.call_chain();
             let done =
                 e.tr.b
@@ -562,7 +580,7 @@ fn emit(e: &mut Emitter, key: &Key) -> Result<(), JitError> {
             e.tr.b.switch_to_block(stop);
             e.tr.b.ins().return_(&[status]);
             e.tr.b.switch_to_block(next);
-            e.tr.end_draw_row(head);
+            e.tr.end_draw_row();
             e.return_status(STATUS_DONE);
             return Ok(());
         }
