@@ -1,6 +1,6 @@
 //! Reading source operands and writing destination operands.
 
-use super::lanes::{le, Lanes, FVEC, MAX_K};
+use super::lanes::{le, LaneVar, Lanes, FVEC, MAX_K};
 use super::state::Tr;
 use super::JitError;
 use crate::ir::{Dst, File, Src, SysVal};
@@ -418,6 +418,19 @@ impl Tr<'_, '_> {
         self.lb().as_int(v)
     }
 
+    /// Defines `var` as `val`, in the executing lanes only when `blend`
+    /// (the others keep the variable's value).
+    fn define_masked(&mut self, var: LaneVar, val: Lanes, blend: bool) {
+        let val = if blend {
+            let old = self.lb().use_var(var);
+            let exec = self.exec();
+            self.lb().select(exec, val, old)
+        } else {
+            val
+        };
+        self.lb().def_var(var, val);
+    }
+
     /// Writes component `c` of a destination (saturating when asked),
     /// honouring the execution mask.
     pub fn write(&mut self, dst: &Dst, c: usize, val: Lanes) -> Result<(), JitError> {
@@ -445,14 +458,8 @@ impl Tr<'_, '_> {
                     .ok_or_else(|| {
                         JitError::Invalid(format!("r{} is not declared", dst.index.base))
                     })?;
-                let val = if self.temp_needs_blend(dst.index.base, c as u8) {
-                    let old = self.lb().use_var(var);
-                    let exec = self.exec();
-                    self.lb().select(exec, val, old)
-                } else {
-                    val
-                };
-                self.lb().def_var(var, val);
+                let blend = self.temp_needs_blend(dst.index.base, c as u8);
+                self.define_masked(var, val, blend);
                 Ok(())
             }
             File::Output | File::Indexable(_) => {
@@ -462,14 +469,8 @@ impl Tr<'_, '_> {
                     _ => None,
                 };
                 if let Some(var) = var {
-                    let val = if self.divergent() {
-                        let old = self.lb().use_var(var);
-                        let exec = self.exec();
-                        self.lb().select(exec, val, old)
-                    } else {
-                        val
-                    };
-                    self.lb().def_var(var, val);
+                    let blend = self.divergent();
+                    self.define_masked(var, val, blend);
                     return Ok(());
                 }
                 let (base, stride, count, off) = self.soa_block(dst.file, dst.index.base, c)?;
