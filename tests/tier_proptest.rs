@@ -5,7 +5,8 @@
 //! The programs mix float and integer operations of every arity over
 //! temps, literals and constant-buffer rows (relatively indexed too), with
 //! modifiers, swizzles, write masks and saturation, inside `if`/`else`
-//! on per-thread conditions and loops whose trip counts differ by thread;
+//! on per-thread conditions, loops whose trip counts differ by thread
+//! (with `continue` and `break` on temps) and `switch`es with fall-through;
 //! then each thread stores its temps.
 
 use dxjit::ir::*;
@@ -168,56 +169,93 @@ fn branch() -> impl Strategy<Value = Vec<Inst>> {
         })
 }
 
-/// A loop running `1 + tid % 3` trips, now and then leaving early when a
-/// temp component is nonzero.
+/// A loop running `1 + tid % 3` trips (its count tested at the top, so
+/// that a `continue` cannot skip it), now and then going round early or
+/// leaving early when a temp component is nonzero.
 fn repeat() -> impl Strategy<Value = Vec<Inst>> {
-    (straight(), prop::option::of((0..TEMPS - 1, 0u8..4))).prop_map(|(body, early)| {
-        let counter = Dst::temp(TEMPS - 1, 1);
-        let count = Src::temp(TEMPS - 1).scalar(0);
+    (
+        straight(),
+        prop::option::of((0..TEMPS - 1, 0u8..4)),
+        straight(),
+        prop::option::of((0..TEMPS - 1, 0u8..4)),
+    )
+        .prop_map(|(first, again, second, early)| {
+            let counter = Dst::temp(TEMPS - 1, 1);
+            let count = Src::temp(TEMPS - 1).scalar(0);
+            let mut out = vec![
+                Inst::Alu {
+                    op: AluOp::Mov,
+                    dst: counter.clone(),
+                    src: vec![Src::splat(0)],
+                },
+                Inst::Loop,
+                Inst::Alu {
+                    op: AluOp::URem,
+                    dst: Dst::temp(TEMPS - 1, 2),
+                    src: vec![tid(), Src::splat(3)],
+                },
+                Inst::Alu {
+                    op: AluOp::ULt,
+                    dst: Dst::temp(TEMPS - 1, 4),
+                    src: vec![Src::temp(TEMPS - 1).scalar(1), count.clone()],
+                },
+                Inst::BreakC {
+                    cond: Src::temp(TEMPS - 1).scalar(2),
+                    nz: true,
+                },
+                Inst::Alu {
+                    op: AluOp::IAdd,
+                    dst: counter,
+                    src: vec![count, Src::splat(1)],
+                },
+            ];
+            out.extend(first);
+            if let Some((reg, c)) = again {
+                out.push(Inst::ContinueC {
+                    cond: Src::temp(reg).scalar(c),
+                    nz: true,
+                });
+            }
+            out.extend(second);
+            if let Some((reg, c)) = early {
+                out.push(Inst::BreakC {
+                    cond: Src::temp(reg).scalar(c),
+                    nz: true,
+                });
+            }
+            out.push(Inst::EndLoop);
+            out
+        })
+}
+
+/// A `switch` on `tid & 3`: case 0 breaks, case 1 falls through case 2
+/// into the default, which breaks.
+fn choose() -> impl Strategy<Value = Vec<Inst>> {
+    (straight(), straight(), straight()).prop_map(|(zero, one, rest)| {
         let mut out = vec![
             Inst::Alu {
-                op: AluOp::Mov,
-                dst: counter.clone(),
-                src: vec![Src::splat(0)],
-            },
-            Inst::Loop,
-        ];
-        out.extend(body);
-        if let Some((reg, c)) = early {
-            out.push(Inst::BreakC {
-                cond: Src::temp(reg).scalar(c),
-                nz: true,
-            });
-        }
-        out.extend([
-            Inst::Alu {
-                op: AluOp::IAdd,
-                dst: counter.clone(),
-                src: vec![count.clone(), Src::splat(1)],
-            },
-            Inst::Alu {
-                op: AluOp::URem,
-                dst: Dst::temp(TEMPS - 1, 2),
+                op: AluOp::And,
+                dst: Dst::temp(TEMPS - 1, 8),
                 src: vec![tid(), Src::splat(3)],
             },
-            Inst::Alu {
-                op: AluOp::ULt,
-                dst: Dst::temp(TEMPS - 1, 4),
-                src: vec![Src::temp(TEMPS - 1).scalar(1), count],
+            Inst::Switch {
+                sel: Src::temp(TEMPS - 1).scalar(3),
             },
-            Inst::BreakC {
-                cond: Src::temp(TEMPS - 1).scalar(2),
-                nz: true,
-            },
-            Inst::EndLoop,
-        ]);
+            Inst::Case(0),
+        ];
+        out.extend(zero);
+        out.extend([Inst::Break, Inst::Case(1)]);
+        out.extend(one);
+        out.extend([Inst::Case(2), Inst::Default]);
+        out.extend(rest);
+        out.extend([Inst::Break, Inst::EndSwitch]);
         out
     })
 }
 
 fn body() -> impl Strategy<Value = Vec<Inst>> {
     prop::collection::vec(
-        prop_oneof![3 => straight(), 1 => branch(), 1 => repeat()],
+        prop_oneof![3 => straight(), 1 => branch(), 1 => repeat(), 1 => choose()],
         1..5,
     )
     .prop_map(|parts| parts.concat())
