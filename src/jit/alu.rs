@@ -149,9 +149,11 @@ fn float_lanes(b: &mut FunctionBuilder, lanes: [f32; 4]) -> Value {
     b.ins().vconst(FVEC, constant)
 }
 
-/// Whether `f` is a finite, nonzero float.
+/// Whether `f` is a finite, nonzero float that stays nonzero when the
+/// shader runs: denormals are flushed to zero, so a denormal literal is a
+/// zero factor of the legacy multiply.
 fn finite_nonzero(f: f32) -> bool {
-    f.is_finite() && f != 0.0
+    f.is_normal()
 }
 
 /// An `f32x4` of +0.
