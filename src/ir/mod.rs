@@ -1110,3 +1110,21 @@ impl Inst {
         destinations_mut, (&mut), iter_mut
     );
 }
+
+/// The values of the `case`s of the switch whose body `rest` is (the
+/// instructions after its `switch`), in order; nested switches' cases are
+/// not its own.
+pub fn switch_cases(rest: &[Inst]) -> Vec<u32> {
+    let mut cases = Vec::new();
+    let mut depth = 0usize;
+    for inst in rest {
+        match inst {
+            Inst::Switch { .. } => depth += 1,
+            Inst::EndSwitch if depth == 0 => break,
+            Inst::EndSwitch => depth -= 1,
+            Inst::Case(v) if depth == 0 => cases.push(*v),
+            _ => {}
+        }
+    }
+    cases
+}

@@ -413,17 +413,7 @@ impl Tr<'_, '_> {
         lb.def_var(m.brk, ones);
         lb.def_var(m.sw, zero);
         self.update_exec();
-        let mut cases = Vec::new();
-        let mut depth = 0usize;
-        for inst in rest {
-            match inst {
-                Inst::Switch { .. } => depth += 1,
-                Inst::EndSwitch if depth == 0 => break,
-                Inst::EndSwitch => depth -= 1,
-                Inst::Case(v) if depth == 0 => cases.push(*v),
-                _ => {}
-            }
-        }
+        let cases = crate::ir::switch_cases(rest);
         let sel = self.keep(sel);
         self.ctl.flow.push(Flow::Switch { saved, sel, cases });
         Ok(())

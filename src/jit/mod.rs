@@ -530,22 +530,7 @@ pub fn compile(prog: &Program, opts: JitOptions) -> Result<Compiled, JitError> {
             row: None,
             row_check: None,
         },
-        ctl: Control {
-            masks: Masks {
-                cond: dummy,
-                brk: dummy,
-                cont: dummy,
-                sw: dummy,
-                ret: dummy,
-                alive: dummy,
-                exec: dummy,
-            },
-            flow: Vec::new(),
-            open_at: Vec::new(),
-            killed: false,
-            call_depth: 0,
-            emitted: 0,
-        },
+        ctl: Control::starting(dummy, 0),
         facts: Analyses {
             uniform,
             scalars,

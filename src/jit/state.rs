@@ -183,6 +183,30 @@ pub struct Control {
     pub emitted: usize,
 }
 
+impl Control {
+    /// Control before the first instruction: no construct open, every
+    /// mask `placeholder` (the caller declares the real ones), `call_depth`
+    /// calls deep.
+    pub fn starting(placeholder: LaneVar, call_depth: u32) -> Control {
+        Control {
+            masks: Masks {
+                cond: placeholder,
+                brk: placeholder,
+                cont: placeholder,
+                sw: placeholder,
+                ret: placeholder,
+                alive: placeholder,
+                exec: placeholder,
+            },
+            flow: Vec::new(),
+            open_at: Vec::new(),
+            killed: false,
+            call_depth,
+            emitted: 0,
+        }
+    }
+}
+
 /// What the analyses found about the program before translation.
 pub struct Analyses {
     /// Which values and branches are uniform across lanes.

@@ -480,22 +480,7 @@ fn translate(
             row: None,
             row_check: None,
         },
-        ctl: Control {
-            masks: Masks {
-                cond: dummy,
-                brk: dummy,
-                cont: dummy,
-                sw: dummy,
-                ret: dummy,
-                alive: dummy,
-                exec: dummy,
-            },
-            flow: Vec::new(),
-            open_at: Vec::new(),
-            killed: false,
-            call_depth: u32::from(key.divergent),
-            emitted: 0,
-        },
+        ctl: Control::starting(dummy, u32::from(key.divergent)),
         facts: Analyses {
             uniform: Default::default(),
             scalars: Default::default(),

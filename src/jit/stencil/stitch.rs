@@ -933,17 +933,7 @@ impl<'p> Stitcher<'p> {
             Some(sel),
             vectors(&self.layout, selector, 1),
         )?;
-        let mut cases = Vec::new();
-        let mut depth = 0usize;
-        for inst in rest {
-            match inst {
-                Inst::Switch { .. } => depth += 1,
-                Inst::EndSwitch if depth == 0 => break,
-                Inst::EndSwitch => depth -= 1,
-                Inst::Case(v) if depth == 0 => cases.push(*v),
-                _ => {}
-            }
-        }
+        let cases = crate::ir::switch_cases(rest);
         self.flow.push(Open::Switch {
             slot,
             selector,
