@@ -1,18 +1,20 @@
-//! Random compute programs give the same bits at every tier: the stencil
-//! first tier (copied pieces, registers in memory) and the top tier
-//! (Cranelift over the whole function) at 4, 8 and 16 lanes a call.
+//! Random compute and vertex programs give the same bits at every tier:
+//! the stencil first tier (copied pieces, registers in memory) at 4, 8 and
+//! 16 lanes a call, and the top tier (Cranelift over the whole function) at
+//! 16, where most calls hold lanes that take both sides of a branch.
 //!
 //! The programs mix float and integer operations of every arity over
 //! temps, literals and constant-buffer rows (relatively indexed too), with
 //! modifiers, swizzles, write masks and saturation, inside `if`/`else`
 //! on per-thread conditions, loops whose trip counts differ by thread
 //! (with `continue` and `break` on temps) and `switch`es with fall-through;
-//! then each thread stores its temps.
+//! then each thread stores its temps (a vertex writes them to its outputs,
+//! and reads its index from an input where a thread reads its id).
 
 use dxjit::ir::*;
 use dxjit::jit::{compile, Codegen, JitOptions};
 use dxjit_runtime::abi::View;
-use dxjit_runtime::dispatch::{dispatch, Bindings};
+use dxjit_runtime::dispatch::{dispatch, run_vertices, Bindings};
 use proptest::prelude::*;
 
 /// Temps the programs compute in; the last one's x counts loop trips.
@@ -312,6 +314,85 @@ fn program(body: Vec<Inst>) -> Program {
     p
 }
 
+/// The same program as a vertex shader: the vertex index comes from input
+/// `v0.x` where the compute shader reads the thread id, and each temp is
+/// written to the output register of its number instead of stored.
+fn vertex_program(body: Vec<Inst>) -> Program {
+    let compute = program(body);
+    let mut p = Program::new(Stage::Vertex);
+    p.temps = compute.temps;
+    p.cbs = compute.cbs.clone();
+    p.inputs.push(IoReg {
+        reg: 0,
+        name: "v0".into(),
+        mask: 1,
+        semantic: "TEXCOORD".into(),
+        semantic_index: 0,
+        interpolation: Interpolation::Linear,
+    });
+    for reg in 0..TEMPS {
+        p.outputs.push(IoReg {
+            reg,
+            name: format!("o{reg}"),
+            mask: 0xf,
+            semantic: "TEXCOORD".into(),
+            semantic_index: reg,
+            interpolation: Interpolation::Linear,
+        });
+    }
+    let mut main = Vec::new();
+    for inst in compute.main.as_slice() {
+        if matches!(inst, Inst::StoreRaw { .. }) {
+            continue;
+        }
+        let mut inst = inst.clone();
+        for src in inst.sources_mut() {
+            if src.file == File::SysVal(SysVal::DispatchThreadId) {
+                src.file = File::Input;
+            }
+        }
+        main.push(inst);
+    }
+    for reg in 0..TEMPS {
+        main.push(Inst::Alu {
+            op: AluOp::Mov,
+            dst: Dst {
+                file: File::Output,
+                ..Dst::temp(reg, 0xf)
+            },
+            src: vec![Src::temp(reg)],
+        });
+    }
+    p.main = main.into();
+    p
+}
+
+/// The output words of each vertex, run with `codegen` at `k`.
+fn run_vertices_at(prog: &Program, codegen: Codegen, k: usize, constants: &[u32]) -> Vec<u32> {
+    let c = compile(
+        prog,
+        JitOptions {
+            k,
+            listing: false,
+            codegen,
+            keep_image: false,
+        },
+    )
+    .expect("compiles");
+    let mut cb = constants.to_vec();
+    let mut b = Bindings::default();
+    b.cbs[0] = View {
+        ptr: cb.as_mut_ptr() as *mut u8,
+        size: (cb.len() * 4) as u32,
+        ..View::EMPTY
+    };
+    let inputs: Vec<[u32; 4]> = (0..THREADS).map(|i| [i, 0, 0, 0]).collect();
+    // SAFETY: the constant buffer lives across the call; `c` keeps the
+    // code alive; `inputs` holds one register per vertex.
+    let out = unsafe { run_vertices(&c.kernel(), &b, &inputs, THREADS) };
+    out.into_iter().flatten().collect()
+}
+
 /// The words each thread stores, run with `codegen` at `k`.
 fn run(prog: &Program, codegen: Codegen, k: usize, constants: &[u32]) -> Vec<u32> {
     let c = compile(
@@ -356,6 +437,20 @@ proptest! {
         let top = run(&prog, Codegen::Full, 4, &constants);
         for k in [1, 2, 4] {
             let first = run(&prog, Codegen::Quick, k, &constants);
+            prop_assert_eq!(&first, &top, "first tier at k = {}:\n{:#?}", k, prog.main);
+        }
+    }
+
+    #[test]
+    fn random_vertex_programs_agree_across_tiers(
+        body in body(),
+        constants in prop::collection::vec(any::<u32>(), CB_ROWS * 4),
+    ) {
+        let prog = vertex_program(body);
+        prop_assume!(validate(&prog).is_ok());
+        let top = run_vertices_at(&prog, Codegen::Full, 4, &constants);
+        for k in [1, 2, 4] {
+            let first = run_vertices_at(&prog, Codegen::Quick, k, &constants);
             prop_assert_eq!(&first, &top, "first tier at k = {}:\n{:#?}", k, prog.main);
         }
     }
