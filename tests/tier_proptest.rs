@@ -1,7 +1,8 @@
-//! Random compute and vertex programs give the same bits at every tier:
-//! the stencil first tier (copied pieces, registers in memory) at 4, 8 and
-//! 16 lanes a call, and the top tier (Cranelift over the whole function) at
-//! 16, where most calls hold lanes that take both sides of a branch.
+//! Random compute, vertex and pixel programs give the same bits at every
+//! tier: the stencil first tier (copied pieces, registers in memory) at 4,
+//! 8 and 16 lanes a call, and the top tier (Cranelift over the whole
+//! function) at 16, where most calls hold lanes that take both sides of a
+//! branch.
 //!
 //! The programs mix float and integer operations of every arity over
 //! temps, literals and constant-buffer rows (relatively indexed too), with
@@ -9,12 +10,15 @@
 //! on per-thread conditions, loops whose trip counts differ by thread
 //! (with `continue` and `break` on temps) and `switch`es with fall-through;
 //! then each thread stores its temps (a vertex writes them to its outputs,
-//! and reads its index from an input where a thread reads its id).
+//! and reads its index from an input where a thread reads its id; a pixel
+//! computes its index from its position, and half of the pixels discard
+//! before writing their outputs to `rgba32_uint` targets).
 
 use dxjit::ir::*;
 use dxjit::jit::{compile, Codegen, JitOptions};
 use dxjit_runtime::abi::View;
-use dxjit_runtime::dispatch::{dispatch, run_vertices, Bindings};
+use dxjit_runtime::dispatch::{dispatch, draw, run_vertices, Bindings, Draw, RenderTarget};
+use dxjit_runtime::format::Format;
 use proptest::prelude::*;
 
 /// Temps the programs compute in; the last one's x counts loop trips.
@@ -393,6 +397,136 @@ fn run_vertices_at(prog: &Program, codegen: Codegen, k: usize, constants: &[u32]
     out.into_iter().flatten().collect()
 }
 
+/// Pixels across the draw of the pixel variant.
+const DRAW_WIDTH: u32 = 12;
+/// Rows of the draw of the pixel variant.
+const DRAW_HEIGHT: u32 = 6;
+
+/// The same program as a pixel shader: the pixel's index `y * 12 + x`
+/// where the compute shader reads the thread id, pixels whose index has
+/// bit 2 set discarded after the body, and each temp written to the output
+/// register of its number.
+fn pixel_program(body: Vec<Inst>) -> Program {
+    let compute = program(body);
+    let index = TEMPS + 1;
+    let mut p = Program::new(Stage::Pixel);
+    p.temps = index + 1;
+    p.cbs = compute.cbs.clone();
+    for reg in 0..TEMPS {
+        p.outputs.push(IoReg {
+            reg,
+            name: format!("o{reg}"),
+            mask: 0xf,
+            semantic: "SV_TARGET".into(),
+            semantic_index: reg,
+            interpolation: Interpolation::Linear,
+        });
+    }
+    let mut main = vec![
+        Inst::Alu {
+            op: AluOp::FToU,
+            dst: Dst::temp(index, 0b0011),
+            src: vec![Src::reg(File::SysVal(SysVal::Position), 0)],
+        },
+        Inst::Alu {
+            op: AluOp::IMad,
+            dst: Dst::temp(index, 1),
+            src: vec![
+                Src::temp(index).scalar(1),
+                Src::splat(DRAW_WIDTH),
+                Src::temp(index).scalar(0),
+            ],
+        },
+    ];
+    for inst in compute.main.as_slice() {
+        if matches!(inst, Inst::StoreRaw { .. }) {
+            continue;
+        }
+        let mut inst = inst.clone();
+        for src in inst.sources_mut() {
+            if src.file == File::SysVal(SysVal::DispatchThreadId) {
+                *src = Src {
+                    neg: src.neg,
+                    abs: src.abs,
+                    ..Src::temp(index).scalar(0)
+                };
+            }
+        }
+        main.push(inst);
+    }
+    main.extend([
+        Inst::Alu {
+            op: AluOp::And,
+            dst: Dst::temp(index, 2),
+            src: vec![Src::temp(index).scalar(0), Src::splat(4)],
+        },
+        Inst::Discard {
+            cond: Src::temp(index).scalar(1),
+            nz: true,
+        },
+    ]);
+    for reg in 0..TEMPS {
+        main.push(Inst::Alu {
+            op: AluOp::Mov,
+            dst: Dst {
+                file: File::Output,
+                ..Dst::temp(reg, 0xf)
+            },
+            src: vec![Src::temp(reg)],
+        });
+    }
+    p.main = main.into();
+    p
+}
+
+/// Every target word of the pixel variant's draw, run with `codegen` at
+/// `k`: one `rgba32_uint` target per output, cleared to a sentinel.
+fn draw_at(prog: &Program, codegen: Codegen, k: usize, constants: &[u32]) -> Vec<u32> {
+    let c = compile(
+        prog,
+        JitOptions {
+            k,
+            listing: false,
+            codegen,
+            keep_image: false,
+        },
+    )
+    .expect("compiles");
+    let mut cb = constants.to_vec();
+    let mut b = Bindings::default();
+    b.cbs[0] = View {
+        ptr: cb.as_mut_ptr() as *mut u8,
+        size: (cb.len() * 4) as u32,
+        ..View::EMPTY
+    };
+    let texels = (DRAW_WIDTH * DRAW_HEIGHT) as usize;
+    let mut targets = vec![vec![[0x5a5a_5a5au32; 4]; texels]; TEMPS as usize];
+    let d = Draw {
+        rect: [0, 0, DRAW_WIDTH, DRAW_HEIGHT],
+        pixel_center: 0.5,
+        shading: Default::default(),
+        sample_mask: u32::MAX,
+        inputs: Vec::new(),
+        targets: targets
+            .iter_mut()
+            .enumerate()
+            .map(|(reg, t)| RenderTarget {
+                ptr: t.as_mut_ptr().cast(),
+                width: DRAW_WIDTH,
+                height: DRAW_HEIGHT,
+                row_pitch: DRAW_WIDTH * 16,
+                format: Format::Rgba32Uint,
+                output_reg: reg as u32,
+                samples: 1,
+            })
+            .collect(),
+    };
+    // SAFETY: the constant buffer and the targets live, untouched, across
+    // the call; `c` keeps the code alive.
+    unsafe { draw(&c.kernel(), &b, &d) };
+    targets.into_iter().flatten().flatten().collect()
+}
+
 /// The words each thread stores, run with `codegen` at `k`.
 fn run(prog: &Program, codegen: Codegen, k: usize, constants: &[u32]) -> Vec<u32> {
     let c = compile(
@@ -451,6 +585,26 @@ proptest! {
         let top = run_vertices_at(&prog, Codegen::Full, 4, &constants);
         for k in [1, 2, 4] {
             let first = run_vertices_at(&prog, Codegen::Quick, k, &constants);
+            prop_assert_eq!(&first, &top, "first tier at k = {}:\n{:#?}", k, prog.main);
+        }
+    }
+}
+
+proptest! {
+    // Each draw compiles four pixel shaders and runs 72 pixels through
+    // the row loop: fewer cases than the other tests, the same branches.
+    #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
+
+    #[test]
+    fn random_pixel_programs_agree_across_tiers(
+        body in body(),
+        constants in prop::collection::vec(any::<u32>(), CB_ROWS * 4),
+    ) {
+        let prog = pixel_program(body);
+        prop_assume!(validate(&prog).is_ok());
+        let top = draw_at(&prog, Codegen::Full, 4, &constants);
+        for k in [1, 2, 4] {
+            let first = draw_at(&prog, Codegen::Quick, k, &constants);
             prop_assert_eq!(&first, &top, "first tier at k = {}:\n{:#?}", k, prog.main);
         }
     }

@@ -220,7 +220,7 @@ const SPILLED_STATE: usize = 4;
 impl JitOptions {
     /// The options for a program: the stage's default lanes, fewer when a
     /// loop's state would overflow the vector registers `k` times over by
-    /// more than [`SPILLED_STATE`] vectors (the loop would then spill and
+    /// more than `SPILLED_STATE` vectors (the loop would then spill and
     /// reload much of its state every iteration, while fewer lanes per
     /// call lose only call overhead and independent work).
     pub fn for_program(prog: &Program) -> JitOptions {
