@@ -186,7 +186,9 @@ pub fn compile_on(
     )
 }
 
-/// [`compile_on`] through the persistent cache `disk` (`None`: none).
+/// [`compile_on`] through the persistent cache `disk` (`None`: none), which
+/// also keeps the stencil tier's stencils from now on (see
+/// [`prewarm_stencils`](crate::prewarm_stencils)).
 /// Each tier's code is looked up and stored on its own; with [`Tier::Both`],
 /// stored top-tier code is loaded at once and nothing is compiled, and
 /// otherwise the top tier is stored when its background compile ends. A
@@ -197,6 +199,9 @@ pub fn compile_with(
     spawner: &Spawner,
     disk: Option<&DiskCache>,
 ) -> Result<Shader, Error> {
+    if let Some(disk) = disk {
+        crate::jit::keep_stencils_in(disk);
+    }
     let slot_of = |tier| slot(disk, bytes, options, tier);
     let looked_up = match options.tier {
         Tier::Both => Tier::Top,

@@ -61,6 +61,14 @@ enum Command {
         /// Keep compiled code in this directory and load it from there.
         #[arg(long)]
         cache: Option<PathBuf>,
+        /// With --compile-only: keep the stencil tier's stencils (alone) in
+        /// this cache directory and load them from there.
+        #[arg(long)]
+        stencil_cache: Option<PathBuf>,
+        /// With --compile-only: make the built-in stencil prewarm list
+        /// before the clock starts.
+        #[arg(long)]
+        prewarm: bool,
         /// Timed repetitions (per point of a sweep).
         #[arg(long, default_value_t = 20)]
         iterations: u32,
@@ -257,6 +265,8 @@ fn main() -> ExitCode {
             paths,
             compile_only: true,
             cache,
+            stencil_cache,
+            prewarm,
             tier,
             json,
             ..
@@ -264,7 +274,11 @@ fn main() -> ExitCode {
             &paths,
             tier,
             json,
-            cache.map(dxjit::DiskCache::open).as_ref(),
+            &dxjit_cli::bench::CompileOnlySetup {
+                cache: cache.map(dxjit::DiskCache::open),
+                stencils: stencil_cache.map(dxjit::DiskCache::open),
+                prewarm,
+            },
         ),
         Command::Bench { paths, .. } if paths.len() != 1 => {
             Err("bench takes one case file (or --compile-only and shader files)".into())
@@ -282,6 +296,7 @@ fn main() -> ExitCode {
             plot,
             timeout_ms,
             compile_only: false,
+            ..
         } => {
             use_cache(cache.as_ref());
             dxjit_cli::bench::bench(

@@ -10,6 +10,10 @@ use std::time::SystemTime;
 
 /// The extension of entry files.
 pub const ENTRY_EXTENSION: &str = "dxjc";
+/// The folder of stencil records (`jit::stencil::disk`).
+pub const STENCIL_FOLDER: &str = "stencils";
+/// The extension of stencil records.
+pub const STENCIL_EXTENSION: &str = "dxjs";
 /// The extension of entries being written.
 const TEMP_EXTENSION: &str = "tmp";
 
@@ -100,6 +104,23 @@ pub fn evict(dir: &Path, cap: u64) -> io::Result<usize> {
     Ok(removed)
 }
 
+/// The stencil records (and unfinished temporary files) of `folder`.
+fn stencil_records(folder: &Path) -> io::Result<Vec<EntryFile>> {
+    let mut out = Vec::new();
+    for e in fs::read_dir(folder)? {
+        let path = e?.path();
+        let ext = path.extension().and_then(|x| x.to_str());
+        if matches!(ext, Some(STENCIL_EXTENSION | TEMP_EXTENSION)) && path.is_file() {
+            out.push(EntryFile {
+                path,
+                bytes: 0,
+                used: SystemTime::UNIX_EPOCH,
+            });
+        }
+    }
+    Ok(out)
+}
+
 /// What a cache directory holds.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct DirStats {
@@ -132,10 +153,16 @@ pub fn stats(dir: &Path) -> io::Result<DirStats> {
 }
 
 /// Removes every entry and temporary file of the cache directory `dir`
-/// (nothing else); returns how many files it removed.
+/// and every stencil record of its `stencils` folder (nothing else);
+/// returns how many files it removed.
 pub fn clear(dir: &Path) -> io::Result<usize> {
     let mut removed = 0;
-    for e in files(dir, true)? {
+    let stencils = dir.join(STENCIL_FOLDER);
+    let records = match stencil_records(&stencils) {
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Vec::new(),
+        listed => listed?,
+    };
+    for e in files(dir, true)?.into_iter().chain(records) {
         match fs::remove_file(&e.path) {
             Ok(()) => removed += 1,
             Err(err) if err.kind() == io::ErrorKind::NotFound => {}
@@ -200,9 +227,11 @@ mod tests {
         write(&entry_path(&dir, "b"), &[0; 20]).unwrap();
         fs::write(dir.join("a.1.2.tmp"), [0; 5]).unwrap();
         fs::write(dir.join("keep.me"), [0; 5]).unwrap();
+        fs::create_dir(dir.join("stencils")).unwrap();
+        fs::write(dir.join("stencils/ab.dxjs"), [0; 5]).unwrap();
         let s = stats(&dir).unwrap();
         assert_eq!((s.entries, s.bytes, s.temps), (2, 30, 1));
-        assert_eq!(clear(&dir).unwrap(), 3);
+        assert_eq!(clear(&dir).unwrap(), 4);
         assert_eq!(stats(&dir).unwrap(), DirStats::default());
         assert!(dir.join("keep.me").exists());
         fs::remove_dir_all(&dir).unwrap();

@@ -64,19 +64,21 @@ pub fn sections(bytes: &[u8]) -> Option<Sections> {
 
 /// Little-endian writes.
 #[derive(Default)]
-struct Writer(Vec<u8>);
+pub(crate) struct Writer(pub(crate) Vec<u8>);
 
 impl Writer {
-    fn u32(&mut self, v: u32) {
+    /// Appends a `u32`.
+    pub(crate) fn u32(&mut self, v: u32) {
         self.0.extend_from_slice(&v.to_le_bytes());
     }
 }
 
 /// Little-endian reads that fail past the end.
-struct Reader<'a>(&'a [u8]);
+pub(crate) struct Reader<'a>(pub(crate) &'a [u8]);
 
 impl<'a> Reader<'a> {
-    fn take(&mut self, n: usize) -> Option<&'a [u8]> {
+    /// The next `n` bytes.
+    pub(crate) fn take(&mut self, n: usize) -> Option<&'a [u8]> {
         if n > self.0.len() {
             return None;
         }
@@ -84,13 +86,16 @@ impl<'a> Reader<'a> {
         self.0 = rest;
         Some(head)
     }
-    fn u8(&mut self) -> Option<u8> {
+    /// The next byte.
+    pub(crate) fn u8(&mut self) -> Option<u8> {
         Some(self.take(1)?[0])
     }
-    fn u32(&mut self) -> Option<u32> {
+    /// The next `u32`.
+    pub(crate) fn u32(&mut self) -> Option<u32> {
         Some(u32::from_le_bytes(self.take(4)?.try_into().ok()?))
     }
-    fn i64(&mut self) -> Option<i64> {
+    /// The next `i64`.
+    pub(crate) fn i64(&mut self) -> Option<i64> {
         Some(i64::from_le_bytes(self.take(8)?.try_into().ok()?))
     }
     /// A count of items of `size` bytes each, refused if they cannot fit.

@@ -22,7 +22,7 @@
 //! The checksum guards against damage, not against an attacker who can
 //! write to the directory: keep it as private as the executable.
 
-mod dir;
+pub(crate) mod dir;
 pub mod entry;
 pub mod key;
 
@@ -90,6 +90,11 @@ impl DiskCache {
     /// The directory.
     pub fn dir(&self) -> &Path {
         &self.0.dir
+    }
+
+    /// Whether the directory exists (or was made) as a directory.
+    pub(crate) fn usable(&self) -> bool {
+        self.0.usable
     }
 
     /// The size cap, bytes.

@@ -9,7 +9,7 @@ use memmap2::{Mmap, MmapMut};
 
 /// The address of the helper or libcall `name` in this process. The one
 /// place the loader reads the backend's helper table.
-fn symbol_address(name: &str) -> Option<usize> {
+pub(crate) fn symbol_address(name: &str) -> Option<usize> {
     let helper = super::helpers::HelperId::ALL
         .iter()
         .find(|h| h.name() == name)

@@ -15,19 +15,36 @@ pub fn quantile(sorted: &[f64], p: f64) -> f64 {
     sorted[rank.clamp(1, sorted.len()) - 1]
 }
 
+/// Where `compile_only` keeps code, and what it does before the clock
+/// starts.
+#[derive(Debug, Clone, Default)]
+pub struct CompileOnlySetup {
+    /// The persistent cache every compile goes through (whole shaders and
+    /// stencils).
+    pub cache: Option<DiskCache>,
+    /// A cache for the stencil tier's stencils alone (whole shaders are
+    /// compiled every time).
+    pub stencils: Option<DiskCache>,
+    /// Whether the built-in stencil prewarm list is made (and waited for)
+    /// first.
+    pub prewarm: bool,
+}
+
 /// Compiles each shader file named or found below the folders in `paths`
 /// (bytecode, or assembly text assembled before the clock starts) once at
 /// `tier` (`None`: the first; `Both` is refused: its background compile
-/// would be timed with the next file), through `cache` if given, and prints
-/// each file's microseconds and a summary (with `json`, a last line holding
-/// one JSON object). Files that do not compile are listed and left out of
-/// the times. Returns whether every file compiled.
+/// would be timed with the next file), as `setup` says, and prints each
+/// file's microseconds and a summary with the stencils the process compiled
+/// and loaded (with `json`, a last line holding one JSON object). Files that
+/// do not compile are listed and left out of the times. Returns whether
+/// every file compiled.
 pub fn compile_only(
     paths: &[PathBuf],
     tier: Option<Tier>,
     json: bool,
-    cache: Option<&DiskCache>,
+    setup: &CompileOnlySetup,
 ) -> Result<bool, String> {
+    let cache = setup.cache.as_ref();
     let tier = tier.unwrap_or(Tier::First);
     if tier == Tier::Both {
         return Err("--compile-only times one tier: pass --tier first or --tier top".into());
@@ -36,6 +53,20 @@ pub fn compile_only(
         tier,
         ..CompileOptions::default()
     };
+    if let Some(stencils) = setup.stencils.as_ref().or(cache) {
+        dxjit::jit::keep_stencils_in(stencils);
+    }
+    if setup.prewarm {
+        let started = Instant::now();
+        let p = dxjit::prewarm_stencils(None);
+        println!(
+            "prewarm: {} listed, {} made, {} failed in {:.1} ms",
+            p.listed,
+            p.made,
+            p.failed,
+            started.elapsed().as_secs_f64() * 1e3
+        );
+    }
     let files = shader_files(paths);
     let loaded: Vec<(PathBuf, Result<Vec<u8>, String>)> =
         files.into_iter().map(|f| (f.clone(), load(&f))).collect();
@@ -82,8 +113,10 @@ pub fn compile_only(
         quantile(&sorted, 0.99),
         sorted[sorted.len() - 1],
     );
+    dxjit::flush_stencil_cache();
+    let (compiled, loaded) = dxjit::jit::stencil_library_made();
     println!(
-        "{} files at the {tier:?} tier ({failed} failed, {hits} cache hits): median {median:.1} us, p90 {p90:.1} us, p99 {p99:.1} us, max {max:.1} us",
+        "{} files at the {tier:?} tier ({failed} failed, {hits} cache hits): median {median:.1} us, p90 {p90:.1} us, p99 {p99:.1} us, max {max:.1} us; stencils compiled {compiled}, loaded {loaded}",
         times.len(),
     );
     if json {
@@ -96,6 +129,8 @@ pub fn compile_only(
             "p90_us": p90,
             "p99_us": p99,
             "max_us": max,
+            "stencils_compiled": compiled,
+            "stencils_loaded": loaded,
         });
         println!("{obj}");
     }

@@ -19,7 +19,7 @@ mod report;
 mod structure;
 mod sweep;
 
-pub use compile_only::{compile_only, quantile};
+pub use compile_only::{compile_only, quantile, CompileOnlySetup};
 pub use sweep::{Sweep, SweepValues};
 
 use crate::case::{parse_case, Case};

@@ -14,6 +14,9 @@
 //! exits (jumps to the next piece, to a loop's header, past an `if`).
 //! Once the stencils a program needs exist, compiling it costs a hash
 //! lookup and a copy per piece, not Cranelift's lowering and allocation.
+//! With a persistent cache, stencils are kept on disk (`disk`, `record`)
+//! for later processes, and a key list can make them ahead of time
+//! (`prewarm`).
 //!
 //! Registers and masks live in the call's scratch memory between pieces
 //! (`layout`); each piece loads what it reads and stores what it writes.
@@ -29,18 +32,23 @@
 //! tier.
 
 mod build;
+mod disk;
 mod emit;
 mod flow_body;
 mod key;
 mod layout;
 mod library;
 mod operands;
+mod prewarm;
+mod record;
 mod stitch;
 
 use super::{Compiled, JitError, JitOptions, KernelInfo, Listing, Memory};
 use crate::ir::{Program, Stage};
 use cranelift_codegen::binemit::Reloc;
-pub use library::size as library_size;
+pub use disk::{flush, keep_in};
+pub use library::{made as library_made, size as library_size};
+pub use prewarm::{list_for as prewarm_list, prewarm, Prewarmed, BUILT_IN as BUILT_IN_PREWARM};
 use std::time::Instant;
 
 /// One compiled stencil: its code and where to patch it.

@@ -1,0 +1,285 @@
+//! Stencils kept on disk: a `stencils` folder in the persistent cache the
+//! embedder names, one record per key (`record` has the layout), so that a
+//! later process loads what an earlier one compiled instead of running
+//! Cranelift. A record that is missing, damaged or for another build is
+//! passed over (a bad one with a `log::warn!`) and the stencil compiled
+//! and written again. Records are written by a background thread (a write
+//! costs about as much as compiling the stencil), each through a temporary
+//! file and a rename, so processes can share the folder; [`flush`] waits
+//! for the writes asked for so far.
+
+use super::key::Key;
+use super::{record, Stencil};
+use crate::disk_cache::{dir, key::stencil_key, DiskCache};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Sender};
+use std::sync::{Arc, Condvar, Mutex, OnceLock, RwLock};
+
+use dir::{STENCIL_EXTENSION as EXTENSION, STENCIL_FOLDER as FOLDER};
+
+/// The folder last named, and whether it can be used.
+static STORE: RwLock<Option<(PathBuf, bool)>> = RwLock::new(None);
+
+/// Keeps stencils in `cache` from now on (in the whole process; the last
+/// cache named wins). Cheap when it is the cache already in use; a folder
+/// that cannot be made is reported once (nothing more when the cache's own
+/// directory is unusable: the cache reported that).
+pub fn keep_in(cache: &DiskCache) {
+    let folder = cache.dir().join(FOLDER);
+    let current = STORE.read().unwrap_or_else(|e| e.into_inner());
+    if current.as_ref().is_some_and(|(f, _)| *f == folder) {
+        return;
+    }
+    drop(current);
+    let usable = cache.usable()
+        && std::fs::create_dir_all(&folder)
+            .inspect_err(|e| {
+                log::warn!(
+                    "stencil cache {}: cannot use the folder ({e}); stencils are not kept",
+                    folder.display()
+                )
+            })
+            .is_ok();
+    *STORE.write().unwrap_or_else(|e| e.into_inner()) = Some((folder, usable));
+}
+
+/// The folder stencils are kept in, if any.
+fn store() -> Option<PathBuf> {
+    let current = STORE.read().unwrap_or_else(|e| e.into_inner());
+    current
+        .as_ref()
+        .and_then(|(folder, usable)| usable.then(|| folder.clone()))
+}
+
+/// The record of the stencil whose key serialises as `key_bytes` in
+/// `folder`, and its name.
+fn path(folder: &Path, key_bytes: &[u8]) -> Option<(PathBuf, crate::disk_cache::Key)> {
+    let name = stencil_key(key_bytes)?;
+    Some((folder.join(format!("{}.{EXTENSION}", name.hex())), name))
+}
+
+/// The stencil of `key` kept in the process's folder, if a valid record is
+/// there.
+pub fn load(key: &Key) -> Option<Stencil> {
+    load_from(&store()?, key)
+}
+
+/// The background writer: where records to write are sent, and how many
+/// are not written yet.
+struct Writer {
+    jobs: Mutex<Sender<(PathBuf, Arc<Stencil>)>>,
+    pending: Mutex<usize>,
+    written: Condvar,
+}
+
+/// The writer, started on first use.
+fn writer() -> &'static Writer {
+    static WRITER: OnceLock<Writer> = OnceLock::new();
+    WRITER.get_or_init(|| {
+        let (jobs, received) = mpsc::channel::<(PathBuf, Arc<Stencil>)>();
+        let spawned = std::thread::Builder::new()
+            .name("dxjit-stencil-writer".into())
+            .spawn(move || {
+                for (folder, stencil) in received {
+                    save_to(&folder, &stencil);
+                    let w = writer();
+                    *w.pending.lock().unwrap_or_else(|e| e.into_inner()) -= 1;
+                    w.written.notify_all();
+                }
+            });
+        if let Err(e) = spawned {
+            log::warn!(
+                "stencil cache: cannot start the writer thread ({e}); stencils are not kept"
+            );
+        }
+        Writer {
+            jobs: Mutex::new(jobs),
+            pending: Mutex::new(0),
+            written: Condvar::new(),
+        }
+    })
+}
+
+/// Keeps `stencil` in the process's folder, if there is one (written in
+/// the background).
+pub fn save(stencil: &Arc<Stencil>) {
+    let Some(folder) = store() else { return };
+    let w = writer();
+    *w.pending.lock().unwrap_or_else(|e| e.into_inner()) += 1;
+    let sent = w
+        .jobs
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .send((folder, stencil.clone()));
+    if sent.is_err() {
+        *w.pending.lock().unwrap_or_else(|e| e.into_inner()) -= 1;
+    }
+}
+
+/// Waits until every record asked for so far is written (or failed).
+pub fn flush() {
+    let w = writer();
+    let mut pending = w.pending.lock().unwrap_or_else(|e| e.into_inner());
+    while *pending > 0 {
+        pending = w.written.wait(pending).unwrap_or_else(|e| e.into_inner());
+    }
+}
+
+/// The stencil of `key` recorded in `folder`, if a valid record is there;
+/// a bad record is reported and passed over.
+pub fn load_from(folder: &Path, key: &Key) -> Option<Stencil> {
+    let key_bytes = key.to_bytes()?;
+    let (path, name) = path(folder, &key_bytes)?;
+    let loaded = match std::fs::read(&path) {
+        Ok(bytes) => record::decode(&bytes, &name, key, &key_bytes).map_err(str::to_string),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return None,
+        Err(e) => Err(e.to_string()),
+    };
+    loaded
+        .inspect_err(|why| {
+            log::warn!(
+                "stencil cache record {}: {why}; compiling the stencil again",
+                path.display()
+            )
+        })
+        .ok()
+}
+
+/// Records `stencil` in `folder`; a failure is reported once per process.
+pub fn save_to(folder: &Path, stencil: &Stencil) {
+    static WARNED: AtomicBool = AtomicBool::new(false);
+    let Some(key_bytes) = stencil.key.to_bytes() else {
+        return;
+    };
+    let Some((path, name)) = path(folder, &key_bytes) else {
+        return;
+    };
+    let Some(bytes) = record::encode(&name, &key_bytes, stencil) else {
+        return;
+    };
+    if let Err(e) = dir::write(&path, &bytes) {
+        if !WARNED.swap(true, Ordering::Relaxed) {
+            log::warn!(
+                "stencil cache {}: cannot write records ({e}); stencils are not kept",
+                folder.display()
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::layout::Layout;
+    use super::super::stitch::Stitcher;
+    use super::super::{emit, STENCIL_K};
+    use super::*;
+    use crate::ir::{AluOp, Dst, Inst, Program, Src, Stage};
+
+    fn folder(name: &str) -> PathBuf {
+        let dir =
+            std::env::temp_dir().join(format!("dxjit-stencils-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    fn program() -> Program {
+        let mut p = Program::new(Stage::Vertex);
+        p.temps = 2;
+        p.main = vec![
+            Inst::Alu {
+                op: AluOp::Add,
+                dst: Dst::temp(0, 0b0011),
+                src: vec![Src::splat(1), Src::temp(1)],
+            },
+            Inst::If {
+                cond: Src::temp(0).scalar(0),
+                nz: true,
+            },
+            Inst::Alu {
+                op: AluOp::Exp,
+                dst: Dst::temp(1, 0b0001),
+                src: vec![Src::temp(0).scalar(1)],
+            },
+            Inst::EndIf,
+        ]
+        .into();
+        p
+    }
+
+    /// The only record in `folder`.
+    fn the_record(folder: &Path) -> PathBuf {
+        let mut files: Vec<_> = std::fs::read_dir(folder)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        assert_eq!(files.len(), 1, "{files:?}");
+        files.pop().unwrap()
+    }
+
+    #[test]
+    fn loaded_stencils_stitch_the_same_bytes() {
+        let dir = folder("stitch");
+        let prog = program();
+        let mut s = Stitcher::new(&prog, Layout::of(&prog, STENCIL_K));
+        s.program().unwrap();
+        let fresh = emit::image(&s).unwrap();
+        for piece in &mut s.pieces {
+            save_to(&dir, &piece.stencil);
+            let loaded = load_from(&dir, &piece.stencil.key).expect("recorded");
+            assert_eq!(loaded.code, piece.stencil.code);
+            piece.stencil = Arc::new(loaded);
+        }
+        assert_eq!(emit::image(&s).unwrap(), fresh);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn damaged_records_are_passed_over() {
+        let dir = folder("damaged");
+        let prog = program();
+        let mut s = Stitcher::new(&prog, Layout::of(&prog, STENCIL_K));
+        s.program().unwrap();
+        let stencil = &s.pieces[1].stencil;
+        assert!(
+            load_from(&dir, &stencil.key).is_none(),
+            "nothing recorded yet"
+        );
+        save_to(&dir, stencil);
+        let path = the_record(&dir);
+        let whole = std::fs::read(&path).unwrap();
+        let parts = record::sections(&whole).unwrap();
+        let mut damaged: Vec<Vec<u8>> = [
+            parts.header.start + 9,
+            parts.parts[1].start,
+            parts.parts[2].start,
+            parts.checksum.start,
+        ]
+        .iter()
+        .map(|&at| {
+            let mut bad = whole.clone();
+            bad[at] ^= 1;
+            bad
+        })
+        .collect();
+        damaged.push(whole[..whole.len() / 2].to_vec());
+        damaged.push(Vec::new());
+        for bad in damaged {
+            std::fs::write(&path, &bad).unwrap();
+            assert!(load_from(&dir, &stencil.key).is_none());
+        }
+        save_to(&dir, stencil);
+        assert_eq!(std::fs::read(&path).unwrap(), whole, "rewritten whole");
+        let other = &s.pieces[2].stencil;
+        save_to(&dir, other);
+        let other_path = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .find(|p| *p != path && p.extension().is_some_and(|x| x == EXTENSION))
+            .unwrap();
+        std::fs::copy(&path, &other_path).unwrap();
+        assert!(load_from(&dir, &other.key).is_none(), "a foreign record");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
