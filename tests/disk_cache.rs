@@ -50,6 +50,14 @@ fn warnings() -> Vec<String> {
     std::mem::take(&mut *WARNINGS.lock().unwrap())
 }
 
+/// Removes a cache directory once the stencil records compiles have
+/// queued for it are written (a background thread writes them; removing
+/// the directory under it would make it warn into another test's window).
+fn remove(dir: &std::path::Path) {
+    dxjit::flush_stencil_cache();
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
 fn temp_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("dxjit-disk-cache-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
@@ -101,7 +109,7 @@ fn stored_code_loads_and_runs_the_same_at_each_tier() {
             let (loaded, hit) = run(case, tier, &cache);
             assert!(hit, "{case} at {tier:?}: the stored code was not loaded");
             assert_eq!(fresh, loaded, "{case} at {tier:?}");
-            std::fs::remove_dir_all(&dir).unwrap();
+            remove(&dir);
         }
     }
     assert_eq!(warnings(), Vec::<String>::new());
@@ -126,7 +134,7 @@ fn both_tiers_store_each_tier_and_load_the_top_one() {
     let again = dxjit::compile_with(&bytes, &options, &spawner, Some(&cache)).unwrap();
     assert!(again.cache_hit());
     assert_eq!(again.tier(), Tier::Top, "the stored top tier runs at once");
-    std::fs::remove_dir_all(&dir).unwrap();
+    remove(&dir);
     assert_eq!(warnings(), Vec::<String>::new());
 }
 
@@ -218,7 +226,7 @@ fn damaged_foreign_and_stale_entries_are_recompiled_and_replaced() {
     let other = temp_dir("other");
     run(HELPER_CASE, Tier::First, &DiskCache::open(&other));
     let foreign = std::fs::read(&entries(&other)[0]).unwrap();
-    std::fs::remove_dir_all(&other).unwrap();
+    remove(&other);
     let dir = temp_dir("damage");
     let cache = DiskCache::open(&dir);
     let (reference, _) = run(ICB_CASE, Tier::First, &cache);
@@ -236,7 +244,7 @@ fn damaged_foreign_and_stale_entries_are_recompiled_and_replaced() {
         assert!(hit && outcome == reference, "{what}: the replacement");
     }
     assert_eq!(warnings(), Vec::<String>::new());
-    std::fs::remove_dir_all(&dir).unwrap();
+    remove(&dir);
 }
 
 #[test]
@@ -270,7 +278,7 @@ fn the_cap_evicts_the_least_recently_used() {
     assert_eq!(stats.entries, 1);
     assert_eq!(disk_cache::clear(&dir).unwrap(), 1);
     assert_eq!(disk_cache::stats(&dir).unwrap().entries, 0);
-    std::fs::remove_dir_all(&dir).unwrap();
+    remove(&dir);
     assert_eq!(warnings(), Vec::<String>::new());
 }
 
@@ -303,7 +311,7 @@ fn a_hit_does_not_lower_yet_knows_the_stage_definitions_and_program() {
         format!("{:?}", fresh.program()),
         "the program lowered on demand is the one compiled"
     );
-    std::fs::remove_dir_all(&dir).unwrap();
+    remove(&dir);
     assert_eq!(warnings(), Vec::<String>::new());
 }
 
@@ -336,6 +344,6 @@ fn code_stored_without_checking_the_checksum_is_not_found_by_a_compile_that_chec
         refused.is_err(),
         "a bad checksum was accepted through the cache"
     );
-    std::fs::remove_dir_all(&dir).unwrap();
+    remove(&dir);
     assert_eq!(warnings(), Vec::<String>::new());
 }
