@@ -129,10 +129,12 @@ impl Tr<'_, '_> {
         self.b.ins().brif(any, edges, &[], pairs, &[]);
 
         self.b.switch_to_block(pairs);
+        let rows = self.pair_rows(d);
+        let mask = self.field(VEC, d, offset_of!(InlineSampler, step_mask));
         let mut found = Vec::new();
         for (first, steps) in first.iter().zip(&steps).take(self.k) {
-            let taps = self.fetch_pairs(d, *first);
-            let weights = self.weights(d, *steps);
+            let taps = self.fetch_pairs(d, rows, *first);
+            let weights = self.weights(mask, *steps);
             found.extend(
                 taps.into_iter()
                     .flatten()
@@ -150,10 +152,11 @@ impl Tr<'_, '_> {
 
         self.b.switch_to_block(singles);
         self.b.set_cold_block(singles);
+        let mask = self.field(VEC, d, offset_of!(InlineSampler, step_mask));
         let mut found = Vec::new();
         for vector in steps.iter().take(self.k) {
             let taps = self.fetch_singles(d, *vector, offset);
-            let weights = self.weights(d, *vector);
+            let weights = self.weights(mask, *vector);
             found.extend(
                 taps.into_iter()
                     .flatten()
@@ -165,10 +168,11 @@ impl Tr<'_, '_> {
 
         self.b.switch_to_block(fetched);
         let params: Vec<Value> = self.b.block_params(fetched).to_vec();
+        let selects = self.channel_selects(d, needed);
         let mut results = [self.lb().splat(0); 4];
         for (j, p) in params.chunks(FETCHED).enumerate() {
             let rows = [[p[0], p[1]], [p[2], p[3]]];
-            let values = self.filter_vector(d, [p[4], p[5], p[6]], rows, needed);
+            let values = self.filter_vector(selects, [p[4], p[5], p[6]], rows, needed);
             for (c, v) in values.into_iter().enumerate() {
                 if let Some(v) = v {
                     results[c].v[j] = v;
@@ -201,12 +205,13 @@ impl Tr<'_, '_> {
     /// integers (`i32::MIN` where that is not a number or does not fit).
     fn lookup_steps(&mut self, d: Desc, coords: [Lanes; 2]) -> Vectors {
         let center = self.field(FVEC, d, offset_of!(InlineSampler, center));
+        let scale =
+            [0, 1].map(|axis| self.field(FVEC, d, offset_of!(InlineSampler, scale) + 16 * axis));
         let mut steps = [[center; 2]; MAX_K];
         for (j, vector) in steps.iter_mut().enumerate().take(self.k) {
             for (axis, coord) in coords.iter().enumerate() {
                 let u = self.b.ins().bitcast(FVEC, super::lanes::le(), coord.v[j]);
-                let scale = self.field(FVEC, d, offset_of!(InlineSampler, scale) + 16 * axis);
-                let scaled = self.b.ins().fmul(u, scale);
+                let scaled = self.b.ins().fmul(u, scale[axis]);
                 let x = self.b.ins().fsub(scaled, center);
                 let low = self.b.ins().floor(x);
                 vector[axis] = self.b.ins().x86_cvtt2dq(VEC, low);
@@ -219,6 +224,8 @@ impl Tr<'_, '_> {
     /// 8`, a logical shift, so that a negative one lies past every
     /// texture) moved by the offset and wrapped.
     fn first_taps(&mut self, d: Desc, steps: &Vectors, offset: [i8; 3]) -> Vectors {
+        let wrap =
+            [0, 1].map(|axis| self.field(VEC, d, offset_of!(InlineSampler, wrap_mask) + 16 * axis));
         let mut first = *steps;
         for vector in first.iter_mut().take(self.k) {
             for (axis, v) in vector.iter_mut().enumerate() {
@@ -229,8 +236,7 @@ impl Tr<'_, '_> {
                     let moved = self.lb().splat(i32::from(offset[axis]) as u32).v[0];
                     self.b.ins().iadd(texel, moved)
                 };
-                let wrap = self.field(VEC, d, offset_of!(InlineSampler, wrap_mask) + 16 * axis);
-                *v = self.b.ins().band(texel, wrap);
+                *v = self.b.ins().band(texel, wrap[axis]);
             }
         }
         first
@@ -280,8 +286,12 @@ impl Tr<'_, '_> {
     }
 
     /// The description's field of type `ty` at byte `offset` (each lane
-    /// holds the value), loaded here: one load per use, so that the
-    /// backend can fold each into the operation that reads it.
+    /// holds the value), loaded here. A field that every vector of a
+    /// lookup reads is loaded once for all of them: the backend folds a
+    /// load into the instruction that reads it only when nothing computed
+    /// from that instruction is used twice, which a lookup's steps, taps
+    /// and weights all are, so a load per use would be an instruction per
+    /// use.
     fn field(&mut self, ty: types::Type, d: Desc, offset: usize) -> Value {
         self.b
             .ins()

@@ -6,9 +6,17 @@ use cranelift_codegen::ir::{types, InstBuilder, Value};
 use dxjit_runtime::sampler::{InlineSampler, SUBTEXEL_STEPS, UNORM8_SCALE};
 use std::mem::offset_of;
 
+/// What a weighted sum of 8-bit texels is divided by: 255 for the unorm
+/// scale, times 65536 for the two axes' weights in steps of 256. The sum
+/// `S` is an integer below 2^24 and so is this (`0xff0000`), so the one
+/// rounded quotient is the runtime's `(S / 65536) / 255`: `S / 65536` is
+/// exact in f32, and both are `S / 0xff0000` rounded once.
+const FILTER_SCALE: f32 = UNORM8_SCALE * SUBTEXEL_STEPS * SUBTEXEL_STEPS;
+
 impl Tr<'_, '_> {
     /// A vector's weights from its coordinates in steps `steps` (column,
-    /// row), with `kx`, `ky` in 0..=255 steps of 256 (`n & step_mask`):
+    /// row), with `kx`, `ky` in 0..=255 steps of 256 (`n & mask`, the
+    /// description's `step_mask`):
     /// the columns' weights for `pmaddwd` and the rows' as floats, all as
     /// `i32x4` (see
     /// [`Self::column_weights`] and [`Self::row_weights`]). Both paths to
@@ -17,11 +25,8 @@ impl Tr<'_, '_> {
     /// keep the constants and fields they are made from out of the
     /// instructions' memory operands (a value used more than once cannot
     /// have a load folded anywhere in what it is computed from).
-    pub(super) fn weights(&mut self, d: Desc, steps: [Value; 2]) -> [Value; 3] {
-        let [kx, ky] = steps.map(|n| {
-            let mask = self.field(VEC, d, offset_of!(InlineSampler, step_mask));
-            self.b.ins().band(n, mask)
-        });
+    pub(super) fn weights(&mut self, mask: Value, steps: [Value; 2]) -> [Value; 3] {
+        let [kx, ky] = steps.map(|n| self.b.ins().band(n, mask));
         let columns = self.column_weights(kx);
         let [top, bottom] = self
             .row_weights(ky)
@@ -36,13 +41,14 @@ impl Tr<'_, '_> {
     /// any order gives the runtime's sum: each row's two columns are
     /// weighted by one `pmaddwd` per channel (each lane's left and right
     /// values as 16-bit halves, a row's sum at most 255 × 256), then the
-    /// rows in f32 with `ky / 65536` (exact: below 2^24), and the result
-    /// divided by 255 once, as the runtime divides. The description's byte
-    /// selections put each format's red, green, blue and alpha in that
-    /// order.
+    /// rows in f32 with `256 − ky` and `ky` (exact: below 2^24), and the
+    /// sum divided once by [`FILTER_SCALE`], which rounds as the runtime's
+    /// division does. The byte selections `selects`
+    /// ([`Self::channel_selects`]) put each format's red, green, blue and
+    /// alpha in that order.
     pub(super) fn filter_vector(
         &mut self,
-        d: Desc,
+        selects: [Option<Value>; 2],
         weights: [Value; 3],
         rows: [[Value; 2]; 2],
         needed: [bool; 4],
@@ -52,12 +58,10 @@ impl Tr<'_, '_> {
         let [top_weight, bottom_weight] =
             [top_weight, bottom_weight].map(|w| self.b.ins().bitcast(FVEC, le(), w));
         let mut sums: [Option<Value>; 4] = [None; 4];
-        for half in 0..2 {
-            if !needed[2 * half] && !needed[2 * half + 1] {
+        for (half, select) in selects.into_iter().enumerate() {
+            let Some(select) = select else {
                 continue;
-            }
-            let bytes = offset_of!(InlineSampler, channel_bytes) + 16 * half;
-            let select = self.field(types::I8X16, d, bytes);
+            };
             let [top, bottom] = rows.map(|row| self.spread_channels(row, select));
             for (i, channel) in [2 * half, 2 * half + 1].into_iter().enumerate() {
                 if !needed[channel] {
@@ -73,9 +77,21 @@ impl Tr<'_, '_> {
         }
         sums.map(|s| {
             s.map(|s| {
-                let scale = self.lb().f32s(UNORM8_SCALE);
+                let scale = self.lb().f32s(FILTER_SCALE);
                 let value = self.b.ins().fdiv(s, scale);
                 self.b.ins().bitcast(VEC, le(), value)
+            })
+        })
+    }
+
+    /// The description's byte selections ([`InlineSampler::channel_bytes`])
+    /// of the halves (red and green, blue and alpha) with a channel
+    /// `needed` asks for, loaded once for every vector of a lookup.
+    pub(super) fn channel_selects(&mut self, d: Desc, needed: [bool; 4]) -> [Option<Value>; 2] {
+        [0, 1].map(|half| {
+            (needed[2 * half] || needed[2 * half + 1]).then(|| {
+                let bytes = offset_of!(InlineSampler, channel_bytes) + 16 * half;
+                self.field(types::I8X16, d, bytes)
             })
         })
     }
@@ -121,14 +137,12 @@ impl Tr<'_, '_> {
         self.b.ins().iadd(spread, whole)
     }
 
-    /// The two rows' weights as floats for `k` steps (0..=255), in steps
-    /// over 65536, so that the weighted rows sum to the filtered value
-    /// times 255: `(256 − k) / 65536` and `k / 65536`, both exact.
+    /// The two rows' weights as floats for `k` steps (0..=255): `256 − k`
+    /// and `k`, so that the weighted rows sum to the filtered value times
+    /// [`FILTER_SCALE`].
     fn row_weights(&mut self, k: Value) -> [Value; 2] {
-        let k = self.b.ins().fcvt_from_sint(FVEC, k);
-        let unit = self.lb().f32s(1.0 / (SUBTEXEL_STEPS * SUBTEXEL_STEPS));
-        let second = self.b.ins().fmul(k, unit);
-        let whole = self.lb().f32s(1.0 / SUBTEXEL_STEPS);
+        let second = self.b.ins().fcvt_from_sint(FVEC, k);
+        let whole = self.lb().f32s(SUBTEXEL_STEPS);
         let first = self.b.ins().fsub(whole, second);
         [first, second]
     }
@@ -136,7 +150,21 @@ impl Tr<'_, '_> {
 
 #[cfg(test)]
 mod tests {
-    use dxjit_runtime::sampler::SUBTEXEL_STEPS;
+    use super::FILTER_SCALE;
+    use dxjit_runtime::sampler::{SUBTEXEL_STEPS, UNORM8_SCALE};
+
+    /// Every weighted sum a filter makes (0 to 255 × 65536), divided once
+    /// by [`FILTER_SCALE`], rounds as the runtime's sum in steps over
+    /// 65536 divided by 255 does.
+    #[test]
+    fn one_quotient_rounds_as_the_runtimes_two() {
+        let steps = SUBTEXEL_STEPS * SUBTEXEL_STEPS;
+        for sum in 0..=(UNORM8_SCALE * steps) as u32 {
+            let sum = sum as f32;
+            let runtime = (sum / steps) / UNORM8_SCALE;
+            assert_eq!((sum / FILTER_SCALE).to_bits(), runtime.to_bits(), "{sum}");
+        }
+    }
 
     /// The column weights' product form: `k × 65535 + 256` holds `256 − k`
     /// and `k` as 16-bit halves for every weight a filter makes.

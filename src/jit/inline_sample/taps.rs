@@ -8,24 +8,44 @@ use cranelift_codegen::ir::{types, InstBuilder, MemFlagsData, Value};
 use dxjit_runtime::sampler::InlineSampler;
 use std::mem::offset_of;
 
+/// Where a lookup's pair loads read: the row pitch in each lane, and the
+/// address of the texture's second row (where each lane's bottom pair is,
+/// at its top pair's offset).
+#[derive(Clone, Copy)]
+pub(super) struct PairRows {
+    pitch: Value,
+    second: Value,
+}
+
 impl Tr<'_, '_> {
-    /// The taps of lanes whose first taps `first` (column, row) have their
-    /// second taps next to them, inside the texture: each lane's pair of
-    /// a row is one 8-byte load, the bottom row's at the same offset from
-    /// the texture's second row.
-    pub(super) fn fetch_pairs(&mut self, d: Desc, first: [Value; 2]) -> [[Value; 2]; 2] {
+    /// Where a lookup's pair loads read (see [`PairRows`]), loaded once
+    /// for every vector of the lookup.
+    pub(super) fn pair_rows(&mut self, d: Desc) -> PairRows {
         let pitch = self.field(VEC, d, offset_of!(InlineSampler, row_pitch));
-        let row = self.b.ins().imul(first[1], pitch);
-        let column = self.b.ins().ishl_imm_u(first[0], 2);
-        let at = self.b.ins().iadd(row, column);
-        let offsets = self.lane_offsets(at);
-        let pitch = self.b.ins().uload32(
+        let bytes = self.b.ins().uload32(
             MemFlagsData::trusted(),
             d.at,
             offset_of!(InlineSampler, row_pitch) as i32,
         );
-        let second_row = self.b.ins().iadd(d.texels, pitch);
-        [d.texels, second_row].map(|base| self.load_pairs(base, offsets))
+        let second = self.b.ins().iadd(d.texels, bytes);
+        PairRows { pitch, second }
+    }
+
+    /// The taps of lanes whose first taps `first` (column, row) have their
+    /// second taps next to them, inside the texture: each lane's pair of
+    /// a row is one 8-byte load, the bottom row's at the same offset from
+    /// the texture's second row.
+    pub(super) fn fetch_pairs(
+        &mut self,
+        d: Desc,
+        rows: PairRows,
+        first: [Value; 2],
+    ) -> [[Value; 2]; 2] {
+        let row = self.b.ins().imul(first[1], rows.pitch);
+        let column = self.b.ins().ishl_imm_u(first[0], 2);
+        let at = self.b.ins().iadd(row, column);
+        let offsets = self.lane_offsets(at);
+        [d.texels, rows.second].map(|base| self.load_pairs(base, offsets))
     }
 
     /// The taps of lanes at coordinates in steps `steps` (column, row),
