@@ -46,11 +46,11 @@ pub use api::{
 };
 pub use cache::{CacheLimit, CacheStats, ShaderCache};
 pub use compile::{
-    compile_async, flush_stencil_cache, prewarm_stencils, prewarm_stencils_from,
-    prewarm_stencils_on, stencil_prewarm_list, AsyncError, CompileHandle, Spawner, Tier,
+    choose_prewarm_shaders, compile_async, flush_stencil_cache, prewarm_shaders, prewarm_stencils,
+    prewarm_stencils_from, prewarm_stencils_on, AsyncError, CompileHandle, Spawner, Tier,
     UpgradeError, WhenNotReady,
 };
 pub use disk_cache::DiskCache;
 pub use error::Error;
-pub use jit::Prewarmed;
+pub use jit::{PrewarmChoice, Prewarmed};
 pub use shader::{compile, compile_on, compile_with, CompileOptions, Family, Shader, LARGE_CALL};

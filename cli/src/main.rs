@@ -65,8 +65,8 @@ enum Command {
         /// this cache directory and load them from there.
         #[arg(long)]
         stencil_cache: Option<PathBuf>,
-        /// With --compile-only: make the built-in stencil prewarm list
-        /// before the clock starts.
+        /// With --compile-only: run the built-in stencil prewarm (stitch
+        /// the shaders built into dxjit) before the clock starts.
         #[arg(long)]
         prewarm: bool,
         /// Timed repetitions (per point of a sweep).

@@ -323,7 +323,7 @@ pub type ShaderFn = unsafe extern "C" fn(*mut Frame) -> u32;
 /// Atomic read-modify-write operations on a 32-bit word; compiled code
 /// passes the discriminant to `dxjit_typed_atomic`.
 #[repr(u32)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum AtomicOp {
     /// Bitwise and.
     And = 0,
@@ -396,7 +396,7 @@ impl EvalMode {
 /// The dimension of a texture or typed view; compiled code passes the
 /// discriminant to `dxjit_resinfo`.
 #[repr(u32)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum TextureKind {
     /// A typed buffer: `width` elements, one level.
     Buffer = 0,

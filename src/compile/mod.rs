@@ -4,14 +4,15 @@
 mod done;
 mod pending;
 mod prewarm;
+mod prewarm_shaders;
 mod spawner;
 mod tier;
 mod tiered;
 
 pub use pending::{compile_async, AsyncError, CompileHandle, WhenNotReady};
 pub use prewarm::{
-    flush_stencil_cache, prewarm_stencils, prewarm_stencils_from, prewarm_stencils_on,
-    stencil_prewarm_list,
+    choose_prewarm_shaders, flush_stencil_cache, prewarm_shaders, prewarm_stencils,
+    prewarm_stencils_from, prewarm_stencils_on,
 };
 pub use spawner::{Job, Spawner};
 pub use tier::Tier;

@@ -75,15 +75,15 @@ pub fn key(bytecode: &[u8], lowering: Lowering, k: Option<usize>, codegen: Codeg
     Some(Key(h.digest128().to_le_bytes()))
 }
 
-/// The name of the stored stencil whose key serialises as `key_bytes`:
-/// its hash with the environment stencils are compiled in (this build,
-/// the quick code generator's target); `None` when the build or host
-/// cannot be identified.
-pub fn stencil_key(key_bytes: &[u8]) -> Option<Key> {
+/// The name of the stored stencil whose key digests to `digest`: its hash
+/// with the environment stencils are compiled in (this build, the quick
+/// code generator's target); `None` when the build or host cannot be
+/// identified.
+pub fn stencil_key(digest: &[u8; 16]) -> Option<Key> {
     let mut h = Xxh3::new();
     h.update(environment(Codegen::Quick)?.as_bytes());
     h.update(b" stencil ");
-    h.update(key_bytes);
+    h.update(digest);
     Some(Key(h.digest128().to_le_bytes()))
 }
 

@@ -10,7 +10,7 @@
 //! token boundary).
 
 /// Which instruction stopped a call (see [`super::Inst::Halt`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum HaltKind {
     /// `abort`: the shader asked to stop.
     Abort,

@@ -31,7 +31,7 @@ pub use dxjit_runtime::abi::AtomicOp;
 pub use dxjit_runtime::abi::TextureKind as Dim;
 
 /// The pipeline stage a program runs in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Stage {
     /// Vertex shader: one invocation per vertex.
     Vertex,
@@ -48,7 +48,7 @@ pub enum Stage {
 }
 
 /// A register file an operand names.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum File {
     /// `r#`: temporaries, four components each.
     Temp,
@@ -71,7 +71,7 @@ pub enum File {
 }
 
 /// System values that the runtime provides to every invocation.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum SysVal {
     /// `vThreadID`: SV_DispatchThreadID.
     DispatchThreadId,
@@ -100,7 +100,7 @@ pub enum SysVal {
 }
 
 /// A register index: a static part plus an optional per-lane relative part.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Index {
     /// The static offset.
     pub base: u32,
@@ -121,7 +121,7 @@ impl Index {
 /// `neg` and `abs` are applied as the operation's source type says: float
 /// operations flip / clear the sign bit (abs first, then neg); integer
 /// operations negate in two's complement.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Src {
     /// The register file.
     pub file: File,
@@ -206,7 +206,7 @@ impl Src {
 }
 
 /// A destination operand: a register, the components written, and saturation.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Dst {
     /// The register file (`Temp`, `Indexable`, `Output` or `Null`).
     pub file: File,
@@ -242,7 +242,7 @@ impl Dst {
 
 /// Component-wise operations: `dst[c] = op(src0[c], src1[c], ..)` for each
 /// component `c` of the destination's write mask.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum AluOp {
     /// Copy (float modifiers apply).
     Mov,
@@ -394,7 +394,7 @@ pub enum AluOp {
 /// Double-precision operations. Each double occupies a pair of 32-bit
 /// components (`xy` or `zw`, low word first); masks and swizzles in the
 /// operands address those 32-bit components.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum DoubleOp {
     /// Add.
     Add,
@@ -437,7 +437,7 @@ pub enum DoubleOp {
 }
 
 /// A resource an access names.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Resource {
     /// A shader resource view `t#` (read-only).
     Srv(u32),
@@ -448,7 +448,7 @@ pub enum Resource {
 }
 
 /// How a texture lookup chooses its level of detail.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Lod {
     /// From the quad's derivatives of the coordinates.
     Implicit,
@@ -466,7 +466,7 @@ pub enum Lod {
 /// sampler `sampler + sampler.x` (as unsigned integers), from the tables
 /// of every bound slot the frame carries; a slot past the runtime's
 /// (`SRV_SLOTS`, `SAMPLER_SLOTS`) reads as unbound: zeros.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct SlotOffsets {
     /// Added to the texture slot; `None` keeps it as written.
     pub texture: Option<Src>,
@@ -475,7 +475,7 @@ pub struct SlotOffsets {
 }
 
 /// One instruction of the IR.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Inst {
     /// A component-wise operation (see [`AluOp`]).
     Alu { op: AluOp, dst: Dst, src: Vec<Src> },
@@ -713,7 +713,7 @@ pub enum Inst {
 }
 
 /// Where an [`Inst::Eval`] evaluates its input.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum EvalAt {
     /// `eval_centroid`: the pixel's centroid (D3D11.3, 3.5.5).
     Centroid,
@@ -744,7 +744,7 @@ impl EvalAt {
 }
 
 /// A gather's texel offsets.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum GatherOffset {
     /// `aoffimmi(u, v, w)`.
     Immediate([i8; 3]),
@@ -753,7 +753,7 @@ pub enum GatherOffset {
 }
 
 /// How `resinfo` returns its values.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ResInfoReturn {
     /// As floats.
     Float,
@@ -764,7 +764,7 @@ pub enum ResInfoReturn {
 }
 
 /// An input or output register's description.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct IoReg {
     /// The register number in the IR's `Input`/`Output` file.
     pub reg: u32,
@@ -782,9 +782,7 @@ pub struct IoReg {
 }
 
 /// Pixel-input interpolation modes.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
-)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum Interpolation {
     /// Perspective-correct linear (the default).
     #[default]
@@ -801,7 +799,7 @@ pub enum Interpolation {
 }
 
 /// An indexable temporary array `x#[count]`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct IndexableDecl {
     /// Declaration number (`x#`).
     pub id: u32,
@@ -810,7 +808,7 @@ pub struct IndexableDecl {
 }
 
 /// A thread-group shared memory block `g#`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct TgsmDecl {
     /// Declaration number (`g#`).
     pub id: u32,
@@ -821,7 +819,7 @@ pub struct TgsmDecl {
 }
 
 /// A constant buffer the program reads.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct CbDecl {
     /// Slot.
     pub slot: u32,
@@ -830,7 +828,7 @@ pub struct CbDecl {
 }
 
 /// Resource view kinds of a declared resource.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ResourceKind {
     /// Byte-addressed buffer.
     Raw,
@@ -841,7 +839,7 @@ pub enum ResourceKind {
 }
 
 /// A declared SRV or UAV.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct ResourceDecl {
     /// Slot (`t#` or `u#`).
     pub slot: u32,

@@ -59,12 +59,12 @@ use state::{Analyses, Control, FuncState, Masks, ScratchLayout, Tr, ARGS_BYTES};
 use std::collections::HashMap;
 use std::mem::offset_of;
 use std::time::Instant;
+pub(crate) use stencil::{choose_prewarm, prewarm as prewarm_programs};
 pub use stencil::{
     flush as flush_stencil_writes, keep_in as keep_stencils_in,
     library_made as stencil_library_made, library_size as stencil_library_size,
-    takes as stencil_tier_takes, Prewarmed, STENCIL_K,
+    takes as stencil_tier_takes, PrewarmChoice, Prewarmed, STENCIL_K,
 };
-pub(crate) use stencil::{prewarm as prewarm_stencil_list, prewarm_list, BUILT_IN_PREWARM};
 
 /// Why a program could not be compiled.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

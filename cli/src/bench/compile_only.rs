@@ -25,7 +25,7 @@ pub struct CompileOnlySetup {
     /// A cache for the stencil tier's stencils alone (whole shaders are
     /// compiled every time).
     pub stencils: Option<DiskCache>,
-    /// Whether the built-in stencil prewarm list is made (and waited for)
+    /// Whether the built-in stencil prewarm runs (and is waited for)
     /// first.
     pub prewarm: bool,
 }
@@ -56,17 +56,16 @@ pub fn compile_only(
     if let Some(stencils) = setup.stencils.as_ref().or(cache) {
         dxjit::jit::keep_stencils_in(stencils);
     }
-    if setup.prewarm {
+    let prewarm_ms = setup.prewarm.then(|| {
         let started = Instant::now();
         let p = dxjit::prewarm_stencils(None);
+        let ms = started.elapsed().as_secs_f64() * 1e3;
         println!(
-            "prewarm: {} listed, {} made, {} failed in {:.1} ms",
-            p.listed,
-            p.made,
-            p.failed,
-            started.elapsed().as_secs_f64() * 1e3
+            "prewarm: {} shaders ({} failed), {} stencils, {} made in {ms:.1} ms",
+            p.programs, p.failed, p.stencils, p.made
         );
-    }
+        ms
+    });
     let files = shader_files(paths);
     let loaded: Vec<(PathBuf, Result<Vec<u8>, String>)> =
         files.into_iter().map(|f| (f.clone(), load(&f))).collect();
@@ -131,6 +130,7 @@ pub fn compile_only(
             "max_us": max,
             "stencils_compiled": compiled,
             "stencils_loaded": loaded,
+            "prewarm_ms": prewarm_ms,
         });
         println!("{obj}");
     }

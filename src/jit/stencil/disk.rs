@@ -52,10 +52,10 @@ fn store() -> Option<PathBuf> {
         .and_then(|(folder, usable)| usable.then(|| folder.clone()))
 }
 
-/// The record of the stencil whose key serialises as `key_bytes` in
-/// `folder`, and its name.
-fn path(folder: &Path, key_bytes: &[u8]) -> Option<(PathBuf, crate::disk_cache::Key)> {
-    let name = stencil_key(key_bytes)?;
+/// The record of the stencil whose key digests to `digest` in `folder`,
+/// and its name.
+fn path(folder: &Path, digest: &[u8; 16]) -> Option<(PathBuf, crate::disk_cache::Key)> {
+    let name = stencil_key(digest)?;
     Some((folder.join(format!("{}.{EXTENSION}", name.hex())), name))
 }
 
@@ -129,10 +129,10 @@ pub fn flush() {
 /// The stencil of `key` recorded in `folder`, if a valid record is there;
 /// a bad record is reported and passed over.
 pub fn load_from(folder: &Path, key: &Key) -> Option<Stencil> {
-    let key_bytes = key.to_bytes()?;
-    let (path, name) = path(folder, &key_bytes)?;
+    let digest = key.digest();
+    let (path, name) = path(folder, &digest)?;
     let loaded = match std::fs::read(&path) {
-        Ok(bytes) => record::decode(&bytes, &name, key, &key_bytes).map_err(str::to_string),
+        Ok(bytes) => record::decode(&bytes, &name, key, &digest).map_err(str::to_string),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return None,
         Err(e) => Err(e.to_string()),
     };
@@ -149,13 +149,11 @@ pub fn load_from(folder: &Path, key: &Key) -> Option<Stencil> {
 /// Records `stencil` in `folder`; a failure is reported once per process.
 pub fn save_to(folder: &Path, stencil: &Stencil) {
     static WARNED: AtomicBool = AtomicBool::new(false);
-    let Some(key_bytes) = stencil.key.to_bytes() else {
+    let digest = stencil.key.digest();
+    let Some((path, name)) = path(folder, &digest) else {
         return;
     };
-    let Some((path, name)) = path(folder, &key_bytes) else {
-        return;
-    };
-    let Some(bytes) = record::encode(&name, &key_bytes, stencil) else {
+    let Some(bytes) = record::encode(&name, &digest, stencil) else {
         return;
     };
     if let Err(e) = dir::write(&path, &bytes) {

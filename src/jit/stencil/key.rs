@@ -7,10 +7,12 @@
 //! file is a hole.
 
 use crate::ir::{Inst, ResourceDecl, Stage, TgsmDecl};
+use std::hash::Hash;
+use xxhash_rust::xxh3::Xxh3;
 
 /// Where one component of an operand lives, as a stencil addresses it,
 /// with the holes each takes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Place {
     /// A lane vector in the call's scratch memory (temps, indexable
     /// temps): hole = byte offset.
@@ -41,7 +43,7 @@ pub enum Place {
 
 /// The components of one canonical register a stencil loads or stores,
 /// and where they live.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Access {
     /// The register file, the same for every component.
     pub place: Place,
@@ -54,7 +56,7 @@ pub struct Access {
 
 /// What of the program an instruction's code depends on besides its
 /// operands.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct InstContext {
     /// The stage (sampling picks its level of detail by it).
     pub stage: Stage,
@@ -88,7 +90,7 @@ pub struct InstContext {
 }
 
 /// A mask of the execution-mask block (`state::Masks`), by position.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum MaskId {
     /// `cond`.
     Cond = 0,
@@ -107,7 +109,7 @@ pub enum MaskId {
 /// The control-flow pieces, each the stencil form of what `jit/flow.rs`
 /// emits for one construct boundary. Masks live in the scratch's mask
 /// block; the masks a construct saves live in its slot (a hole).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum FlowOp {
     /// Where a call's body starts: construct masks all ones, `alive` and
     /// `exec` from the frame's lane mask.
@@ -213,7 +215,7 @@ pub enum FlowOp {
 }
 
 /// An instruction and what of the program its code depends on.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct InstBody {
     /// The instruction.
     pub inst: Inst,
@@ -222,7 +224,7 @@ pub struct InstBody {
 }
 
 /// The code a stencil holds.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Body {
     /// The function's entry for every stage but pixel: calls the chain
     /// (exit 0) and returns its status.
@@ -255,7 +257,7 @@ pub enum Body {
 }
 
 /// Everything a stencil's code depends on.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Key {
     /// Vectors per register component.
     pub k: u8,
@@ -312,18 +314,12 @@ pub enum HoleValue {
 }
 
 impl Key {
-    /// The key as bytes (postcard): the same key gives the same bytes in
-    /// one build, which is all a stored stencil or the prewarm list needs
-    /// (both are tied to the build). `None` if serialising fails.
-    pub fn to_bytes(&self) -> Option<Vec<u8>> {
-        postcard::to_allocvec(self).ok()
-    }
-
-    /// The key `bytes` hold, if they are exactly one key.
-    pub fn from_bytes(bytes: &[u8]) -> Option<Key> {
-        match postcard::take_from_bytes::<Key>(bytes) {
-            Ok((key, [])) => Some(key),
-            _ => None,
-        }
+    /// The key's 128-bit digest: its `Hash` fed through XXH3-128. `Hash`
+    /// output is the same for equal keys within one build of dxjit, which
+    /// is all a stored stencil needs (records are tied to the build).
+    pub fn digest(&self) -> [u8; 16] {
+        let mut h = Xxh3::new();
+        self.hash(&mut h);
+        h.digest128().to_le_bytes()
     }
 }

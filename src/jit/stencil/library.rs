@@ -21,14 +21,6 @@ fn library() -> &'static Mutex<FxHashMap<Key, Arc<Stencil>>> {
     LIBRARY.get_or_init(Default::default)
 }
 
-/// Whether the library holds `key`'s stencil.
-pub fn holds(key: &Key) -> bool {
-    library()
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .contains_key(key)
-}
-
 /// The stencil of `key`, loaded or compiled now if no shader has needed it
 /// before (and a compiled one kept in the cache folder). Two threads that
 /// miss the same key at once both make it; the first to finish is kept

@@ -15,8 +15,8 @@
 //! Once the stencils a program needs exist, compiling it costs a hash
 //! lookup and a copy per piece, not Cranelift's lowering and allocation.
 //! With a persistent cache, stencils are kept on disk (`disk`, `record`)
-//! for later processes, and a key list can make them ahead of time
-//! (`prewarm`).
+//! for later processes, and stitching a few chosen programs ahead of
+//! time makes most of them (`prewarm`, `cover`).
 //!
 //! Registers and masks live in the call's scratch memory between pieces
 //! (`layout`); each piece loads what it reads and stores what it writes.
@@ -32,6 +32,7 @@
 //! tier.
 
 mod build;
+mod cover;
 mod disk;
 mod emit;
 mod flow_body;
@@ -45,10 +46,11 @@ mod stitch;
 
 use super::{Compiled, JitError, JitOptions, KernelInfo, Listing, Memory};
 use crate::ir::{Program, Stage};
+pub use cover::{choose as choose_prewarm, PrewarmChoice};
 use cranelift_codegen::binemit::Reloc;
 pub use disk::{flush, keep_in};
 pub use library::{made as library_made, size as library_size};
-pub use prewarm::{list_for as prewarm_list, prewarm, Prewarmed, BUILT_IN as BUILT_IN_PREWARM};
+pub use prewarm::{prewarm, Prewarmed};
 use std::time::Instant;
 
 /// One compiled stencil: its code and where to patch it.

@@ -6,9 +6,9 @@
 //! |---|---|
 //! | 8 | magic `DXJITST\0` |
 //! | 4 | format version |
-//! | 16 | entry name (`disk_cache::key::stencil_key` of the key bytes) |
-//! | 4 × 6 | lengths of the key, code, hole, exit, data-reference and symbol sections |
-//! | … | the stencil's key ([`Key::to_bytes`]) |
+//! | 16 | entry name (`disk_cache::key::stencil_key` of the key digest) |
+//! | 4 × 6 | lengths of the key digest, code, hole, exit, data-reference and symbol sections |
+//! | 16 | the stencil's key digest ([`Key::digest`]) |
 //! | … | code |
 //! | … | holes: offset u32, number u32 |
 //! | … | exits: offset u32, number u32, addend i64 |
@@ -26,10 +26,10 @@ use xxhash_rust::xxh3::xxh3_128;
 
 const MAGIC: &[u8; 8] = b"DXJITST\0";
 /// Bumped whenever the layout changes.
-const FORMAT: u32 = 1;
+const FORMAT: u32 = 2;
 /// Sections after the header.
 const SECTIONS: usize = 6;
-/// Bytes before the key.
+/// Bytes before the key digest.
 const HEADER: usize = 8 + 4 + 16 + 4 * SECTIONS;
 /// Bytes of the checksum.
 const CHECKSUM: usize = 16;
@@ -39,7 +39,7 @@ const CHECKSUM: usize = 16;
 pub struct Sections {
     /// Magic, format, entry name and section lengths.
     pub header: Range<usize>,
-    /// The key, code, holes, exits, data references and symbols, in order.
+    /// The key digest, code, holes, exits, data references and symbols, in order.
     pub parts: [Range<usize>; SECTIONS],
     /// The checksum.
     pub checksum: Range<usize>,
@@ -84,9 +84,9 @@ fn kind_of(code: u8) -> Option<(Reloc, usize)> {
     }
 }
 
-/// The record of `stencil`, whose key serialises as `key_bytes`, named
-/// `name`; `None` if a relocation cannot be stored.
-pub fn encode(name: &EntryName, key_bytes: &[u8], stencil: &Stencil) -> Option<Vec<u8>> {
+/// The record of `stencil`, whose key digests to `digest`, named `name`;
+/// `None` if a relocation cannot be stored.
+pub fn encode(name: &EntryName, digest: &[u8; 16], stencil: &Stencil) -> Option<Vec<u8>> {
     let mut holes = Writer::default();
     for &(offset, number) in &stencil.holes {
         holes.u32(offset);
@@ -112,7 +112,7 @@ pub fn encode(name: &EntryName, key_bytes: &[u8], stencil: &Stencil) -> Option<V
         symbols.0.extend_from_slice(r.symbol.as_bytes());
     }
     let parts = [
-        key_bytes,
+        digest.as_slice(),
         &stencil.code,
         &holes.0,
         &exits.0,
@@ -145,7 +145,7 @@ fn table<T>(
     Ok(out)
 }
 
-/// The stencil of `key` (serialised as `key_bytes`) a record named `name`
+/// The stencil of `key` (whose digest is `digest`) a record named `name`
 /// holds, if the record is whole, its checksum matches, it was written by
 /// this format for this key, and every patch lies inside the code and names
 /// a known symbol; otherwise why it is refused.
@@ -153,7 +153,7 @@ pub fn decode(
     bytes: &[u8],
     name: &EntryName,
     key: &Key,
-    key_bytes: &[u8],
+    digest: &[u8; 16],
 ) -> Result<Stencil, &'static str> {
     let s = sections(bytes).ok_or("truncated or malformed")?;
     let (body, sum) = bytes.split_at(s.checksum.start);
@@ -166,7 +166,7 @@ pub fn decode(
     if bytes[8..12] != FORMAT.to_le_bytes() {
         return Err("written by another format version");
     }
-    if bytes[12..28] != name.0 || &bytes[s.parts[0].clone()] != key_bytes {
+    if bytes[12..28] != name.0 || bytes[s.parts[0].clone()] != digest[..] {
         return Err("written for another key (foreign or stale)");
     }
     let code = bytes[s.parts[1].clone()].to_vec();
@@ -266,31 +266,31 @@ mod tests {
         )
     }
 
-    fn record() -> (EntryName, Vec<u8>, Vec<u8>) {
-        let key_bytes = key().to_bytes().unwrap();
+    fn record() -> (EntryName, [u8; 16], Vec<u8>) {
+        let digest = key().digest();
         let name = EntryName([3; 16]);
-        let bytes = encode(&name, &key_bytes, &stencil(8, HelperId::ALL[0].name())).unwrap();
-        (name, key_bytes, bytes)
+        let bytes = encode(&name, &digest, &stencil(8, HelperId::ALL[0].name())).unwrap();
+        (name, digest, bytes)
     }
 
     #[test]
     fn records_round_trip() {
-        let (name, key_bytes, bytes) = record();
-        let back = decode(&bytes, &name, &key(), &key_bytes).unwrap();
+        let (name, digest, bytes) = record();
+        let back = decode(&bytes, &name, &key(), &digest).unwrap();
         assert_eq!(back.key, key());
         assert_eq!(parts(&back), parts(&stencil(8, HelperId::ALL[0].name())));
     }
 
     #[test]
     fn every_flipped_byte_is_refused() {
-        let (name, key_bytes, bytes) = record();
+        let (name, digest, bytes) = record();
         let s = sections(&bytes).unwrap();
         assert_eq!(s.header.end, s.parts[0].start);
         for at in 0..bytes.len() {
             let mut bad = bytes.clone();
             bad[at] ^= 0x10;
             assert!(
-                decode(&bad, &name, &key(), &key_bytes).is_err(),
+                decode(&bad, &name, &key(), &digest).is_err(),
                 "flipped byte {at} accepted"
             );
         }
@@ -298,36 +298,46 @@ mod tests {
 
     #[test]
     fn every_truncation_is_refused() {
-        let (name, key_bytes, bytes) = record();
+        let (name, digest, bytes) = record();
         for len in 0..bytes.len() {
-            assert!(decode(&bytes[..len], &name, &key(), &key_bytes).is_err());
+            assert!(decode(&bytes[..len], &name, &key(), &digest).is_err());
         }
     }
 
     #[test]
     fn another_key_or_name_is_refused() {
-        let (name, key_bytes, bytes) = record();
+        let (name, digest, bytes) = record();
         let other = Key { k: 1, ..key() };
-        let other_bytes = other.to_bytes().unwrap();
-        assert!(decode(&bytes, &name, &other, &other_bytes).is_err());
-        assert!(decode(&bytes, &EntryName([4; 16]), &key(), &key_bytes).is_err());
+        assert!(decode(&bytes, &name, &other, &other.digest()).is_err());
+        assert!(decode(&bytes, &EntryName([4; 16]), &key(), &digest).is_err());
     }
 
     #[test]
     fn patches_outside_the_code_and_unknown_symbols_are_refused() {
-        let key_bytes = key().to_bytes().unwrap();
+        let digest = key().digest();
         let name = EntryName([3; 16]);
         for bad in [stencil(60, HelperId::ALL[0].name()), stencil(8, "no_such")] {
-            let bytes = encode(&name, &key_bytes, &bad).unwrap();
-            assert!(decode(&bytes, &name, &key(), &key_bytes).is_err());
+            let bytes = encode(&name, &digest, &bad).unwrap();
+            assert!(decode(&bytes, &name, &key(), &digest).is_err());
         }
     }
 
     #[test]
-    fn keys_read_back_from_their_bytes() {
-        let bytes = key().to_bytes().unwrap();
-        assert_eq!(Key::from_bytes(&bytes), Some(key()));
-        assert_eq!(Key::from_bytes(&[bytes.as_slice(), &[0]].concat()), None);
-        assert_eq!(Key::from_bytes(&bytes[..bytes.len() - 1]), None);
+    fn equal_keys_digest_alike_and_others_not() {
+        assert_eq!(key().digest(), key().clone().digest());
+        let others = [
+            Key { k: 1, ..key() },
+            Key {
+                divergent: true,
+                ..key()
+            },
+            Key {
+                masks: false,
+                ..key()
+            },
+        ];
+        for other in others {
+            assert_ne!(other.digest(), key().digest(), "{other:?}");
+        }
     }
 }

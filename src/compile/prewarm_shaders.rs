@@ -1,0 +1,46 @@
+//! The shaders the built-in stencil prewarm stitches. Written by the
+//! ignored test `regenerate_prewarm_shaders` (`tests/prewarm_shaders.rs`).
+
+use super::prewarm::Source;
+
+/// The shaders, in the order chosen: 37 of 269 game shaders, 149579 bytes,
+/// needing 720 of their 2059 stencils and 12656 of their 15705 stencil uses.
+pub const SHADERS: &[Source] = &[
+    Source::Bytecode(include_bytes!("../../tests/shaders/alreborn/renderware/matfx/dwEnvMapNoBaseTexturePixelShader.bin")),
+    Source::Bytecode(include_bytes!("../../tests/shaders/alreborn/renderware/normmap/dwDot3prelitnotexturePixelShader.bin")),
+    Source::Bytecode(include_bytes!("../../tests/shaders/alreborn/renderware/toon/dwToonPixelShaderNoBase.bin")),
+    Source::Bytecode(include_bytes!("../../tests/shaders/alreborn/archlord/g_vs11_lightmap.bin")),
+    Source::Bytecode(include_bytes!("../../tests/shaders/alreborn/archlord/dwBlurpshaderD3D9PixelShader.bin")),
+    Source::Bytecode(include_bytes!("../../tests/shaders/alreborn/renderware/matfx/dwBumpMapPixelShader.bin")),
+    Source::Bytecode(include_bytes!("../../tests/shaders/alreborn/renderware/team/dwSkinshdr2ndpassVertexShader.bin")),
+    Source::Bytecode(include_bytes!("../../tests/shaders/alreborn/renderware/normmap/dwDot3envmapPixelShader.bin")),
+    Source::Sm4Text(include_str!("../../tests/shaders/3d-fixes/witcher3/ShaderFixes/8344142657aafec0-ps.txt")),
+    Source::Bytecode(include_bytes!("../../tests/shaders/alreborn/archlord/g_vs11_shadow.bin")),
+    Source::D3d9Text(include_str!("../../tests/shaders/3d-fixes/eleusis/ShaderOverride/PixelShaders/09EB222D.txt")),
+    Source::Bytecode(include_bytes!("../../tests/shaders/alreborn/renderware/team/dwSkinshdr_unlit_nofog2VertexShader.bin")),
+    Source::Sm4Text(include_str!("../../tests/shaders/3d-fixes/song-of-the-deep/ShaderFixes/58d8f84357077b32-vs.txt")),
+    Source::Bytecode(include_bytes!("../../tests/shaders/alreborn/archlord/g_vs11_main.bin")),
+    Source::Sm4Text(include_str!("../../tests/shaders/3d-fixes/subnautica/ShaderFixes/0083579f723edaa7-ps.txt")),
+    Source::Bytecode(include_bytes!("../../tests/shaders/alreborn/archlord/g_vs11_terrain_LinearFO.bin")),
+    Source::D3d9Text(include_str!("../../tests/shaders/3d-fixes/galgun-double-peace/ShaderOverride/PixelShaders/A7ABBB2C.txt")),
+    Source::D3d9Text(include_str!("../../tests/shaders/3d-fixes/montague-s-mount/ShaderOverride/VertexShaders/004D0D82.txt")),
+    Source::D3d9Text(include_str!("../../tests/shaders/3d-fixes/far-cry-2/ShaderOverride/PixelShaders/98A0382A.txt")),
+    Source::Sm4Text(include_str!("../../tests/shaders/3d-fixes/witcher3/ShaderFixes/4e7b1b2f8c99e97a-cs.txt")),
+    Source::D3d9Text(include_str!("../../tests/shaders/3d-fixes/demonicon/ShaderOverride/PixelShaders/099E33E2.txt")),
+    Source::Sm4Text(include_str!("../../tests/shaders/3d-fixes/far-cry-primal/ShaderFixes/0072fd2584c97e2b-vs.txt")),
+    Source::D3d9Text(include_str!("../../tests/shaders/3d-fixes/oddworld-new-n-tasty/ShaderOverride/PixelShaders/0EB72D84.txt")),
+    Source::D3d9Text(include_str!("../../tests/shaders/3d-fixes/life-is-strange/ShaderOverride/PixelShaders/7F44B6A8.txt")),
+    Source::Sm4Text(include_str!("../../tests/shaders/3d-fixes/team-sonic-racing/ShaderFixes/4a77756c339d1092-ps.txt")),
+    Source::Bytecode(include_bytes!("../../tests/shaders/alreborn/renderware/normmap/dwDot3envmapnotexture14PixelShader.bin")),
+    Source::Sm4Text(include_str!("../../tests/shaders/3d-fixes/doa6/ShaderFixes/1c6a5be798a09cb3-vs.txt")),
+    Source::D3d9Text(include_str!("../../tests/shaders/3d-fixes/stranded-deep-dx9/ShaderOverride/VertexShaders/004397AE.txt")),
+    Source::Sm4Text(include_str!("../../tests/shaders/3d-fixes/subnautica/ShaderFixes/79fe514db7c696ba-ps.txt")),
+    Source::Sm4Text(include_str!("../../tests/shaders/3d-fixes/mass-effect-andromeda/ShaderFixes/1c836ae86bd20d68-cs.txt")),
+    Source::Bytecode(include_bytes!("../../tests/shaders/alreborn/renderware/toon/dwToonVertexShader.bin")),
+    Source::D3d9Text(include_str!("../../tests/shaders/3d-fixes/far-cry-2/ShaderOverride/VertexShaders/0D348791.txt")),
+    Source::D3d9Text(include_str!("../../tests/shaders/3d-fixes/life-is-strange/ShaderOverride/VertexShaders/1684A21B.txt")),
+    Source::D3d9Text(include_str!("../../tests/shaders/3d-fixes/betrayer/ShaderOverride/PixelShaders/8FB9987B.txt")),
+    Source::Sm4Text(include_str!("../../tests/shaders/3d-fixes/doax-venusvacation/ShaderFixes/b085f1d15d8e8418-vs.txt")),
+    Source::Sm4Text(include_str!("../../tests/shaders/3d-fixes/life-is-strange-before-the-storm/ShaderFixes/30f43a0100ed3a4f-vs.txt")),
+    Source::Bytecode(include_bytes!("../../tests/shaders/alreborn/renderware/team/dwSkinshdr_nofogVertexShader.bin")),
+];
