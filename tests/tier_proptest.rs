@@ -318,6 +318,55 @@ fn program(body: Vec<Inst>) -> Program {
     p
 }
 
+/// Declares outputs `o0..` for the temps, with `semantic`.
+fn declare_outputs(p: &mut Program, semantic: &str) {
+    for reg in 0..TEMPS {
+        p.outputs.push(IoReg {
+            reg,
+            name: format!("o{reg}"),
+            mask: 0xf,
+            semantic: semantic.into(),
+            semantic_index: reg,
+            interpolation: Interpolation::Linear,
+        });
+    }
+}
+
+/// The compute program's instructions without its stores, each read of
+/// the thread id replaced by `id` (keeping the read's modifiers).
+fn retargeted(compute: &Program, id: &Src) -> Vec<Inst> {
+    let mut main = Vec::new();
+    for inst in compute.main.as_slice() {
+        if matches!(inst, Inst::StoreRaw { .. }) {
+            continue;
+        }
+        let mut inst = inst.clone();
+        for src in inst.sources_mut() {
+            if src.file == File::SysVal(SysVal::DispatchThreadId) {
+                *src = Src {
+                    neg: src.neg,
+                    abs: src.abs,
+                    ..id.clone()
+                };
+            }
+        }
+        main.push(inst);
+    }
+    main
+}
+
+/// Each temp moved to the output register of its number.
+fn write_outputs() -> impl Iterator<Item = Inst> {
+    (0..TEMPS).map(|reg| Inst::Alu {
+        op: AluOp::Mov,
+        dst: Dst {
+            file: File::Output,
+            ..Dst::temp(reg, 0xf)
+        },
+        src: vec![Src::temp(reg)],
+    })
+}
+
 /// The same program as a vertex shader: the vertex index comes from input
 /// `v0.x` where the compute shader reads the thread id, and each temp is
 /// written to the output register of its number instead of stored.
@@ -334,46 +383,16 @@ fn vertex_program(body: Vec<Inst>) -> Program {
         semantic_index: 0,
         interpolation: Interpolation::Linear,
     });
-    for reg in 0..TEMPS {
-        p.outputs.push(IoReg {
-            reg,
-            name: format!("o{reg}"),
-            mask: 0xf,
-            semantic: "TEXCOORD".into(),
-            semantic_index: reg,
-            interpolation: Interpolation::Linear,
-        });
-    }
-    let mut main = Vec::new();
-    for inst in compute.main.as_slice() {
-        if matches!(inst, Inst::StoreRaw { .. }) {
-            continue;
-        }
-        let mut inst = inst.clone();
-        for src in inst.sources_mut() {
-            if src.file == File::SysVal(SysVal::DispatchThreadId) {
-                src.file = File::Input;
-            }
-        }
-        main.push(inst);
-    }
-    for reg in 0..TEMPS {
-        main.push(Inst::Alu {
-            op: AluOp::Mov,
-            dst: Dst {
-                file: File::Output,
-                ..Dst::temp(reg, 0xf)
-            },
-            src: vec![Src::temp(reg)],
-        });
-    }
+    declare_outputs(&mut p, "TEXCOORD");
+    let mut main = retargeted(&compute, &Src::reg(File::Input, 0).scalar(0));
+    main.extend(write_outputs());
     p.main = main.into();
     p
 }
 
-/// The output words of each vertex, run with `codegen` at `k`.
-fn run_vertices_at(prog: &Program, codegen: Codegen, k: usize, constants: &[u32]) -> Vec<u32> {
-    let c = compile(
+/// `prog` compiled with `codegen` at `k`.
+fn compiled(prog: &Program, codegen: Codegen, k: usize) -> dxjit::jit::Compiled {
+    compile(
         prog,
         JitOptions {
             k,
@@ -382,14 +401,25 @@ fn run_vertices_at(prog: &Program, codegen: Codegen, k: usize, constants: &[u32]
             keep_image: false,
         },
     )
-    .expect("compiles");
-    let mut cb = constants.to_vec();
+    .expect("compiles")
+}
+
+/// Bindings with `cb` as constant buffer 0.
+fn binding_constants(cb: &mut [u32]) -> Bindings {
     let mut b = Bindings::default();
     b.cbs[0] = View {
         ptr: cb.as_mut_ptr() as *mut u8,
         size: (cb.len() * 4) as u32,
         ..View::EMPTY
     };
+    b
+}
+
+/// The output words of each vertex, run with `codegen` at `k`.
+fn run_vertices_at(prog: &Program, codegen: Codegen, k: usize, constants: &[u32]) -> Vec<u32> {
+    let c = compiled(prog, codegen, k);
+    let mut cb = constants.to_vec();
+    let b = binding_constants(&mut cb);
     let inputs: Vec<[u32; 4]> = (0..THREADS).map(|i| [i, 0, 0, 0]).collect();
     // SAFETY: the constant buffer lives across the call; `c` keeps the
     // code alive; `inputs` holds one register per vertex.
@@ -412,16 +442,7 @@ fn pixel_program(body: Vec<Inst>) -> Program {
     let mut p = Program::new(Stage::Pixel);
     p.temps = index + 1;
     p.cbs = compute.cbs.clone();
-    for reg in 0..TEMPS {
-        p.outputs.push(IoReg {
-            reg,
-            name: format!("o{reg}"),
-            mask: 0xf,
-            semantic: "SV_TARGET".into(),
-            semantic_index: reg,
-            interpolation: Interpolation::Linear,
-        });
-    }
+    declare_outputs(&mut p, "SV_TARGET");
     let mut main = vec![
         Inst::Alu {
             op: AluOp::FToU,
@@ -438,22 +459,7 @@ fn pixel_program(body: Vec<Inst>) -> Program {
             ],
         },
     ];
-    for inst in compute.main.as_slice() {
-        if matches!(inst, Inst::StoreRaw { .. }) {
-            continue;
-        }
-        let mut inst = inst.clone();
-        for src in inst.sources_mut() {
-            if src.file == File::SysVal(SysVal::DispatchThreadId) {
-                *src = Src {
-                    neg: src.neg,
-                    abs: src.abs,
-                    ..Src::temp(index).scalar(0)
-                };
-            }
-        }
-        main.push(inst);
-    }
+    main.extend(retargeted(&compute, &Src::temp(index).scalar(0)));
     main.extend([
         Inst::Alu {
             op: AluOp::And,
@@ -465,16 +471,7 @@ fn pixel_program(body: Vec<Inst>) -> Program {
             nz: true,
         },
     ]);
-    for reg in 0..TEMPS {
-        main.push(Inst::Alu {
-            op: AluOp::Mov,
-            dst: Dst {
-                file: File::Output,
-                ..Dst::temp(reg, 0xf)
-            },
-            src: vec![Src::temp(reg)],
-        });
-    }
+    main.extend(write_outputs());
     p.main = main.into();
     p
 }
@@ -482,23 +479,9 @@ fn pixel_program(body: Vec<Inst>) -> Program {
 /// Every target word of the pixel variant's draw, run with `codegen` at
 /// `k`: one `rgba32_uint` target per output, cleared to a sentinel.
 fn draw_at(prog: &Program, codegen: Codegen, k: usize, constants: &[u32]) -> Vec<u32> {
-    let c = compile(
-        prog,
-        JitOptions {
-            k,
-            listing: false,
-            codegen,
-            keep_image: false,
-        },
-    )
-    .expect("compiles");
+    let c = compiled(prog, codegen, k);
     let mut cb = constants.to_vec();
-    let mut b = Bindings::default();
-    b.cbs[0] = View {
-        ptr: cb.as_mut_ptr() as *mut u8,
-        size: (cb.len() * 4) as u32,
-        ..View::EMPTY
-    };
+    let b = binding_constants(&mut cb);
     let texels = (DRAW_WIDTH * DRAW_HEIGHT) as usize;
     let mut targets = vec![vec![[0x5a5a_5a5au32; 4]; texels]; TEMPS as usize];
     let d = Draw {
@@ -529,27 +512,13 @@ fn draw_at(prog: &Program, codegen: Codegen, k: usize, constants: &[u32]) -> Vec
 
 /// The words each thread stores, run with `codegen` at `k`.
 fn run(prog: &Program, codegen: Codegen, k: usize, constants: &[u32]) -> Vec<u32> {
-    let c = compile(
-        prog,
-        JitOptions {
-            k,
-            listing: false,
-            codegen,
-            keep_image: false,
-        },
-    )
-    .expect("compiles");
+    let c = compiled(prog, codegen, k);
     let mut out = vec![0xdead_beef_u32; (THREADS * 4 * TEMPS) as usize];
     let mut cb = constants.to_vec();
-    let mut b = Bindings::default();
+    let mut b = binding_constants(&mut cb);
     b.uavs[0] = View {
         ptr: out.as_mut_ptr() as *mut u8,
         size: (out.len() * 4) as u32,
-        ..View::EMPTY
-    };
-    b.cbs[0] = View {
-        ptr: cb.as_mut_ptr() as *mut u8,
-        size: (cb.len() * 4) as u32,
         ..View::EMPTY
     };
     // SAFETY: both views point into vectors alive and untouched across the

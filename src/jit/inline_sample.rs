@@ -68,6 +68,18 @@ pub fn inline_pairs(prog: &Program) -> Vec<(u32, u32)> {
 /// instructions: see [`Tr::weights`]).
 const FETCHED: usize = 7;
 
+/// One vector's taps (each row's two pair vectors) and weights, in the
+/// order of the filter block's parameters.
+fn filter_args(
+    taps: impl IntoIterator<Item = [Value; 2]>,
+    weights: impl IntoIterator<Item = Value>,
+) -> impl Iterator<Item = BlockArg> {
+    taps.into_iter()
+        .flatten()
+        .chain(weights)
+        .map(BlockArg::from)
+}
+
 /// Per vector of a lookup's lanes, a value for each axis.
 type Vectors = [[Value; 2]; MAX_K];
 
@@ -135,12 +147,7 @@ impl Tr<'_, '_> {
         for (first, steps) in first.iter().zip(&steps).take(self.k) {
             let taps = self.fetch_pairs(d, rows, *first);
             let weights = self.weights(mask, *steps);
-            found.extend(
-                taps.into_iter()
-                    .flatten()
-                    .chain(weights)
-                    .map(BlockArg::from),
-            );
+            found.extend(filter_args(taps, weights));
         }
         self.b.ins().jump(fetched, &found);
 
@@ -157,12 +164,7 @@ impl Tr<'_, '_> {
         for vector in steps.iter().take(self.k) {
             let taps = self.fetch_singles(d, *vector, offset);
             let weights = self.weights(mask, *vector);
-            found.extend(
-                taps.into_iter()
-                    .flatten()
-                    .chain(weights)
-                    .map(BlockArg::from),
-            );
+            found.extend(filter_args(taps, weights));
         }
         self.b.ins().jump(fetched, &found);
 
