@@ -227,6 +227,10 @@ fn cache_command(action: &CacheAction) -> Result<bool, String> {
             };
             println!("directory: {}", dir.display());
             println!("entries: {} ({} bytes)", s.entries, s.bytes);
+            println!(
+                "stencil records: {} ({} bytes)",
+                s.stencils, s.stencil_bytes
+            );
             println!("unfinished temporary files: {}", s.temps);
             println!("least recently used: {}", age(s.oldest));
             println!("most recently used: {}", age(s.newest));

@@ -111,9 +111,10 @@ fn stencil_records(folder: &Path) -> io::Result<Vec<EntryFile>> {
         let path = e?.path();
         let ext = path.extension().and_then(|x| x.to_str());
         if matches!(ext, Some(STENCIL_EXTENSION | TEMP_EXTENSION)) && path.is_file() {
+            let bytes = fs::metadata(&path).map_or(0, |m| m.len());
             out.push(EntryFile {
                 path,
-                bytes: 0,
+                bytes,
                 used: SystemTime::UNIX_EPOCH,
             });
         }
@@ -135,6 +136,11 @@ pub struct DirStats {
     pub oldest: Option<SystemTime>,
     /// When the most recently used entry was last used.
     pub newest: Option<SystemTime>,
+    /// Stencil records (the stencil tier's pieces, in `stencils/`; not
+    /// counted against the cap).
+    pub stencils: usize,
+    /// Their bytes.
+    pub stencil_bytes: u64,
 }
 
 /// Counts the entries of the cache directory `dir`.
@@ -143,7 +149,16 @@ pub fn stats(dir: &Path) -> io::Result<DirStats> {
     let (entries, temps): (Vec<_>, Vec<_>) = all
         .iter()
         .partition(|e| e.path.extension().and_then(|x| x.to_str()) == Some(ENTRY_EXTENSION));
+    let records: Vec<EntryFile> = match stencil_records(&dir.join(STENCIL_FOLDER)) {
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Vec::new(),
+        listed => listed?,
+    }
+    .into_iter()
+    .filter(|e| e.path.extension().and_then(|x| x.to_str()) == Some(STENCIL_EXTENSION))
+    .collect();
     Ok(DirStats {
+        stencils: records.len(),
+        stencil_bytes: records.iter().map(|e| e.bytes).sum(),
         entries: entries.len(),
         bytes: entries.iter().map(|e| e.bytes).sum(),
         temps: temps.len(),
@@ -204,6 +219,28 @@ mod tests {
         assert_eq!(evict(&dir, 0).unwrap(), 1);
         assert!(entry_path(&dir, "a").exists(), "the newest entry is kept");
         assert!(dir.join("notes.txt").exists(), "other files are left alone");
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn stats_count_stencil_records_apart_and_clear_removes_them() {
+        let dir = temp_dir("stencils");
+        write(&entry_path(&dir, "a"), &[0; 10]).unwrap();
+        let folder = dir.join(STENCIL_FOLDER);
+        fs::create_dir_all(&folder).unwrap();
+        fs::write(folder.join(format!("x.{STENCIL_EXTENSION}")), [0; 7]).unwrap();
+        fs::write(folder.join(format!("y.{STENCIL_EXTENSION}")), [0; 5]).unwrap();
+        fs::write(folder.join("notes.txt"), [0; 3]).unwrap();
+        let s = stats(&dir).unwrap();
+        assert_eq!((s.entries, s.bytes), (1, 10));
+        assert_eq!((s.stencils, s.stencil_bytes), (2, 12));
+        assert_eq!(clear(&dir).unwrap(), 3);
+        let s = stats(&dir).unwrap();
+        assert_eq!((s.entries, s.stencils), (0, 0));
+        assert!(
+            folder.join("notes.txt").exists(),
+            "other files are left alone"
+        );
         fs::remove_dir_all(&dir).unwrap();
     }
 
