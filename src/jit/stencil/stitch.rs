@@ -1167,6 +1167,60 @@ impl<'p> Stitcher<'p> {
         context
     }
 
+    /// Where component `c` of `dst` is written by a one-component piece:
+    /// the canonical destination, the store and its holes (none when a
+    /// relative index writes the component in place).
+    fn component_destination(
+        &mut self,
+        canon: &mut Canon,
+        dst: &Dst,
+        c: usize,
+    ) -> Result<(Dst, Vec<Access>, Vec<HoleValue>), StitchError> {
+        if dst.index.rel.is_some() {
+            let d = self.relative_destination(canon, dst, 1 << c)?;
+            return Ok((d, Vec::new(), Vec::new()));
+        }
+        let (place, holes) = self.destination_place(dst, c)?;
+        let access = Access {
+            place,
+            mask: 1,
+            plus: false,
+        };
+        Ok((canonical_dst(dst, 0, 1), vec![access], holes.to_vec()))
+    }
+
+    /// Pushes the piece of a one-component `inst` over `canon`'s loads,
+    /// storing through `write` (its stores and their holes, taken twice
+    /// when divergent: the old value's load and the store).
+    fn push_component(
+        &mut self,
+        inst: Inst,
+        context: InstContext,
+        canon: Canon,
+        write: (Vec<Access>, Vec<HoleValue>),
+        divergent: bool,
+        relative: bool,
+    ) -> Result<(), StitchError> {
+        let (stores, store_holes) = write;
+        let mut holes = canon.holes;
+        if divergent {
+            holes.extend(store_holes.iter().copied());
+        }
+        holes.extend(store_holes);
+        let key = Key {
+            k: self.layout.k as u8,
+            body: Body::Inst(Box::new(InstBody {
+                inst,
+                context: self.reaching(context, &canon.reach),
+            })),
+            loads: canon.loads,
+            stores,
+            divergent,
+            masks: relative,
+        };
+        self.push(key, holes, vec![Target::Next])
+    }
+
     /// A component-wise operation, a piece per component: each reads its
     /// sources' components into component x of canonical registers and
     /// writes component x of canonical register 0 (or, through a relative
@@ -1181,46 +1235,21 @@ impl<'p> Stitcher<'p> {
         for c in components(dst.mask) {
             let relative = dst.index.rel.is_some();
             let mut canon = Canon::new(u32::from(!relative));
-            let (canonical, stores, store_holes) = if relative {
-                let d = self.relative_destination(&mut canon, dst, 1 << c)?;
-                (d, Vec::new(), Vec::new())
-            } else {
-                let (place, holes) = self.destination_place(dst, c)?;
-                let access = Access {
-                    place,
-                    mask: 1,
-                    plus: false,
-                };
-                (canonical_dst(dst, 0, 1), vec![access], holes.to_vec())
-            };
+            let (canonical, stores, store_holes) =
+                self.component_destination(&mut canon, dst, c)?;
             let mut sources = Vec::with_capacity(src.len());
             for s in src {
                 let orig = s.swizzle[c] as usize & 3;
                 let comps = [Some(orig), None, None, None];
                 sources.push(self.source(&mut canon, s, comps, [0; 4], [orig as u8; 4])?);
             }
-            let mut holes = canon.holes;
-            if divergent {
-                holes.extend(store_holes.iter().copied());
-            }
-            holes.extend(store_holes);
             let inst = Inst::Alu {
                 op,
                 dst: canonical,
                 src: sources,
             };
-            let key = Key {
-                k: self.layout.k as u8,
-                body: Body::Inst(Box::new(InstBody {
-                    inst,
-                    context: self.reaching(base.clone(), &canon.reach),
-                })),
-                loads: canon.loads,
-                stores,
-                divergent,
-                masks: relative,
-            };
-            self.push(key, holes, vec![Target::Next])?;
+            let write = (stores, store_holes);
+            self.push_component(inst, base.clone(), canon, write, divergent, relative)?;
         }
         Ok(())
     }
@@ -1233,18 +1262,8 @@ impl<'p> Stitcher<'p> {
         for c in components(dst.mask) {
             let relative = dst.index.rel.is_some();
             let mut canon = Canon::new(u32::from(!relative));
-            let (canonical, stores, store_holes) = if relative {
-                let d = self.relative_destination(&mut canon, dst, 1 << c)?;
-                (d, Vec::new(), Vec::new())
-            } else {
-                let (place, holes) = self.destination_place(dst, c)?;
-                let access = Access {
-                    place,
-                    mask: 1,
-                    plus: false,
-                };
-                (canonical_dst(dst, 0, 1), vec![access], holes.to_vec())
-            };
+            let (canonical, stores, store_holes) =
+                self.component_destination(&mut canon, dst, c)?;
             let mut operand = |s: &Src, canon: &mut Canon| {
                 let comps = std::array::from_fn(|i| {
                     (read & (1 << i) != 0).then_some(s.swizzle[i] as usize & 3)
@@ -1253,11 +1272,6 @@ impl<'p> Stitcher<'p> {
             };
             let a = operand(a, &mut canon)?;
             let b = operand(b, &mut canon)?;
-            let mut holes = canon.holes;
-            if divergent {
-                holes.extend(store_holes.iter().copied());
-            }
-            holes.extend(store_holes);
             let inst = Inst::Dot {
                 n,
                 legacy,
@@ -1266,18 +1280,8 @@ impl<'p> Stitcher<'p> {
                 b,
             };
             let context = self.context(&inst);
-            let key = Key {
-                k: self.layout.k as u8,
-                body: Body::Inst(Box::new(InstBody {
-                    inst,
-                    context: self.reaching(context, &canon.reach),
-                })),
-                loads: canon.loads,
-                stores,
-                divergent,
-                masks: relative,
-            };
-            self.push(key, holes, vec![Target::Next])?;
+            let write = (stores, store_holes);
+            self.push_component(inst, context, canon, write, divergent, relative)?;
         }
         Ok(())
     }
