@@ -141,15 +141,17 @@ fn slot(
     Slot::new(disk, bytes, lowering, options.k, tier.codegen())
 }
 
-/// The code of `program` at `options`, compiled and stored in `slot` (whose
-/// entry the caller found missing or bad).
+/// The code of `program` at `options`, compiled (with stencils it lacks
+/// made on `helpers` too) and stored in `slot` (whose entry the caller
+/// found missing or bad).
 fn compiled(
     program: &Program,
     mut options: JitOptions,
     slot: Option<&Slot>,
+    helpers: Option<&Spawner>,
 ) -> Result<Compiled, JitError> {
     options.keep_image = slot.is_some();
-    let mut compiled = jit::compile(program, options)?;
+    let mut compiled = jit::compile_on(program, options, helpers)?;
     if let (Some(slot), Some(image)) = (slot, compiled.image.take()) {
         slot.store(&image, &compiled.info);
     }
@@ -226,15 +228,20 @@ pub fn compile_with(
             let first_slot = slot_of(options.tier);
             let ready = match first_slot.as_ref().and_then(Slot::load) {
                 Some(loaded) => loaded,
-                None => compiled(&program, ready_options, first_slot.as_ref())?,
+                None => compiled(&program, ready_options, first_slot.as_ref(), Some(spawner))?,
             };
             let top = jit_options(&program, options, Tier::Top);
             let lowered = program.clone();
-            let job = move || compiled(&lowered, top, looked_up_slot.as_ref());
+            let job = move || compiled(&lowered, top, looked_up_slot.as_ref(), None);
             TieredCode::upgrading(ready, job, spawner)
         }
         tier => {
-            let ready = compiled(&program, ready_options, looked_up_slot.as_ref())?;
+            let ready = compiled(
+                &program,
+                ready_options,
+                looked_up_slot.as_ref(),
+                Some(spawner),
+            )?;
             TieredCode::single(ready, tier)
         }
     };

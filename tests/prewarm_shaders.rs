@@ -16,7 +16,7 @@ fn the_built_in_shaders_compile_at_the_first_tier() {
     let done = dxjit::prewarm_stencils(None);
     assert!(done.programs > 5, "{done:?}");
     assert_eq!(done.failed, 0, "regenerate the shaders: {done:?}");
-    assert!(done.stencils > 500, "{done:?}");
+    assert!(done.stencils > 300, "{done:?}");
     let made = stencil_library_made();
     let options = CompileOptions {
         tier: Tier::First,
@@ -32,7 +32,7 @@ fn the_built_in_shaders_compile_at_the_first_tier() {
 }
 
 /// Share of the game shaders' stencil uses the chosen shaders cover.
-const SHARE: f64 = 0.9;
+const SHARE: f64 = 0.95;
 /// Most bytes the chosen shaders take in the binary.
 const BUDGET: usize = 150_000;
 

@@ -7,7 +7,10 @@ use std::sync::{Arc, OnceLock};
 pub type Job = Box<dyn FnOnce() + Send + 'static>;
 
 /// Runs background compiles (the top tier of [`Tier::Both`](super::Tier::Both)
-/// and [`compile_async`](super::compile_async)). Cheap to clone.
+/// and [`compile_async`](super::compile_async)), and helps a first-tier
+/// compile make the stencils the process lacks (up to three jobs per
+/// compile, which end at once when the compile needs no more). Cheap to
+/// clone.
 ///
 /// A spawner may run a job on any thread, later or at once; dropping a job
 /// without running it is allowed (whoever waits for it is told it never ran).

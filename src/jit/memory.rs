@@ -106,6 +106,10 @@ impl Tr<'_, '_> {
             let d = found.ok_or_else(|| JitError::Invalid(format!("g{id} is not declared")))?;
             let base = self.frame_ptr(offset_of!(Frame, tgsm));
             let ptr = self.b.ins().iadd_imm_s(base, i64::from(offset));
+            if let Some((at, size, stride)) = self.func.block {
+                let ptr = self.b.ins().iadd(ptr, at);
+                return Ok(Mem { ptr, size, stride });
+            }
             let size = self.b.ins().iconst(types::I64, i64::from(d.size));
             let stride = self.b.ins().iconst(types::I64, i64::from(d.stride.max(1)));
             return Ok(Mem { ptr, size, stride });
@@ -122,9 +126,10 @@ impl Tr<'_, '_> {
             .load(types::I32, flags, view, offset_of!(View, size) as i32);
         let size = self.b.ins().uextend(types::I64, size);
         let stride = match self.kind_of(res) {
-            Some(ResourceKind::Structured(s)) => {
-                self.b.ins().iconst(types::I64, i64::from(s.max(1)))
-            }
+            Some(ResourceKind::Structured(s)) => match self.func.structure_stride {
+                Some(stride) => stride,
+                None => self.b.ins().iconst(types::I64, i64::from(s.max(1))),
+            },
             _ => {
                 let s = self
                     .b

@@ -412,6 +412,16 @@ pub fn target_fingerprint(codegen: Codegen) -> Result<String, JitError> {
 
 /// Compiles a program into native code.
 pub fn compile(prog: &Program, opts: JitOptions) -> Result<Compiled, JitError> {
+    compile_on(prog, opts, None)
+}
+
+/// [`compile`], with the stencils a stencil-tier compile lacks made on
+/// `helpers`' threads as well as the calling one.
+pub fn compile_on(
+    prog: &Program,
+    opts: JitOptions,
+    helpers: Option<&crate::compile::Spawner>,
+) -> Result<Compiled, JitError> {
     let started = Instant::now();
     crate::ir::validate(prog)?;
     check_limits(prog)?;
@@ -427,7 +437,7 @@ pub fn compile(prog: &Program, opts: JitOptions) -> Result<Compiled, JitError> {
     }
     let k = opts.k.clamp(1, MAX_K);
     if opts.codegen == Codegen::Quick {
-        if let Some(compiled) = stencil::compile(prog, &opts, started)? {
+        if let Some(compiled) = stencil::compile(prog, &opts, started, helpers)? {
             return Ok(compiled);
         }
     }
@@ -529,6 +539,8 @@ pub fn compile(prog: &Program, opts: JitOptions) -> Result<Compiled, JitError> {
             interrupt,
             inputs,
             slot_offsets: None,
+            block: None,
+            structure_stride: None,
             batch_loop,
             reloaded: Default::default(),
             spill_stores: Vec::new(),

@@ -151,6 +151,14 @@ pub struct FuncState {
     /// sampler state (holes), which stand for the slots it names, so that
     /// one stencil serves every slot.
     pub slot_offsets: Option<(Value, Value)>,
+    /// In a stencil: the byte offset in the group-shared memory, the size
+    /// and the stride (at least 1) of the one block an instruction names
+    /// (holes), which stand for its declaration's.
+    pub block: Option<(Value, Value, Value)>,
+    /// In a stencil: the structure stride (at least 1) of the structured
+    /// buffer an instruction names (a hole), which stands for its
+    /// declaration's.
+    pub structure_stride: Option<Value>,
     /// Compute shaders with barriers: the loop over the group's lane
     /// batches that each call runs.
     pub batch_loop: Option<super::group_loop::BatchLoop>,

@@ -66,13 +66,17 @@ pub fn compile_only(
         );
         ms
     });
+    // The default spawner, as `dxjit::compile` uses: with one tier there is
+    // no background compile, and its threads help make the stencils a
+    // first-tier compile lacks.
+    let spawner = Spawner::default();
     let files = shader_files(paths);
     let loaded: Vec<(PathBuf, Result<Vec<u8>, String>)> =
         files.into_iter().map(|f| (f.clone(), load(&f))).collect();
     // One untimed compile pays the one-time costs (CPU feature detection,
     // allocator growth) so that they do not land on the first file.
     if let Some((_, Ok(bytes))) = loaded.iter().find(|(_, b)| b.is_ok()) {
-        let _ = compile_with(bytes, &options, &Spawner::inline(), None);
+        let _ = compile_with(bytes, &options, &spawner, None);
     }
     let mut times = Vec::new();
     let mut hits = 0;
@@ -80,8 +84,8 @@ pub fn compile_only(
     for (path, bytes) in &loaded {
         let result = bytes.clone().and_then(|bytes| {
             let started = Instant::now();
-            let shader = compile_with(&bytes, &options, &Spawner::inline(), cache)
-                .map_err(|e| e.to_string())?;
+            let shader =
+                compile_with(&bytes, &options, &spawner, cache).map_err(|e| e.to_string())?;
             Ok((started.elapsed().as_secs_f64() * 1e6, shader.cache_hit()))
         });
         match result {

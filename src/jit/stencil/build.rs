@@ -15,6 +15,7 @@ use super::Stencil;
 use crate::ir::{AluOp, Dst, File, Inst, Program, Src, SysVal};
 use crate::jit::helpers::{HelperId, HelperRefs};
 use crate::jit::lanes::{LaneBuilder, Lanes};
+use crate::jit::operand::Ty;
 use crate::jit::state::{Analyses, Control, FuncState, Masks, ScratchLayout, Tr};
 use crate::jit::{reuse, JitError};
 use cranelift_codegen::binemit::Reloc;
@@ -347,7 +348,7 @@ fn program(key: &Key, registers: u32) -> Program {
                 .into();
             }
         }
-        Body::Entry | Body::GroupEntry | Body::Flow { .. } => {}
+        Body::Entry | Body::GroupEntry | Body::Flow { .. } | Body::Stage { .. } => {}
     }
     prog
 }
@@ -474,6 +475,8 @@ fn translate(
             interrupt,
             inputs,
             slot_offsets: None,
+            block: None,
+            structure_stride: None,
             batch_loop: None,
             reloaded: Default::default(),
             spill_stores: Vec::new(),
@@ -569,7 +572,7 @@ fn emit(e: &mut Emitter, key: &Key) -> Result<(), JitError> {
             e.return_status(STATUS_DONE);
             return Ok(());
         }
-        Body::Inst(_) | Body::Flow { .. } => {}
+        Body::Inst(_) | Body::Flow { .. } | Body::Stage { .. } => {}
     }
     let dsts = key.stores.len();
     for (i, access) in key.loads.iter().enumerate() {
@@ -580,6 +583,16 @@ fn emit(e: &mut Emitter, key: &Key) -> Result<(), JitError> {
             let view = e.hole();
             let sampler = e.hole();
             e.tr.func.slot_offsets = Some((view, sampler));
+        }
+        if body.context.any_block {
+            let at = e.hole();
+            let size = e.hole();
+            let stride = e.hole();
+            e.tr.func.block = Some((at, size, stride));
+        }
+        if body.context.any_stride {
+            let stride = e.hole();
+            e.tr.func.structure_stride = Some(stride);
         }
     }
     if key.masks || key.divergent {
@@ -601,6 +614,20 @@ fn emit(e: &mut Emitter, key: &Key) -> Result<(), JitError> {
             for (reg, access) in key.stores.iter().enumerate() {
                 e.store_register(reg, *access)?;
             }
+            e.jump_exit(0);
+        }
+        Body::Stage { neg, abs, int } => {
+            let ty = if *int { Ty::I } else { Ty::F };
+            let temps = &e.tr.func.temps;
+            let pairs: Vec<_> = (0..4).map(|c| (temps[4 + c], temps[c])).collect();
+            for (c, (from, to)) in pairs.into_iter().enumerate() {
+                if key.stores[0].mask & (1 << c) != 0 {
+                    let v = e.tr.lb().use_var(from);
+                    let v = e.tr.modify(v, *abs, *neg, ty);
+                    e.tr.lb().def_var(to, v);
+                }
+            }
+            e.store_register(0, key.stores[0])?;
             e.jump_exit(0);
         }
         Body::Flow { op, src } => flow_body::emit(e, *op, src.as_ref())?,

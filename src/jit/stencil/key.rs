@@ -87,6 +87,15 @@ pub struct InstContext {
     /// for any: they read 0, and the view and sampler records' offsets are
     /// holes (after the loaded registers').
     pub any_slot: bool,
+    /// Whether the group-shared block the instruction names stands for
+    /// any of its kind (raw or structured): it is declared alone, as block
+    /// 0 with size 0 and stride 0 or 1, and its byte offset in the group's
+    /// memory, its size and its stride are holes (after the slots').
+    pub any_block: bool,
+    /// Whether the structured buffer a load, store or atomic names stands
+    /// for any stride: declared with stride 0, its stride is a hole (after
+    /// the block's).
+    pub any_stride: bool,
 }
 
 /// A mask of the execution-mask block (`state::Masks`), by position.
@@ -246,6 +255,20 @@ pub enum Body {
     /// An instruction over canonical registers: destinations are
     /// registers `0..`, sources the ones after.
     Inst(Box<InstBody>),
+    /// An operand moved to the scratch: canonical register 1's components
+    /// (the key's one load, from any place) copied, every lane, to
+    /// register 0 (its one store, a staging register in the scratch), its
+    /// source modifiers applied, so that the instruction piece after it
+    /// reads only the scratch and one stencil serves an operation whatever
+    /// files its operands come from and whatever their modifiers.
+    Stage {
+        /// `neg` applied.
+        neg: bool,
+        /// `abs` applied.
+        abs: bool,
+        /// The modifiers are an integer operation's (two's complement).
+        int: bool,
+    },
     /// A control-flow piece.
     Flow {
         /// The piece.

@@ -21,17 +21,21 @@ fn library() -> &'static Mutex<FxHashMap<Key, Arc<Stencil>>> {
     LIBRARY.get_or_init(Default::default)
 }
 
+/// The stencil of `key` if the process holds it already.
+pub fn find(key: &Key) -> Option<Arc<Stencil>> {
+    library()
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .get(key)
+        .cloned()
+}
+
 /// The stencil of `key`, loaded or compiled now if no shader has needed it
 /// before (and a compiled one kept in the cache folder). Two threads that
 /// miss the same key at once both make it; the first to finish is kept
 /// (the two are the same code).
 pub fn get(key: &Key) -> Result<Arc<Stencil>, JitError> {
-    let found = library()
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .get(key)
-        .cloned();
-    if let Some(s) = found {
+    if let Some(s) = find(key) {
         return Ok(s);
     }
     let built = match disk::load(key) {

@@ -4,11 +4,15 @@
 //! are the ones `jit/flow.rs` makes (uniform branches and loops by the same
 //! analysis), so the masks, and with them the results, are the same.
 
-use super::key::{Access, Body, FlowOp, HoleValue, InstBody, InstContext, Key, MaskId, Place};
+use super::key::{
+    Access, Body, FlowOp, HoleValue, InstBody, InstContext, Key, MaskId, Place, PlaceHoles,
+};
 use super::layout::Layout;
 use super::library;
 use super::Stencil;
-use crate::ir::{AluOp, Dst, File, Index, Inst, Program, Resource, Src, Stage, XYZW};
+use crate::ir::{
+    AluOp, Dst, File, Index, Inst, Program, Resource, ResourceKind, Src, SrcTy, Stage, XYZW,
+};
 use crate::jit::uniform::Uniformity;
 use crate::jit::JitError;
 use dxjit_runtime::abi::CB_SLOTS;
@@ -125,6 +129,29 @@ pub struct Group {
     resumes: Vec<Label>,
 }
 
+/// What a piece holds until its stencil is made: no code at all.
+fn pending() -> &'static Arc<Stencil> {
+    static PENDING: std::sync::OnceLock<Arc<Stencil>> = std::sync::OnceLock::new();
+    PENDING.get_or_init(|| {
+        Arc::new(Stencil {
+            key: Key {
+                k: 0,
+                body: Body::Entry,
+                loads: Vec::new(),
+                stores: Vec::new(),
+                divergent: false,
+                masks: false,
+            },
+            code: Vec::new(),
+            holes: Vec::new(),
+            exits: Vec::new(),
+            icb: Vec::new(),
+            symbols: Vec::new(),
+            listing: None,
+        })
+    })
+}
+
 /// The walk's state.
 pub struct Stitcher<'p> {
     /// The program.
@@ -146,7 +173,22 @@ pub struct Stitcher<'p> {
     pub labels: Vec<Option<usize>>,
     /// The group loop, for a compute shader with group barriers.
     pub group: Option<Group>,
+    /// Where the stencils the process lacks are made besides the calling
+    /// thread (see `make`).
+    pub helpers: Option<crate::compile::Spawner>,
+    /// The keys of the stencils the process lacks, each once.
+    missing: Vec<Key>,
+    /// Each missing key's place in `missing`.
+    missing_index: HashMap<Key, usize>,
+    /// Pieces waiting for a missing stencil: piece, key in `missing`.
+    waiting: Vec<(usize, usize)>,
     uniform: Uniformity,
+    /// Scratch offsets of the staging registers (see [`Body::Stage`]),
+    /// made as a piece first needs each.
+    staging: Vec<u32>,
+    /// Scratch offset of the register results are staged in (see
+    /// [`Stitcher::staged_result`]), made when first needed.
+    result_staging: Option<u32>,
     flow: Vec<Open>,
     killed: bool,
     call_depth: u32,
@@ -184,6 +226,8 @@ struct Canon {
     next: u32,
     /// What relative indices reach, for the instruction's context.
     reach: Reach,
+    /// Operands moved to staging registers so far (see [`Body::Stage`]).
+    staged: usize,
 }
 
 /// The register files relative indices of a piece reach.
@@ -203,6 +247,7 @@ impl Canon {
             holes: Vec::with_capacity(12),
             next: first,
             reach: Reach::default(),
+            staged: 0,
         }
     }
 
@@ -383,6 +428,45 @@ fn any_slot(inst: &mut Inst) -> Option<(Resource, u32)> {
     Some(named)
 }
 
+/// Declares the structured buffer a structured load or store or an atomic
+/// names with stride 0 in `context`, returning its stride (a hole), so
+/// that one stencil serves every stride.
+fn any_stride(inst: &Inst, context: &mut InstContext) -> Option<u32> {
+    let (Inst::LoadStructured { res, .. }
+    | Inst::StoreStructured { res, .. }
+    | Inst::Atomic { res, .. }) = inst
+    else {
+        return None;
+    };
+    let decls = match res {
+        Resource::Srv(_) => &mut context.srvs,
+        Resource::Uav(_) => &mut context.uavs,
+        Resource::Tgsm(_) => return None,
+    };
+    let [decl] = decls.as_mut_slice() else {
+        return None;
+    };
+    let ResourceKind::Structured(stride) = decl.kind else {
+        return None;
+    };
+    decl.kind = ResourceKind::Structured(0);
+    context.any_stride = true;
+    Some(stride)
+}
+
+/// The destination and result swizzle of a load or sample, whose result
+/// `Stitcher::staged_result` stages.
+fn result_of(inst: &mut Inst) -> Option<(&mut Dst, &mut [u8; 4])> {
+    match inst {
+        Inst::LoadRaw { dst, swizzle, .. }
+        | Inst::LoadStructured { dst, swizzle, .. }
+        | Inst::LoadTyped { dst, swizzle, .. }
+        | Inst::Sample { dst, swizzle, .. }
+        | Inst::Fetch { dst, swizzle, .. } => Some((dst, swizzle)),
+        _ => None,
+    }
+}
+
 /// Whether computing a dot product once per destination component would
 /// let a later component read a source the earlier ones wrote.
 fn dot_hazard(dst: &Dst, a: &Src, b: &Src) -> bool {
@@ -445,7 +529,13 @@ impl<'p> Stitcher<'p> {
             pieces: Vec::new(),
             labels: Vec::new(),
             group: None,
+            helpers: None,
+            missing: Vec::new(),
+            missing_index: HashMap::new(),
+            waiting: Vec::new(),
             uniform: Uniformity::of(prog),
+            staging: Vec::new(),
+            result_staging: None,
             flow: Vec::new(),
             killed: false,
             call_depth: 0,
@@ -464,19 +554,45 @@ impl<'p> Stitcher<'p> {
         self.labels[l.0] = Some(self.pieces.len());
     }
 
-    /// Appends the stencil of `key`.
+    /// Appends the stencil of `key`; one the process lacks is made when
+    /// the walk ends (`make_missing`).
     fn push(
         &mut self,
         key: Key,
         holes: Vec<HoleValue>,
         exits: Vec<Target>,
     ) -> Result<(), StitchError> {
-        let stencil = library::get(&key)?;
+        let stencil = match library::find(&key) {
+            Some(stencil) => stencil,
+            None => {
+                let n = self.missing.len();
+                let i = *self.missing_index.entry(key.clone()).or_insert(n);
+                if i == n {
+                    self.missing.push(key);
+                }
+                self.waiting.push((self.pieces.len(), i));
+                Arc::clone(pending())
+            }
+        };
         self.pieces.push(Piece {
             stencil,
             holes,
             exits,
         });
+        Ok(())
+    }
+
+    /// Makes the stencils the walk found missing (on `helpers`' threads
+    /// too) and puts each in its pieces.
+    fn make_missing(&mut self) -> Result<(), StitchError> {
+        if self.missing.is_empty() {
+            return Ok(());
+        }
+        self.missing_index.clear();
+        let made = super::make::make_all(std::mem::take(&mut self.missing), self.helpers.as_ref())?;
+        for (piece, i) in self.waiting.drain(..) {
+            self.pieces[piece].stencil = Arc::clone(&made[i]);
+        }
         Ok(())
     }
 
@@ -493,7 +609,7 @@ impl<'p> Stitcher<'p> {
             Some(s) => {
                 let orig = s.swizzle[0] as usize & 3;
                 let comps = [Some(orig), None, None, None];
-                Some(self.source(&mut canon, s, comps, XYZW, s.swizzle)?)
+                Some(self.source(&mut canon, s, comps, XYZW, s.swizzle, None)?)
             }
             None => None,
         };
@@ -628,9 +744,15 @@ impl<'p> Stitcher<'p> {
             self.flow_piece(resume, None, holes, exits)?;
             self.pieces.swap(1, at);
             self.pieces.pop();
+            self.waiting.retain(|&(piece, _)| piece != 1);
+            for (piece, _) in &mut self.waiting {
+                if *piece == at {
+                    *piece = 1;
+                }
+            }
             self.group = Some(group);
         }
-        Ok(())
+        self.make_missing()
     }
 
     /// A group barrier: the batch stops, and the next call goes on after it.
@@ -745,7 +867,7 @@ impl<'p> Stitcher<'p> {
                 a,
                 b,
             } if !dot_hazard(dst, a, b) => self.dot(*n, *legacy, dst, a, b),
-            _ => self.instruction(inst),
+            _ => self.staged_result(inst),
         }
     }
 
@@ -1041,6 +1163,8 @@ impl<'p> Stitcher<'p> {
             indexables: Vec::new(),
             icb_rows: 0,
             any_slot: false,
+            any_block: false,
+            any_stride: false,
         }
     }
 
@@ -1087,7 +1211,9 @@ impl<'p> Stitcher<'p> {
     /// `comps` (after its swizzle; `None` for components not read): a
     /// canonical register loaded with them, read through `swizzle`; or, for
     /// a relatively indexed operand, the operand itself with its index in a
-    /// canonical register, read through `relative_swizzle`.
+    /// canonical register, read through `relative_swizzle`. An operand of a
+    /// place other than the scratch is staged (see [`Body::Stage`]), and
+    /// so is one with modifiers when the operation reads it as `ty` says.
     fn source(
         &mut self,
         canon: &mut Canon,
@@ -1095,6 +1221,7 @@ impl<'p> Stitcher<'p> {
         comps: [Option<usize>; 4],
         swizzle: [u8; 4],
         relative_swizzle: [u8; 4],
+        ty: Option<SrcTy>,
     ) -> Result<Src, StitchError> {
         if let Some(rel) = &src.index.rel {
             let index = self.relative_index(canon, src.file, src.index.base, rel)?;
@@ -1115,6 +1242,16 @@ impl<'p> Stitcher<'p> {
                 mask |= 1 << c;
             }
         }
+        let modifiers = ty.filter(|_| mask != 0 && (src.neg || src.abs));
+        if modifiers.is_some() || !matches!(place, Place::Scratch | Place::Dropped) {
+            let body = Body::Stage {
+                neg: modifiers.is_some() && src.neg,
+                abs: modifiers.is_some() && src.abs,
+                int: modifiers == Some(SrcTy::Int),
+            };
+            holes = self.stage(canon, body, place, mask, holes)?;
+            place = Place::Scratch;
+        }
         let reg = canon.register(
             Access {
                 place,
@@ -1123,10 +1260,55 @@ impl<'p> Stitcher<'p> {
             },
             holes,
         );
+        let kept = modifiers.is_none();
         Ok(Src {
             swizzle,
+            neg: src.neg && kept,
+            abs: src.abs && kept,
             ..canonical_src(src, reg)
         })
+    }
+
+    /// Pushes the piece `body` (a [`Body::Stage`]) that copies an operand's
+    /// components `mask` from `place` (its holes `holes`) to the next
+    /// staging register of `canon`'s piece, and returns that register's
+    /// holes: pieces then read every
+    /// operand from the scratch, and a stencil serves its operation whatever
+    /// files the operands come from (the reason: a piece per combination of
+    /// files made stencils a first launch compiled by the thousand).
+    fn stage(
+        &mut self,
+        canon: &mut Canon,
+        body: Body,
+        place: Place,
+        mask: u8,
+        mut holes: Vec<HoleValue>,
+    ) -> Result<Vec<HoleValue>, StitchError> {
+        if self.staging.len() <= canon.staged {
+            let slot = self.layout.slot(4);
+            self.staging.push(slot);
+        }
+        let register = self.staging[canon.staged];
+        canon.staged += 1;
+        let staged: Vec<HoleValue> = components(mask)
+            .map(|c| HoleValue::Const(u64::from(self.layout.component(register, 0, c))))
+            .collect();
+        holes.extend_from_slice(&staged);
+        let access = |place| Access {
+            place,
+            mask,
+            plus: false,
+        };
+        let key = Key {
+            k: self.layout.k as u8,
+            body,
+            loads: vec![access(place)],
+            stores: vec![access(Place::Scratch)],
+            divergent: false,
+            masks: false,
+        };
+        self.push(key, holes, vec![Target::Next])?;
+        Ok(staged)
     }
 
     /// The canonical form of a relatively indexed destination: written in
@@ -1238,10 +1420,12 @@ impl<'p> Stitcher<'p> {
             let (canonical, stores, store_holes) =
                 self.component_destination(&mut canon, dst, c)?;
             let mut sources = Vec::with_capacity(src.len());
-            for s in src {
+            for (i, s) in src.iter().enumerate() {
                 let orig = s.swizzle[c] as usize & 3;
                 let comps = [Some(orig), None, None, None];
-                sources.push(self.source(&mut canon, s, comps, [0; 4], [orig as u8; 4])?);
+                let ty = op.info().source(i);
+                let rel = [orig as u8; 4];
+                sources.push(self.source(&mut canon, s, comps, [0; 4], rel, Some(ty))?);
             }
             let inst = Inst::Alu {
                 op,
@@ -1268,7 +1452,7 @@ impl<'p> Stitcher<'p> {
                 let comps = std::array::from_fn(|i| {
                     (read & (1 << i) != 0).then_some(s.swizzle[i] as usize & 3)
                 });
-                self.source(canon, s, comps, XYZW, s.swizzle)
+                self.source(canon, s, comps, XYZW, s.swizzle, Some(SrcTy::Float))
             };
             let a = operand(a, &mut canon)?;
             let b = operand(b, &mut canon)?;
@@ -1286,11 +1470,105 @@ impl<'p> Stitcher<'p> {
         Ok(())
     }
 
+    /// Any other instruction; a load or sample whose result is read
+    /// through a swizzle into a destination without a relative index is
+    /// staged: its piece computes the components the swizzle reads, in
+    /// order, into a staging register (whatever the write mask and
+    /// swizzle, and every lane), and a `mov` piece per written component
+    /// copies one to the destination (blending with the execution mask
+    /// where writes do). One stencil of the operation then serves every
+    /// mask and swizzle reading the same components. A saturating write
+    /// saturates in the operation's piece.
+    fn staged_result(&mut self, inst: &Inst) -> Result<(), StitchError> {
+        let mut whole = inst.clone();
+        let Some((d, s)) = result_of(&mut whole) else {
+            return self.instruction(inst, None);
+        };
+        if d.index.rel.is_some() || d.mask == 0 {
+            return self.instruction(inst, None);
+        }
+        let (dst, swizzle) = (d.clone(), *s);
+        d.mask = components(dst.mask).fold(0u8, |m, c| m | 1 << (swizzle[c] & 3));
+        *s = XYZW;
+        let register = match self.result_staging {
+            Some(r) => r,
+            None => {
+                let r = self.layout.slot(4);
+                self.result_staging = Some(r);
+                r
+            }
+        };
+        self.instruction(&whole, Some(register))?;
+        let divergent = self.divergent();
+        for c in components(dst.mask) {
+            let mut canon = Canon::new(1);
+            let (mut canonical, stores, store_holes) =
+                self.component_destination(&mut canon, &dst, c)?;
+            canonical.saturate = false;
+            let from = self
+                .layout
+                .component(register, 0, usize::from(swizzle[c] & 3));
+            let access = Access {
+                place: Place::Scratch,
+                mask: 1,
+                plus: false,
+            };
+            let reg = canon.register(access, vec![HoleValue::Const(u64::from(from))]);
+            let mov = Inst::Alu {
+                op: AluOp::Mov,
+                dst: canonical,
+                src: vec![Src {
+                    swizzle: [0; 4],
+                    ..canonical_src(&Src::reg(File::Temp, 0), reg)
+                }],
+            };
+            let context = self.context(&mov);
+            let write = (stores, store_holes);
+            self.push_component(mov, context, canon, write, divergent, false)?;
+        }
+        Ok(())
+    }
+
+    /// Gives the group-shared block `inst` names the number 0 and declares
+    /// it alone in `context`, returning its byte offset in the group's
+    /// memory, size and stride (holes), so that one stencil serves every
+    /// block of its kind wherever the program's declarations place it.
+    fn any_block(&self, inst: &mut Inst, context: &mut InstContext) -> Option<[u32; 3]> {
+        let (Inst::LoadRaw { res, .. }
+        | Inst::StoreRaw { res, .. }
+        | Inst::LoadStructured { res, .. }
+        | Inst::StoreStructured { res, .. }
+        | Inst::Atomic { res, .. }) = inst
+        else {
+            return None;
+        };
+        let Resource::Tgsm(id) = *res else {
+            return None;
+        };
+        let mut at = 0;
+        for d in &self.prog.tgsm {
+            if d.id == id {
+                *res = Resource::Tgsm(0);
+                context.tgsm = vec![crate::ir::TgsmDecl {
+                    id: 0,
+                    size: 0,
+                    stride: u32::from(d.stride != 0),
+                }];
+                context.any_block = true;
+                return Some([at, d.size, d.stride.max(1)]);
+            }
+            at += d.size.next_multiple_of(16);
+        }
+        None
+    }
+
     /// Any other instruction, as one piece over canonical registers: its
     /// destinations are registers `0..` (relatively indexed ones are
     /// written in place), its sources the ones after.
-    fn instruction(&mut self, inst: &Inst) -> Result<(), StitchError> {
-        let divergent = self.divergent();
+    /// With `staged`, the one destination is the staging register at that
+    /// scratch offset instead, written whole (every lane).
+    fn instruction(&mut self, inst: &Inst, staged: Option<u32>) -> Result<(), StitchError> {
+        let divergent = staged.is_none() && self.divergent();
         let context = self.context(inst);
         let mut canon_inst = inst.clone();
         let mut stores = Vec::new();
@@ -1307,7 +1585,15 @@ impl<'p> Stitcher<'p> {
             }
             let mut place = Place::Dropped;
             for c in components(d.mask) {
-                let (p, h) = self.destination_place(d, c)?;
+                let (p, h) = match staged {
+                    Some(register) => (
+                        Place::Scratch,
+                        PlaceHoles::new(&[HoleValue::Const(u64::from(
+                            self.layout.component(register, 0, c),
+                        ))]),
+                    ),
+                    None => self.destination_place(d, c)?,
+                };
                 place = p;
                 store_holes.extend_from_slice(&h);
             }
@@ -1338,7 +1624,7 @@ impl<'p> Stitcher<'p> {
             let comps = std::array::from_fn(|c| {
                 (read & (1 << c) != 0).then_some(s.swizzle[c] as usize & 3)
             });
-            *out = self.source(&mut canon, s, comps, XYZW, s.swizzle)?;
+            *out = self.source(&mut canon, s, comps, XYZW, s.swizzle, None)?;
         }
         let mut holes = canon.holes;
         let mut context = self.reaching(context, &canon.reach);
@@ -1356,6 +1642,12 @@ impl<'p> Stitcher<'p> {
             let sampler_bytes = size_of::<dxjit_runtime::sampler::SamplerState>() as u64;
             holes.push(HoleValue::Const(super::build::view_offset(slot)));
             holes.push(HoleValue::Const(u64::from(sampler) * sampler_bytes));
+        }
+        if let Some(block) = self.any_block(&mut canon_inst, &mut context) {
+            holes.extend(block.map(|v| HoleValue::Const(u64::from(v))));
+        }
+        if let Some(stride) = any_stride(&canon_inst, &mut context) {
+            holes.push(HoleValue::Const(u64::from(stride.max(1))));
         }
         if divergent {
             holes.extend(store_holes.iter().copied());
