@@ -300,7 +300,7 @@ pub struct Key {
 
 /// The values of one place's holes (at most three), kept inline: the
 /// stitcher makes one for every operand component.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct PlaceHoles {
     values: [HoleValue; 3],
     len: u8,
@@ -327,7 +327,7 @@ impl std::ops::Deref for PlaceHoles {
 }
 
 /// The value a hole takes in one piece.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum HoleValue {
     /// A number.
     Const(u64),

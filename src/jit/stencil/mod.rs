@@ -20,12 +20,14 @@
 //!
 //! A key is kept as general as the code allows, so that a first launch
 //! compiles few stencils: an operand read from anywhere but the scratch
-//! (a constant buffer, a literal, an input) or with modifiers is first
-//! copied to a staging register by its own piece, and a load's or
+//! (a constant buffer, a literal, an input) or with modifiers is read from
+//! a staging slot instead, which a piece of its own fills (once a call,
+//! before the body, for what stays the same through a call; before each
+//! use for the output block and modified registers), and a load's or
 //! sample's result goes to a staging register whatever its destination's
 //! mask and swizzle, then to the destination by `mov` pieces; group-shared
 //! blocks and structure strides are holes. Over 269 game shaders this
-//! took the stencils from 2059 to 721. The stencils a program still lacks
+//! took the stencils from 2059 to 708. The stencils a program still lacks
 //! are made once its walk ends, on the calling thread and the spawner's
 //! (`make`).
 //!

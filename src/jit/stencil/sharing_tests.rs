@@ -203,3 +203,45 @@ fn missing_stencils_are_made_in_order_by_whichever_threads_run() {
     assert!(!jobs.is_empty(), "helpers were offered");
     jobs.into_iter().for_each(|job| job());
 }
+
+#[test]
+fn operands_constant_during_a_call_are_staged_once_after_the_exit() {
+    let prog = program(
+        "vs_5_0
+dcl_constantbuffer cb0[3], immediateIndexed
+dcl_output o0.xyzw
+dcl_temps 2
+mov r0.xy, l(0, 0, 0, 0)
+loop
+  ige r1.x, r0.y, l(4)
+  breakc_nz r1.x
+  add r0.x, r0.x, cb0[2].y
+  mul r0.x, r0.x, cb0[2].y
+  iadd r0.y, r0.y, l(1)
+endloop
+mov o0.xyzw, r0.xxxx
+ret",
+    );
+    let keys = keys(&prog);
+    let exit = keys
+        .iter()
+        .position(|k| {
+            matches!(
+                k.body,
+                Body::Flow {
+                    op: super::key::FlowOp::Exit { .. },
+                    ..
+                }
+            )
+        })
+        .unwrap();
+    let stages: Vec<usize> = (0..keys.len())
+        .filter(|&i| matches!(keys[i].body, Body::Stage { .. }))
+        .collect();
+    assert!(stages.iter().all(|&i| i > exit), "none inside the body");
+    let cb = stages
+        .iter()
+        .filter(|&&i| keys[i].loads[0].place == super::key::Place::CbWord)
+        .count();
+    assert_eq!(cb, 1, "cb0[2].y, read twice in the loop, staged once");
+}

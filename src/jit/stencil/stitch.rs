@@ -186,6 +186,11 @@ pub struct Stitcher<'p> {
     /// Scratch offsets of the staging registers (see [`Body::Stage`]),
     /// made as a piece first needs each.
     staging: Vec<u32>,
+    /// The scratch slot of each operand component constant during a call
+    /// (by its staging piece, place and holes), staged once a call.
+    hoisted: HashMap<(Body, Place, PlaceHoles), u32>,
+    /// The same, in the order they were met.
+    hoist_order: Vec<(Body, Place, PlaceHoles, u32)>,
     /// Scratch offset of the register results are staged in (see
     /// [`Stitcher::staged_result`]), made when first needed.
     result_staging: Option<u32>,
@@ -535,6 +540,8 @@ impl<'p> Stitcher<'p> {
             waiting: Vec::new(),
             uniform: Uniformity::of(prog),
             staging: Vec::new(),
+            hoisted: HashMap::new(),
+            hoist_order: Vec::new(),
             result_staging: None,
             flow: Vec::new(),
             killed: false,
@@ -721,6 +728,12 @@ impl<'p> Stitcher<'p> {
         }
         self.step(FlowOp::InitMasks, None, Vec::new())?;
         self.zero_temps()?;
+        // The operands constant during a call are staged once a call, by
+        // pieces placed after the exit: a jump there and back.
+        let hoist = self.label();
+        let back = self.label();
+        self.flow_piece(FlowOp::Jump, None, Vec::new(), vec![Target::Label(hoist)])?;
+        self.bind(back);
         self.exit = self.label();
         self.body(&prog.main)?;
         self.bind(self.exit);
@@ -732,6 +745,26 @@ impl<'p> Stitcher<'p> {
         let resume_word = self.group.as_ref().map(|g| g.resume_word);
         let holes = resume_word.map(|w| HoleValue::Const(u64::from(w)));
         self.flow_piece(exit, None, holes.into_iter().collect(), Vec::new())?;
+        self.bind(hoist);
+        for (body, place, holes, slot) in std::mem::take(&mut self.hoist_order) {
+            let access = |place| Access {
+                place,
+                mask: 1,
+                plus: false,
+            };
+            let key = Key {
+                k: self.layout.k as u8,
+                body,
+                loads: vec![access(place)],
+                stores: vec![access(Place::Scratch)],
+                divergent: false,
+                masks: false,
+            };
+            let mut holes = holes.to_vec();
+            holes.push(HoleValue::Const(u64::from(slot)));
+            self.push(key, holes, vec![Target::Next])?;
+        }
+        self.flow_piece(FlowOp::Jump, None, Vec::new(), vec![Target::Label(back)])?;
         if let Some(group) = self.group.take() {
             self.pieces[0].holes[1] = HoleValue::Const(u64::from(self.layout.size));
             let mut exits = vec![Target::Next];
@@ -1233,22 +1266,30 @@ impl<'p> Stitcher<'p> {
         }
         let mut place = Place::Dropped;
         let mut holes = Vec::new();
+        let mut each = Vec::with_capacity(4);
         let mut mask = 0;
         for (c, orig) in comps.iter().enumerate() {
             if let Some(orig) = orig {
                 let (p, h) = self.source_place(src, *orig)?;
                 place = p;
                 holes.extend_from_slice(&h);
+                each.push(h);
                 mask |= 1 << c;
             }
         }
         let modifiers = ty.filter(|_| mask != 0 && (src.neg || src.abs));
-        if modifiers.is_some() || !matches!(place, Place::Scratch | Place::Dropped) {
-            let body = Body::Stage {
-                neg: modifiers.is_some() && src.neg,
-                abs: modifiers.is_some() && src.abs,
-                int: modifiers == Some(SrcTy::Int),
-            };
+        let body = Body::Stage {
+            neg: modifiers.is_some() && src.neg,
+            abs: modifiers.is_some() && src.abs,
+            int: modifiers == Some(SrcTy::Int),
+        };
+        if self.constant_during_call(place) {
+            holes = each
+                .into_iter()
+                .map(|h| HoleValue::Const(u64::from(self.hoist(&body, place, h))))
+                .collect();
+            place = Place::Scratch;
+        } else if modifiers.is_some() || !matches!(place, Place::Scratch | Place::Dropped) {
             holes = self.stage(canon, body, place, mask, holes)?;
             place = Place::Scratch;
         }
@@ -1267,6 +1308,29 @@ impl<'p> Stitcher<'p> {
             abs: src.abs && kept,
             ..canonical_src(src, reg)
         })
+    }
+
+    /// Whether what `place` holds stays the same through a call: everything
+    /// but the registers (the scratch) and the output block.
+    fn constant_during_call(&self, place: Place) -> bool {
+        let outputs =
+            Place::Framed(std::mem::offset_of!(dxjit_runtime::abi::Frame, outputs) as u16);
+        !matches!(place, Place::Scratch | Place::Dropped) && place != outputs
+    }
+
+    /// The scratch slot that holds one operand component constant during a
+    /// call (at `place`, its holes `holes`) staged by `body` (a
+    /// [`Body::Stage`]), made on first use: the pieces that fill the slots
+    /// run once a call, before the body (see `program`).
+    fn hoist(&mut self, body: &Body, place: Place, holes: PlaceHoles) -> u32 {
+        let key = (body.clone(), place, holes);
+        if let Some(&slot) = self.hoisted.get(&key) {
+            return slot;
+        }
+        let slot = self.layout.slot(1);
+        self.hoisted.insert(key, slot);
+        self.hoist_order.push((body.clone(), place, holes, slot));
+        slot
     }
 
     /// Pushes the piece `body` (a [`Body::Stage`]) that copies an operand's
