@@ -13,6 +13,7 @@ use super::fields::{
 use super::opcodes::{self, Item, OpInfo, Opcode};
 use super::registers::OperandType;
 use super::Sm4Error;
+use smallvec::SmallVec;
 
 /// The program type in the version token.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -100,11 +101,11 @@ pub struct Operand {
     /// Component selection.
     pub sel: Sel,
     /// Extended operand tokens, as read.
-    pub ext: Vec<u32>,
+    pub ext: SmallVec<[u32; 1]>,
     /// Indices, outermost first.
-    pub indices: Vec<OpIndex>,
+    pub indices: SmallVec<[OpIndex; 2]>,
     /// Literal words for immediate operands.
-    pub imm: Vec<u32>,
+    pub imm: SmallVec<[u32; 4]>,
 }
 
 impl Operand {
@@ -282,7 +283,7 @@ impl Reader<'_> {
             },
             _ => return Err(self.err("N-component operands are not supported")),
         };
-        let mut ext = Vec::new();
+        let mut ext = SmallVec::new();
         let mut more = EXTENDED.is_set(token);
         while more {
             let e = self.next("an extended operand token")?;
@@ -290,7 +291,7 @@ impl Reader<'_> {
             ext.push(e);
         }
         let dims = INDEX_DIMENSION.get(token);
-        let mut indices = Vec::new();
+        let mut indices = SmallVec::new();
         for d in 0..dims {
             let repr = fields::index_representation(d).get(token);
             let Some(representation) = IndexRepresentation::from_code(repr) else {
@@ -315,7 +316,7 @@ impl Reader<'_> {
             Some(OperandType::Immediate64) => 4,
             _ => 0,
         };
-        let mut imm = Vec::new();
+        let mut imm = SmallVec::new();
         for _ in 0..imm_words {
             imm.push(self.next("an immediate")?);
         }

@@ -16,7 +16,7 @@ use crate::ir::{
 use crate::jit::uniform::Uniformity;
 use crate::jit::JitError;
 use dxjit_runtime::abi::CB_SLOTS;
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::mem::size_of;
 use std::sync::Arc;
 
@@ -80,7 +80,7 @@ impl Data {
     pub fn with_rows(rows: &[[u32; 4]]) -> Data {
         Data {
             words: rows.iter().flatten().copied().collect(),
-            index: HashMap::new(),
+            index: HashMap::default(),
         }
     }
 
@@ -536,11 +536,11 @@ impl<'p> Stitcher<'p> {
             group: None,
             helpers: None,
             missing: Vec::new(),
-            missing_index: HashMap::new(),
+            missing_index: HashMap::default(),
             waiting: Vec::new(),
             uniform: Uniformity::of(prog),
             staging: Vec::new(),
-            hoisted: HashMap::new(),
+            hoisted: HashMap::default(),
             hoist_order: Vec::new(),
             result_staging: None,
             flow: Vec::new(),
