@@ -279,6 +279,12 @@ pub enum Body {
     },
 }
 
+/// The canonical registers a stencil loads or stores, kept inline.
+pub type Accesses = smallvec::SmallVec<[Access; 4]>;
+
+/// The values of a piece's holes, kept inline for most pieces.
+pub type Holes = smallvec::SmallVec<[HoleValue; 8]>;
+
 /// Everything a stencil's code depends on.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Key {
@@ -287,10 +293,10 @@ pub struct Key {
     /// The code.
     pub body: Body,
     /// Canonical registers loaded before the body, in order from register 0.
-    pub loads: Vec<Access>,
+    pub loads: Accesses,
     /// Canonical registers stored after it (the destinations, registers
     /// `0..`).
-    pub stores: Vec<Access>,
+    pub stores: Accesses,
     /// Whether writes blend with the execution mask (the destination's old
     /// value is loaded first).
     pub divergent: bool,

@@ -220,8 +220,8 @@ mod tests {
         Key {
             k: 2,
             body: Body::Entry,
-            loads: Vec::new(),
-            stores: Vec::new(),
+            loads: Default::default(),
+            stores: Default::default(),
             divergent: false,
             masks: true,
         }

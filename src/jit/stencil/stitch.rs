@@ -5,7 +5,8 @@
 //! analysis), so the masks, and with them the results, are the same.
 
 use super::key::{
-    Access, Body, FlowOp, HoleValue, InstBody, InstContext, Key, MaskId, Place, PlaceHoles,
+    Access, Accesses, Body, FlowOp, HoleValue, Holes, InstBody, InstContext, Key, MaskId, Place,
+    PlaceHoles,
 };
 use super::layout::Layout;
 use super::library;
@@ -17,6 +18,7 @@ use crate::jit::uniform::Uniformity;
 use crate::jit::JitError;
 use dxjit_runtime::abi::CB_SLOTS;
 use rustc_hash::FxHashMap as HashMap;
+use smallvec::{smallvec, SmallVec};
 use std::mem::size_of;
 use std::sync::Arc;
 
@@ -63,9 +65,9 @@ pub struct Piece {
     /// The code.
     pub stencil: Arc<Stencil>,
     /// Its holes' values, in the order the stencil numbers them.
-    pub holes: Vec<HoleValue>,
+    pub holes: Holes,
     /// Where each exit goes.
-    pub exits: Vec<Target>,
+    pub exits: Exits,
 }
 
 /// The shader's read-only data: literal words, each stored once.
@@ -93,6 +95,9 @@ impl Data {
         })
     }
 }
+
+/// Where a piece's exits go, kept inline.
+type Exits = SmallVec<[Target; 2]>;
 
 /// An open construct.
 enum Open {
@@ -137,8 +142,8 @@ fn pending() -> &'static Arc<Stencil> {
             key: Key {
                 k: 0,
                 body: Body::Entry,
-                loads: Vec::new(),
-                stores: Vec::new(),
+                loads: Accesses::new(),
+                stores: Accesses::new(),
                 divergent: false,
                 masks: false,
             },
@@ -226,8 +231,8 @@ fn canonical_src(src: &Src, reg: u32) -> Src {
 /// The operands of a piece in canonical form: the canonical registers it
 /// loads (numbered from `next`) and the holes of their places.
 struct Canon {
-    loads: Vec<Access>,
-    holes: Vec<HoleValue>,
+    loads: Accesses,
+    holes: Holes,
     next: u32,
     /// What relative indices reach, for the instruction's context.
     reach: Reach,
@@ -248,8 +253,8 @@ impl Canon {
     /// No operands yet; loaded registers are numbered from `first`.
     fn new(first: u32) -> Canon {
         Canon {
-            loads: Vec::with_capacity(4),
-            holes: Vec::with_capacity(12),
+            loads: Accesses::new(),
+            holes: Holes::new(),
             next: first,
             reach: Reach::default(),
             staged: 0,
@@ -257,7 +262,7 @@ impl Canon {
     }
 
     /// A new canonical register loaded through `access`.
-    fn register(&mut self, access: Access, holes: Vec<HoleValue>) -> u32 {
+    fn register(&mut self, access: Access, holes: impl IntoIterator<Item = HoleValue>) -> u32 {
         self.loads.push(access);
         self.holes.extend(holes);
         self.next += 1;
@@ -531,7 +536,13 @@ impl<'p> Stitcher<'p> {
             cb_static_bytes: [0; CB_SLOTS],
             input_regs: prog.input_block_regs(),
             output_regs: max_reg(&prog.outputs).max(prog.depth_output.map_or(0, |r| r + 1)),
-            pieces: Vec::new(),
+            // About three pieces an instruction (components and staging),
+            // reserved so that the vector of pieces does not grow by copies.
+            pieces: Vec::with_capacity(
+                3 * (prog.main.len()
+                    + prog.subroutines.iter().map(|(_, b)| b.len()).sum::<usize>())
+                    + 16,
+            ),
             labels: Vec::new(),
             group: None,
             helpers: None,
@@ -566,8 +577,8 @@ impl<'p> Stitcher<'p> {
     fn push(
         &mut self,
         key: Key,
-        holes: Vec<HoleValue>,
-        exits: Vec<Target>,
+        holes: impl IntoIterator<Item = HoleValue>,
+        exits: impl IntoIterator<Item = Target>,
     ) -> Result<(), StitchError> {
         let stencil = match library::find(&key) {
             Some(stencil) => stencil,
@@ -583,8 +594,8 @@ impl<'p> Stitcher<'p> {
         };
         self.pieces.push(Piece {
             stencil,
-            holes,
-            exits,
+            holes: holes.into_iter().collect(),
+            exits: exits.into_iter().collect(),
         });
         Ok(())
     }
@@ -608,8 +619,8 @@ impl<'p> Stitcher<'p> {
         &mut self,
         op: FlowOp,
         src: Option<&Src>,
-        body_holes: Vec<HoleValue>,
-        exits: Vec<Target>,
+        body_holes: impl IntoIterator<Item = HoleValue>,
+        exits: impl IntoIterator<Item = Target>,
     ) -> Result<(), StitchError> {
         let mut canon = Canon::new(0);
         let src = match src {
@@ -633,7 +644,7 @@ impl<'p> Stitcher<'p> {
             k: self.layout.k as u8,
             body: Body::Flow { op, src },
             loads: canon.loads,
-            stores: Vec::new(),
+            stores: Accesses::new(),
             divergent: false,
             masks: op != FlowOp::InitMasks && !matches!(op, FlowOp::ZeroRegister(_) | FlowOp::Jump),
         };
@@ -645,9 +656,9 @@ impl<'p> Stitcher<'p> {
         &mut self,
         op: FlowOp,
         src: Option<&Src>,
-        holes: Vec<HoleValue>,
+        holes: impl IntoIterator<Item = HoleValue>,
     ) -> Result<(), StitchError> {
-        self.flow_piece(op, src, holes, vec![Target::Next])
+        self.flow_piece(op, src, holes, [Target::Next])
     }
 
     /// Whether writes must blend with the execution mask (`Tr::divergent`).
@@ -714,8 +725,8 @@ impl<'p> Stitcher<'p> {
             Key {
                 k: self.layout.k as u8,
                 body: entry,
-                loads: Vec::new(),
-                stores: Vec::new(),
+                loads: Accesses::new(),
+                stores: Accesses::new(),
                 divergent: false,
                 masks: false,
             },
@@ -744,7 +755,7 @@ impl<'p> Stitcher<'p> {
         };
         let resume_word = self.group.as_ref().map(|g| g.resume_word);
         let holes = resume_word.map(|w| HoleValue::Const(u64::from(w)));
-        self.flow_piece(exit, None, holes.into_iter().collect(), Vec::new())?;
+        self.flow_piece(exit, None, holes, [])?;
         self.bind(hoist);
         for (body, place, holes, slot) in std::mem::take(&mut self.hoist_order) {
             let access = |place| Access {
@@ -755,8 +766,8 @@ impl<'p> Stitcher<'p> {
             let key = Key {
                 k: self.layout.k as u8,
                 body,
-                loads: vec![access(place)],
-                stores: vec![access(Place::Scratch)],
+                loads: smallvec![access(place)],
+                stores: smallvec![access(Place::Scratch)],
                 divergent: false,
                 masks: false,
             };
@@ -1265,8 +1276,8 @@ impl<'p> Stitcher<'p> {
             });
         }
         let mut place = Place::Dropped;
-        let mut holes = Vec::new();
-        let mut each = Vec::with_capacity(4);
+        let mut holes = Holes::new();
+        let mut each: SmallVec<[PlaceHoles; 4]> = SmallVec::new();
         let mut mask = 0;
         for (c, orig) in comps.iter().enumerate() {
             if let Some(orig) = orig {
@@ -1346,15 +1357,15 @@ impl<'p> Stitcher<'p> {
         body: Body,
         place: Place,
         mask: u8,
-        mut holes: Vec<HoleValue>,
-    ) -> Result<Vec<HoleValue>, StitchError> {
+        mut holes: Holes,
+    ) -> Result<Holes, StitchError> {
         if self.staging.len() <= canon.staged {
             let slot = self.layout.slot(4);
             self.staging.push(slot);
         }
         let register = self.staging[canon.staged];
         canon.staged += 1;
-        let staged: Vec<HoleValue> = components(mask)
+        let staged: Holes = components(mask)
             .map(|c| HoleValue::Const(u64::from(self.layout.component(register, 0, c))))
             .collect();
         holes.extend_from_slice(&staged);
@@ -1366,8 +1377,8 @@ impl<'p> Stitcher<'p> {
         let key = Key {
             k: self.layout.k as u8,
             body,
-            loads: vec![access(place)],
-            stores: vec![access(Place::Scratch)],
+            loads: smallvec![access(place)],
+            stores: smallvec![access(Place::Scratch)],
             divergent: false,
             masks: false,
         };
@@ -1421,10 +1432,10 @@ impl<'p> Stitcher<'p> {
         canon: &mut Canon,
         dst: &Dst,
         c: usize,
-    ) -> Result<(Dst, Vec<Access>, Vec<HoleValue>), StitchError> {
+    ) -> Result<(Dst, Accesses, Holes), StitchError> {
         if dst.index.rel.is_some() {
             let d = self.relative_destination(canon, dst, 1 << c)?;
-            return Ok((d, Vec::new(), Vec::new()));
+            return Ok((d, Accesses::new(), Holes::new()));
         }
         let (place, holes) = self.destination_place(dst, c)?;
         let access = Access {
@@ -1432,7 +1443,11 @@ impl<'p> Stitcher<'p> {
             mask: 1,
             plus: false,
         };
-        Ok((canonical_dst(dst, 0, 1), vec![access], holes.to_vec()))
+        Ok((
+            canonical_dst(dst, 0, 1),
+            smallvec![access],
+            holes.iter().copied().collect(),
+        ))
     }
 
     /// Pushes the piece of a one-component `inst` over `canon`'s loads,
@@ -1443,7 +1458,7 @@ impl<'p> Stitcher<'p> {
         inst: Inst,
         context: InstContext,
         canon: Canon,
-        write: (Vec<Access>, Vec<HoleValue>),
+        write: (Accesses, Holes),
         divergent: bool,
         relative: bool,
     ) -> Result<(), StitchError> {
@@ -1635,8 +1650,8 @@ impl<'p> Stitcher<'p> {
         let divergent = staged.is_none() && self.divergent();
         let context = self.context(inst);
         let mut canon_inst = inst.clone();
-        let mut stores = Vec::new();
-        let mut store_holes = Vec::new();
+        let mut stores = Accesses::new();
+        let mut store_holes = Holes::new();
         let mut relative_dsts = Vec::new();
         for (d, out) in inst
             .destinations()
