@@ -46,7 +46,7 @@ pub use api::{
 };
 pub use cache::{CacheLimit, CacheStats, ShaderCache};
 pub use compile::{
-    choose_prewarm_shaders, compile_async, flush_stencil_cache, prewarm_shaders, prewarm_stencils,
+    choose_prewarm_shaders, compile_async, flush_disk_cache, prewarm_shaders, prewarm_stencils,
     prewarm_stencils_from, prewarm_stencils_on, AsyncError, CompileHandle, Spawner, Tier,
     UpgradeError, WhenNotReady,
 };

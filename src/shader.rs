@@ -153,7 +153,7 @@ fn compiled(
     options.keep_image = slot.is_some();
     let mut compiled = jit::compile_on(program, options, helpers)?;
     if let (Some(slot), Some(image)) = (slot, compiled.image.take()) {
-        slot.store(&image, &compiled.info);
+        slot.store(image, compiled.info.clone());
     }
     Ok(compiled)
 }

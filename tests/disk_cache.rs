@@ -54,7 +54,7 @@ fn warnings() -> Vec<String> {
 /// queued for it are written (a background thread writes them; removing
 /// the directory under it would make it warn into another test's window).
 fn remove(dir: &std::path::Path) {
-    dxjit::flush_stencil_cache();
+    dxjit::flush_disk_cache();
     std::fs::remove_dir_all(dir).unwrap();
 }
 
@@ -82,6 +82,7 @@ fn run(case: &str, tier: Tier, cache: &DiskCache) -> (Outcome, bool) {
         .cache_hit();
     prepared.act();
     disk_cache::set_default(None);
+    dxjit::flush_disk_cache();
     (prepared.outcome(), hit)
 }
 
@@ -129,6 +130,7 @@ fn both_tiers_store_each_tier_and_load_the_top_one() {
     let spawner = dxjit::Spawner::inline();
     let first = dxjit::compile_with(&bytes, &options, &spawner, Some(&cache)).unwrap();
     first.wait_for_top_tier().unwrap();
+    dxjit::flush_disk_cache();
     assert!(!first.cache_hit());
     assert_eq!(entries(&dir).len(), 2, "one entry per tier");
     let again = dxjit::compile_with(&bytes, &options, &spawner, Some(&cache)).unwrap();
@@ -298,6 +300,7 @@ fn a_hit_does_not_lower_yet_knows_the_stage_definitions_and_program() {
     };
     let inline = dxjit::Spawner::inline();
     let fresh = dxjit::compile_with(&bytes, &options, &inline, Some(&cache)).unwrap();
+    dxjit::flush_disk_cache();
     let hit = dxjit::compile_with(&bytes, &options, &inline, Some(&cache)).unwrap();
     assert!(!fresh.cache_hit() && hit.cache_hit());
     assert_eq!(hit.stage(), dxjit::ir::Stage::Pixel);
@@ -329,6 +332,7 @@ fn code_stored_without_checking_the_checksum_is_not_found_by_a_compile_that_chec
         ..CompileOptions::default()
     };
     let stored = dxjit::compile_with(&bytes, &unchecked, &inline, Some(&cache)).unwrap();
+    dxjit::flush_disk_cache();
     assert!(!stored.cache_hit());
     assert!(
         dxjit::compile_with(&bytes, &unchecked, &inline, Some(&cache))

@@ -386,6 +386,8 @@ fn main() -> ExitCode {
             .and_then(|b| dxjit::text::info(&b))
             .map(|t| emit(&t)),
     };
+    // Entries and stencils are written in the background: keep them.
+    dxjit::flush_disk_cache();
     match result {
         Ok(true) => ExitCode::SUCCESS,
         Ok(false) => ExitCode::from(1),

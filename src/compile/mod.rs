@@ -11,7 +11,7 @@ mod tiered;
 
 pub use pending::{compile_async, AsyncError, CompileHandle, WhenNotReady};
 pub use prewarm::{
-    choose_prewarm_shaders, flush_stencil_cache, prewarm_shaders, prewarm_stencils,
+    choose_prewarm_shaders, flush_disk_cache, prewarm_shaders, prewarm_stencils,
     prewarm_stencils_from, prewarm_stencils_on,
 };
 pub use spawner::{Job, Spawner};

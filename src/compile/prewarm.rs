@@ -91,11 +91,12 @@ pub fn prewarm_stencils_on(spawner: &Spawner, disk: Option<DiskCache>) {
     }));
 }
 
-/// Waits until the stencils compiled so far are written to the cache
-/// (they are written by a background thread; a process that exits right
-/// after compiling calls this first, or the next one compiles them again).
-pub fn flush_stencil_cache() {
-    jit::flush_stencil_writes();
+/// Waits until the shader entries and stencils compiled so far are
+/// written to the persistent cache (they are written by a background
+/// thread; a process that exits right after compiling calls this first,
+/// or the next one compiles them again).
+pub fn flush_disk_cache() {
+    crate::disk_cache::flush_writes();
 }
 
 /// Which of `programs` (each with its size in bytes) to prewarm with, for

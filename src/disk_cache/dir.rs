@@ -83,15 +83,34 @@ fn files(dir: &Path, temps: bool) -> io::Result<Vec<EntryFile>> {
     Ok(out)
 }
 
-/// Removes the least recently used entries of `dir` until they hold at
-/// most `cap` bytes, always keeping the most recently used one. Returns
-/// how many it removed.
-pub fn evict(dir: &Path, cap: u64) -> io::Result<usize> {
+/// The stencil records of `dir`'s stencil folder (none when it has none).
+fn records_of(dir: &Path) -> io::Result<Vec<EntryFile>> {
+    match stencil_records(&dir.join(STENCIL_FOLDER)) {
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(Vec::new()),
+        listed => listed,
+    }
+}
+
+/// The bytes the cap counts in `dir`: its entries and its stencil records.
+pub fn held(dir: &Path) -> io::Result<u64> {
+    let entries: u64 = files(dir, false)?.iter().map(|e| e.bytes).sum();
+    let records: u64 = records_of(dir)?.iter().map(|e| e.bytes).sum();
+    Ok(entries + records)
+}
+
+/// Removes the least recently used entries of `dir`, then (when entries
+/// alone cannot bring it under) the oldest stencil records, until entries
+/// and records hold at most `cap` bytes; the most recently used entry is
+/// always kept. Returns how many files it removed and the bytes left.
+pub fn evict(dir: &Path, cap: u64) -> io::Result<(usize, u64)> {
     let mut entries = files(dir, false)?;
-    let mut total: u64 = entries.iter().map(|e| e.bytes).sum();
+    let mut records = records_of(dir)?;
+    let mut total: u64 = entries.iter().chain(&records).map(|e| e.bytes).sum();
     entries.sort_by_key(|e| e.used);
+    records.sort_by_key(|e| e.used);
+    let older = entries.len().saturating_sub(1);
     let mut removed = 0;
-    for e in &entries[..entries.len().saturating_sub(1)] {
+    for e in entries[..older].iter().chain(&records) {
         if total <= cap {
             break;
         }
@@ -101,7 +120,7 @@ pub fn evict(dir: &Path, cap: u64) -> io::Result<usize> {
         }
         total -= e.bytes;
     }
-    Ok(removed)
+    Ok((removed, total))
 }
 
 /// The stencil records (and unfinished temporary files) of `folder`.
@@ -111,11 +130,13 @@ fn stencil_records(folder: &Path) -> io::Result<Vec<EntryFile>> {
         let path = e?.path();
         let ext = path.extension().and_then(|x| x.to_str());
         if matches!(ext, Some(STENCIL_EXTENSION | TEMP_EXTENSION)) && path.is_file() {
-            let bytes = fs::metadata(&path).map_or(0, |m| m.len());
+            let meta = fs::metadata(&path).ok();
             out.push(EntryFile {
                 path,
-                bytes,
-                used: SystemTime::UNIX_EPOCH,
+                bytes: meta.as_ref().map_or(0, |m| m.len()),
+                used: meta
+                    .and_then(|m| m.modified().ok())
+                    .unwrap_or(SystemTime::UNIX_EPOCH),
             });
         }
     }
@@ -136,8 +157,8 @@ pub struct DirStats {
     pub oldest: Option<SystemTime>,
     /// When the most recently used entry was last used.
     pub newest: Option<SystemTime>,
-    /// Stencil records (the stencil tier's pieces, in `stencils/`; not
-    /// counted against the cap).
+    /// Stencil records (the stencil tier's pieces, in `stencils/`, counted
+    /// against the cap with the entries).
     pub stencils: usize,
     /// Their bytes.
     pub stencil_bytes: u64,
@@ -213,12 +234,40 @@ mod tests {
             age(&p, 1_000_000 + [3, 1, 2][i]);
         }
         fs::write(dir.join("notes.txt"), [0; 1000]).unwrap();
-        assert_eq!(evict(&dir, 250).unwrap(), 1);
+        assert_eq!(evict(&dir, 250).unwrap(), (1, 200));
         assert!(!entry_path(&dir, "b").exists());
         assert!(entry_path(&dir, "a").exists() && entry_path(&dir, "c").exists());
-        assert_eq!(evict(&dir, 0).unwrap(), 1);
+        assert_eq!(evict(&dir, 0).unwrap(), (1, 100));
         assert!(entry_path(&dir, "a").exists(), "the newest entry is kept");
         assert!(dir.join("notes.txt").exists(), "other files are left alone");
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn stencil_records_count_against_the_cap_and_go_after_the_entries() {
+        let dir = temp_dir("evict-records");
+        let folder = dir.join(STENCIL_FOLDER);
+        fs::create_dir_all(&folder).unwrap();
+        for (i, name) in ["a", "b"].iter().enumerate() {
+            let p = entry_path(&dir, name);
+            write(&p, &[0; 100]).unwrap();
+            age(&p, 1_000_000 + i as u64);
+        }
+        for (i, name) in ["r1", "r2", "r3"].iter().enumerate() {
+            let p = folder.join(format!("{name}.{STENCIL_EXTENSION}"));
+            fs::write(&p, [0; 50]).unwrap();
+            age(&p, 2_000_000 + i as u64);
+        }
+        assert_eq!(held(&dir).unwrap(), 350);
+        assert_eq!(evict(&dir, 300).unwrap(), (1, 250), "the older entry first");
+        assert!(!entry_path(&dir, "a").exists());
+        assert_eq!(
+            evict(&dir, 160).unwrap(),
+            (2, 150),
+            "then the oldest records"
+        );
+        assert!(entry_path(&dir, "b").exists(), "the newest entry is kept");
+        assert!(folder.join(format!("r3.{STENCIL_EXTENSION}")).exists());
         fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -16,8 +16,13 @@
 //!   `log::warn!`.
 //! - **Sharing**: entries are written to a temporary file and renamed into
 //!   place, so processes can share a directory.
-//! - **Cap**: past [`DiskCache::cap`] bytes, the least recently used entries
-//!   (by file modification time, set at each hit) are removed.
+//! - **Cap**: past [`DiskCache::cap`] bytes of entries and stencil records,
+//!   the least recently used entries (by file modification time, set at
+//!   each hit) are removed, then the oldest stencil records. The bytes are
+//!   counted once a process and kept up to date, so a write scans the
+//!   directory only when the cap is passed.
+//! - **Writing**: entries and stencil records are written by a background
+//!   thread after the compile returns ([`flush_writes`] waits for them).
 //!
 //! The checksum guards against damage, not against an attacker who can
 //! write to the directory: keep it as private as the executable.
@@ -25,6 +30,7 @@
 pub(crate) mod dir;
 pub mod entry;
 pub mod key;
+pub(crate) mod writer;
 
 pub use dir::{clear, stats, DirStats};
 pub use key::{Key, Lowering};
@@ -32,7 +38,7 @@ pub use key::{Key, Lowering};
 use crate::jit::{Codegen, Compiled, Image, KernelInfo};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, RwLock};
+use std::sync::{Arc, Mutex, RwLock};
 use std::time::Instant;
 
 /// The default cap: 256 MiB.
@@ -45,6 +51,17 @@ struct Inner {
     usable: bool,
     /// Whether a write failure was already reported.
     write_warned: AtomicBool,
+    /// The bytes of entries and stencil records in the directory, once
+    /// counted.
+    held: Mutex<Option<u64>>,
+}
+
+/// Waits until every entry and stencil record asked to be written so far
+/// is written (they are written by a background thread: a process that
+/// exits right after compiling calls this first, or the next one compiles
+/// them again).
+pub fn flush_writes() {
+    writer::flush();
 }
 
 /// A cache directory. Cheap to clone; every clone uses the same directory.
@@ -84,6 +101,7 @@ impl DiskCache {
             cap,
             usable,
             write_warned: AtomicBool::new(false),
+            held: Mutex::new(None),
         }))
     }
 
@@ -100,6 +118,36 @@ impl DiskCache {
     /// The size cap, bytes.
     pub fn cap(&self) -> u64 {
         self.0.cap
+    }
+
+    /// Counts `bytes` just written to the directory, evicting when the
+    /// cap is passed.
+    pub(crate) fn account(&self, bytes: u64) {
+        let mut held = self.0.held.lock().unwrap_or_else(|e| e.into_inner());
+        let counted = match *held {
+            Some(before) => Ok(before + bytes),
+            None => dir::held(&self.0.dir),
+        };
+        let now = counted.and_then(|total| {
+            if total > self.0.cap {
+                dir::evict(&self.0.dir, self.0.cap).map(|(_, left)| left)
+            } else {
+                Ok(total)
+            }
+        });
+        match now {
+            Ok(total) => *held = Some(total),
+            Err(e) => self.warn_write(&e),
+        }
+    }
+
+    fn warn_write(&self, e: &std::io::Error) {
+        if !self.0.write_warned.swap(true, Ordering::Relaxed) {
+            log::warn!(
+                "shader cache {}: cannot write entries ({e}); compiled code is not kept",
+                self.0.dir.display()
+            );
+        }
     }
 
     /// The code stored under `key`, placed in executable memory, if a valid
@@ -133,25 +181,23 @@ impl DiskCache {
         }
     }
 
-    /// Stores `image` and `info` under `key`, then evicts past the cap.
-    /// Failures are reported once per cache.
-    pub(crate) fn store(&self, key: &Key, image: &Image, info: &KernelInfo) {
+    /// Stores `image` and `info` under `key` on the writer thread, then
+    /// evicts past the cap. Failures are reported once per cache.
+    pub(crate) fn store(&self, key: Key, image: Image, info: KernelInfo) {
         if !self.0.usable {
             return;
         }
-        let Some(bytes) = entry::encode(key, image, info) else {
-            return;
-        };
-        let path = dir::entry_path(&self.0.dir, &key.hex());
-        let result = dir::write(&path, &bytes).and_then(|()| dir::evict(&self.0.dir, self.0.cap));
-        if let Err(e) = result {
-            if !self.0.write_warned.swap(true, Ordering::Relaxed) {
-                log::warn!(
-                    "shader cache {}: cannot write entries ({e}); compiled code is not kept",
-                    self.0.dir.display()
-                );
+        let cache = self.clone();
+        writer::later(move || {
+            let Some(bytes) = entry::encode(&key, &image, &info) else {
+                return;
+            };
+            let path = dir::entry_path(&cache.0.dir, &key.hex());
+            match dir::write(&path, &bytes) {
+                Ok(()) => cache.account(bytes.len() as u64),
+                Err(e) => cache.warn_write(&e),
             }
-        }
+        });
     }
 
     fn warn_bad(&self, path: &Path, why: &str) {
@@ -208,8 +254,8 @@ impl Slot {
         self.cache.load(&self.key)
     }
 
-    /// Stores `image` and `info`.
-    pub(crate) fn store(&self, image: &Image, info: &KernelInfo) {
-        self.cache.store(&self.key, image, info)
+    /// Stores `image` and `info` (on the writer thread).
+    pub(crate) fn store(&self, image: Image, info: KernelInfo) {
+        self.cache.store(self.key, image, info)
     }
 }

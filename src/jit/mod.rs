@@ -61,9 +61,9 @@ use std::mem::offset_of;
 use std::time::Instant;
 pub(crate) use stencil::{choose_prewarm, prewarm as prewarm_programs};
 pub use stencil::{
-    flush as flush_stencil_writes, keep_in as keep_stencils_in,
-    library_made as stencil_library_made, library_size as stencil_library_size,
-    takes as stencil_tier_takes, PrewarmChoice, Prewarmed, STENCIL_K,
+    keep_in as keep_stencils_in, library_made as stencil_library_made,
+    library_size as stencil_library_size, takes as stencil_tier_takes, PrewarmChoice, Prewarmed,
+    STENCIL_K,
 };
 
 /// Why a program could not be compiled.

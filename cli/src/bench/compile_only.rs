@@ -116,7 +116,7 @@ pub fn compile_only(
         quantile(&sorted, 0.99),
         sorted[sorted.len() - 1],
     );
-    dxjit::flush_stencil_cache();
+    dxjit::flush_disk_cache();
     let (compiled, loaded) = dxjit::jit::stencil_library_made();
     println!(
         "{} files at the {tier:?} tier ({failed} failed, {hits} cache hits): median {median:.1} us, p90 {p90:.1} us, p99 {p99:.1} us, max {max:.1} us; stencils compiled {compiled}, loaded {loaded}",

@@ -3,23 +3,22 @@
 //! later process loads what an earlier one compiled instead of running
 //! Cranelift. A record that is missing, damaged or for another build is
 //! passed over (a bad one with a `log::warn!`) and the stencil compiled
-//! and written again. Records are written by a background thread (a write
-//! costs about as much as compiling the stencil), each through a temporary
-//! file and a rename, so processes can share the folder; [`flush`] waits
-//! for the writes asked for so far.
+//! and written again. Records are written by the cache's writer thread (a
+//! write costs about as much as compiling the stencil), each through a
+//! temporary file and a rename, so processes can share the folder, and
+//! count against the cache's cap.
 
 use super::key::Key;
 use super::{record, Stencil};
-use crate::disk_cache::{dir, key::stencil_key, DiskCache};
+use crate::disk_cache::{dir, key::stencil_key, writer, DiskCache};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{self, Sender};
-use std::sync::{Arc, Condvar, Mutex, OnceLock, RwLock};
+use std::sync::{Arc, RwLock};
 
 use dir::{STENCIL_EXTENSION as EXTENSION, STENCIL_FOLDER as FOLDER};
 
-/// The folder last named, and whether it can be used.
-static STORE: RwLock<Option<(PathBuf, bool)>> = RwLock::new(None);
+/// The cache last named, its stencil folder, and whether it can be used.
+static STORE: RwLock<Option<(DiskCache, PathBuf, bool)>> = RwLock::new(None);
 
 /// Keeps stencils in `cache` from now on (in the whole process; the last
 /// cache named wins). Cheap when it is the cache already in use; a folder
@@ -28,7 +27,7 @@ static STORE: RwLock<Option<(PathBuf, bool)>> = RwLock::new(None);
 pub fn keep_in(cache: &DiskCache) {
     let folder = cache.dir().join(FOLDER);
     let current = STORE.read().unwrap_or_else(|e| e.into_inner());
-    if current.as_ref().is_some_and(|(f, _)| *f == folder) {
+    if current.as_ref().is_some_and(|(_, f, _)| *f == folder) {
         return;
     }
     drop(current);
@@ -41,15 +40,15 @@ pub fn keep_in(cache: &DiskCache) {
                 )
             })
             .is_ok();
-    *STORE.write().unwrap_or_else(|e| e.into_inner()) = Some((folder, usable));
+    *STORE.write().unwrap_or_else(|e| e.into_inner()) = Some((cache.clone(), folder, usable));
 }
 
-/// The folder stencils are kept in, if any.
-fn store() -> Option<PathBuf> {
+/// The cache and folder stencils are kept in, if any.
+fn store() -> Option<(DiskCache, PathBuf)> {
     let current = STORE.read().unwrap_or_else(|e| e.into_inner());
     current
         .as_ref()
-        .and_then(|(folder, usable)| usable.then(|| folder.clone()))
+        .and_then(|(cache, folder, usable)| usable.then(|| (cache.clone(), folder.clone())))
 }
 
 /// The record of the stencil whose key digests to `digest` in `folder`,
@@ -62,68 +61,21 @@ fn path(folder: &Path, digest: &[u8; 16]) -> Option<(PathBuf, crate::disk_cache:
 /// The stencil of `key` kept in the process's folder, if a valid record is
 /// there.
 pub fn load(key: &Key) -> Option<Stencil> {
-    load_from(&store()?, key)
+    load_from(&store()?.1, key)
 }
 
-/// The background writer: where records to write are sent, and how many
-/// are not written yet.
-struct Writer {
-    jobs: Mutex<Sender<(PathBuf, Arc<Stencil>)>>,
-    pending: Mutex<usize>,
-    written: Condvar,
-}
-
-/// The writer, started on first use.
-fn writer() -> &'static Writer {
-    static WRITER: OnceLock<Writer> = OnceLock::new();
-    WRITER.get_or_init(|| {
-        let (jobs, received) = mpsc::channel::<(PathBuf, Arc<Stencil>)>();
-        let spawned = std::thread::Builder::new()
-            .name("dxjit-stencil-writer".into())
-            .spawn(move || {
-                for (folder, stencil) in received {
-                    save_to(&folder, &stencil);
-                    let w = writer();
-                    *w.pending.lock().unwrap_or_else(|e| e.into_inner()) -= 1;
-                    w.written.notify_all();
-                }
-            });
-        if let Err(e) = spawned {
-            log::warn!(
-                "stencil cache: cannot start the writer thread ({e}); stencils are not kept"
-            );
-        }
-        Writer {
-            jobs: Mutex::new(jobs),
-            pending: Mutex::new(0),
-            written: Condvar::new(),
-        }
-    })
-}
-
-/// Keeps `stencil` in the process's folder, if there is one (written in
-/// the background).
+/// Keeps `stencil` in the process's folder, if there is one (written by
+/// the cache's writer thread, and counted against the cache's cap).
 pub fn save(stencil: &Arc<Stencil>) {
-    let Some(folder) = store() else { return };
-    let w = writer();
-    *w.pending.lock().unwrap_or_else(|e| e.into_inner()) += 1;
-    let sent = w
-        .jobs
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .send((folder, stencil.clone()));
-    if sent.is_err() {
-        *w.pending.lock().unwrap_or_else(|e| e.into_inner()) -= 1;
-    }
-}
-
-/// Waits until every record asked for so far is written (or failed).
-pub fn flush() {
-    let w = writer();
-    let mut pending = w.pending.lock().unwrap_or_else(|e| e.into_inner());
-    while *pending > 0 {
-        pending = w.written.wait(pending).unwrap_or_else(|e| e.into_inner());
-    }
+    let Some((cache, folder)) = store() else {
+        return;
+    };
+    let stencil = Arc::clone(stencil);
+    writer::later(move || {
+        if let Some(bytes) = save_to(&folder, &stencil) {
+            cache.account(bytes);
+        }
+    });
 }
 
 /// The stencil of `key` recorded in `folder`, if a valid record is there;
@@ -146,22 +98,23 @@ pub fn load_from(folder: &Path, key: &Key) -> Option<Stencil> {
         .ok()
 }
 
-/// Records `stencil` in `folder`; a failure is reported once per process.
-pub fn save_to(folder: &Path, stencil: &Stencil) {
+/// Records `stencil` in `folder`, returning the bytes written; a failure
+/// is reported once per process.
+pub fn save_to(folder: &Path, stencil: &Stencil) -> Option<u64> {
     static WARNED: AtomicBool = AtomicBool::new(false);
     let digest = stencil.key.digest();
-    let Some((path, name)) = path(folder, &digest) else {
-        return;
-    };
-    let Some(bytes) = record::encode(&name, &digest, stencil) else {
-        return;
-    };
-    if let Err(e) = dir::write(&path, &bytes) {
-        if !WARNED.swap(true, Ordering::Relaxed) {
-            log::warn!(
-                "stencil cache {}: cannot write records ({e}); stencils are not kept",
-                folder.display()
-            );
+    let (path, name) = path(folder, &digest)?;
+    let bytes = record::encode(&name, &digest, stencil)?;
+    match dir::write(&path, &bytes) {
+        Ok(()) => Some(bytes.len() as u64),
+        Err(e) => {
+            if !WARNED.swap(true, Ordering::Relaxed) {
+                log::warn!(
+                    "stencil cache {}: cannot write records ({e}); stencils are not kept",
+                    folder.display()
+                );
+            }
+            None
         }
     }
 }

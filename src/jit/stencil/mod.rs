@@ -64,7 +64,7 @@ use super::{Compiled, JitError, JitOptions, KernelInfo, Listing, Memory};
 use crate::ir::{Program, Stage};
 pub use cover::{choose as choose_prewarm, PrewarmChoice};
 use cranelift_codegen::binemit::Reloc;
-pub use disk::{flush, keep_in};
+pub use disk::keep_in;
 pub use library::{made as library_made, size as library_size};
 pub use prewarm::{prewarm, Prewarmed};
 use std::time::Instant;
