@@ -3,9 +3,10 @@
 //! relocations against this process's helper addresses, and makes the
 //! mapping read + execute.
 
-use super::image::{Image, RelocKind, RelocTarget};
+use super::image::{Image, RelocKind, RelocTarget, Relocation};
 use super::JitError;
 use memmap2::{Mmap, MmapMut};
+use std::borrow::Cow;
 
 /// The address of the helper or libcall `name` in this process. The one
 /// place the loader reads the backend's helper table.
@@ -34,12 +35,25 @@ fn icb_offset(code_len: usize) -> usize {
 /// bounds-checked and every target must be known; an image that fails
 /// either is refused before anything is made executable.
 pub fn load(image: &Image) -> Result<Mmap, JitError> {
-    let icb = &image.icb;
+    load_written(image.code.len(), &image.icb, |code| {
+        code.copy_from_slice(&image.code);
+        Ok(Cow::Borrowed(&image.relocs))
+    })
+}
+
+/// [`load`] for code of `code_len` bytes that `write` writes straight into
+/// the mapping (returning its relocations), with the constant buffer `icb`
+/// after it: one copy fewer than making an [`Image`] first.
+pub fn load_written<'r>(
+    code_len: usize,
+    icb: &[[u32; 4]],
+    write: impl FnOnce(&mut [u8]) -> Result<Cow<'r, [Relocation]>, JitError>,
+) -> Result<Mmap, JitError> {
     let bad = |what: String| JitError::Backend(format!("cannot load code: {what}"));
-    let icb_at = icb_offset(image.code.len());
+    let icb_at = icb_offset(code_len);
     let len = icb_at + icb.len() * 16;
     let mut map = MmapMut::map_anon(len.max(1)).map_err(|e| bad(e.to_string()))?;
-    map[..image.code.len()].copy_from_slice(&image.code);
+    let relocs = write(&mut map[..code_len])?;
     for (i, row) in icb.iter().enumerate() {
         for (j, word) in row.iter().enumerate() {
             let at = icb_at + i * 16 + j * 4;
@@ -47,12 +61,11 @@ pub fn load(image: &Image) -> Result<Mmap, JitError> {
         }
     }
     let base = map.as_ptr() as usize;
-    for r in &image.relocs {
+    for r in relocs.iter() {
         let target = match &r.target {
             RelocTarget::Icb => base + icb_at,
-            RelocTarget::Symbol(name) => {
-                symbol_address(name).ok_or_else(|| bad(format!("unknown symbol `{name}`")))?
-            }
+            RelocTarget::Symbol(name) => symbol_address(name.as_str())
+                .ok_or_else(|| bad(format!("unknown symbol `{name}`")))?,
         };
         let value = (target as i64).wrapping_add(r.addend);
         let at = r.offset as usize;
@@ -60,10 +73,7 @@ pub fn load(image: &Image) -> Result<Mmap, JitError> {
             RelocKind::Abs8 => 8,
             RelocKind::PcRel4 => 4,
         };
-        if at
-            .checked_add(width)
-            .is_none_or(|end| end > image.code.len())
-        {
+        if at.checked_add(width).is_none_or(|end| end > code_len) {
             return Err(bad(format!("relocation at {at} is outside the code")));
         }
         match r.kind {
@@ -85,7 +95,6 @@ pub fn load(image: &Image) -> Result<Mmap, JitError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::jit::image::Relocation;
 
     #[test]
     fn relocations_outside_the_code_are_refused() {

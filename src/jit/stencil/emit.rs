@@ -24,15 +24,53 @@ fn offsets(s: &Stitcher) -> (Vec<usize>, usize) {
     (starts, at)
 }
 
+/// The stitched code's length, bytes.
+pub fn code_len(s: &Stitcher) -> usize {
+    offsets(s).1
+}
+
 /// The stitched function as an image: code, relocations, data.
 pub fn image(s: &Stitcher) -> Result<Image, JitError> {
-    let bad = |what: String| JitError::Backend(format!("stencil tier: {what}"));
     let (starts, len) = offsets(s);
-    let mut code = vec![0xcc_u8; len];
+    let mut code = vec![0_u8; len];
+    let relocs = write(s, &starts, &mut code)?;
+    Ok(Image {
+        code,
+        relocs,
+        icb: icb(s),
+    })
+}
+
+/// The stitched function placed in executable memory, written there
+/// directly (no image kept).
+pub fn load(s: &Stitcher) -> Result<memmap2::Mmap, JitError> {
+    let (starts, len) = offsets(s);
+    crate::jit::loader::load_written(len, &icb(s), |code| {
+        write(s, &starts, code).map(std::borrow::Cow::Owned)
+    })
+}
+
+/// The shader's data as constant-buffer rows.
+fn icb(s: &Stitcher) -> Vec<[u32; 4]> {
+    s.data
+        .words
+        .chunks(4)
+        .map(|c| std::array::from_fn(|i| c.get(i).copied().unwrap_or(0)))
+        .collect()
+}
+
+/// Writes every piece into `code` (its length the layout's) at `starts`,
+/// the gaps filled with `int3`, holes and exits patched; returns the
+/// relocations left for the loader.
+fn write(s: &Stitcher, starts: &[usize], code: &mut [u8]) -> Result<Vec<Relocation>, JitError> {
+    let bad = |what: String| JitError::Backend(format!("stencil tier: {what}"));
     let mut relocs = Vec::new();
-    for (i, (piece, &start)) in s.pieces.iter().zip(&starts).enumerate() {
+    let mut end = 0;
+    for (i, (piece, &start)) in s.pieces.iter().zip(starts).enumerate() {
         let stencil = &piece.stencil;
-        code[start..start + stencil.code.len()].copy_from_slice(&stencil.code);
+        code[end..start].fill(0xcc);
+        end = start + stencil.code.len();
+        code[start..end].copy_from_slice(&stencil.code);
         for &(offset, hole) in &stencil.holes {
             let at = start + offset as usize;
             match piece.holes.get(hole as usize) {
@@ -84,13 +122,8 @@ pub fn image(s: &Stitcher) -> Result<Image, JitError> {
             });
         }
     }
-    let icb = s
-        .data
-        .words
-        .chunks(4)
-        .map(|c| std::array::from_fn(|i| c.get(i).copied().unwrap_or(0)))
-        .collect();
-    Ok(Image { code, relocs, icb })
+    code[end..].fill(0xcc);
+    Ok(relocs)
 }
 
 /// The stitched code as text: each piece's stencil listing (compiled

@@ -137,8 +137,15 @@ pub fn compile(
         }
         Err(stitch::StitchError::Jit(e)) => return Err(e),
     }
-    let image = emit::image(&s)?;
-    let map = super::loader::load(&image)?;
+    // With a cache to store it in, the image is made first; otherwise the
+    // code goes straight into executable memory.
+    let code_size = emit::code_len(&s);
+    let (map, image) = if opts.keep_image {
+        let image = emit::image(&s)?;
+        (super::loader::load(&image)?, Some(image))
+    } else {
+        (emit::load(&s)?, None)
+    };
     // SAFETY: the mapping holds the stitched code, whose first piece is the
     // entry stencil, a function with the `ShaderFn` signature.
     let func =
@@ -163,13 +170,13 @@ pub fn compile(
             const_overrides: prog.const_overrides.clone(),
             cb_static_bytes: s.cb_static_bytes,
         },
-        code_size: image.code.len(),
+        code_size,
         compile_us: started.elapsed().as_secs_f64() * 1e6,
         listing: listing.map(|native| Listing {
             clif: String::new(),
             native,
         }),
-        image: opts.keep_image.then_some(image),
+        image,
         loaded: false,
     }))
 }
