@@ -33,6 +33,14 @@ fn instruction_keys(prog: &Program, pick: impl Fn(&Inst) -> bool) -> Vec<Key> {
         .collect()
 }
 
+/// Asserts that the two instructions `pick` accepts in the program of
+/// `text` have one stencil.
+fn assert_shared(text: &str, pick: impl Fn(&Inst) -> bool) {
+    let keys = instruction_keys(&program(text), pick);
+    assert_eq!(keys.len(), 2);
+    assert_eq!(keys[0], keys[1]);
+}
+
 /// How many pieces stage an operand.
 fn staged(prog: &Program) -> usize {
     keys(prog)
@@ -93,7 +101,7 @@ ret",
 
 #[test]
 fn group_shared_blocks_share_a_stencil_wherever_they_are_declared() {
-    let prog = program(
+    assert_shared(
         "cs_5_0
 dcl_uav_raw u0
 dcl_tgsm_raw g0, 16
@@ -106,15 +114,13 @@ ld_structured r1.x, r0.x, l(8), g1.xxxx
 ld_structured r1.y, r0.x, l(8), g2.xxxx
 store_raw u0.xy, l(0), r1.xyxx
 ret",
+        |i| matches!(i, Inst::LoadStructured { .. }),
     );
-    let loads = instruction_keys(&prog, |i| matches!(i, Inst::LoadStructured { .. }));
-    assert_eq!(loads.len(), 2);
-    assert_eq!(loads[0], loads[1]);
 }
 
 #[test]
 fn structured_buffers_of_any_stride_share_a_stencil() {
-    let prog = program(
+    assert_shared(
         "cs_5_0
 dcl_resource_structured t0, 16
 dcl_resource_structured t1, 144
@@ -126,15 +132,14 @@ ld_structured r1.x, r0.x, l(4), t0.xxxx
 ld_structured r1.y, r0.x, l(4), t1.xxxx
 store_raw u0.xy, l(0), r1.xyxx
 ret",
+        |i| matches!(i, Inst::LoadStructured { .. }),
     );
-    let loads = instruction_keys(&prog, |i| matches!(i, Inst::LoadStructured { .. }));
-    assert_eq!(loads.len(), 2);
-    assert_eq!(loads[0], loads[1]);
 }
 
 #[test]
 fn loads_reading_the_same_components_share_a_stencil_whatever_mask_and_swizzle() {
-    let prog = program(
+    // Both read words x and y.
+    assert_shared(
         "cs_5_0
 dcl_resource_raw t0
 dcl_uav_raw u0
@@ -146,10 +151,8 @@ ld_raw r2.zw, r0.x, t0.xxxy
 store_raw u0.xyzw, l(0), r2.xyzw
 store_raw u0.x, l(16), r1.x
 ret",
+        |i| matches!(i, Inst::LoadRaw { .. }),
     );
-    let loads = instruction_keys(&prog, |i| matches!(i, Inst::LoadRaw { .. }));
-    assert_eq!(loads.len(), 2);
-    assert_eq!(loads[0], loads[1], "both read words x and y");
 }
 
 /// A spawner that keeps its jobs, to run or drop them later.

@@ -758,22 +758,9 @@ impl<'p> Stitcher<'p> {
         self.flow_piece(exit, None, holes, [])?;
         self.bind(hoist);
         for (body, place, holes, slot) in std::mem::take(&mut self.hoist_order) {
-            let access = |place| Access {
-                place,
-                mask: 1,
-                plus: false,
-            };
-            let key = Key {
-                k: self.layout.k as u8,
-                body,
-                loads: smallvec![access(place)],
-                stores: smallvec![access(Place::Scratch)],
-                divergent: false,
-                masks: false,
-            };
-            let mut holes = holes.to_vec();
+            let mut holes: Holes = holes.iter().copied().collect();
             holes.push(HoleValue::Const(u64::from(slot)));
-            self.push(key, holes, vec![Target::Next])?;
+            self.push_stage(body, place, 1, holes)?;
         }
         self.flow_piece(FlowOp::Jump, None, Vec::new(), vec![Target::Label(back)])?;
         if let Some(group) = self.group.take() {
@@ -1369,6 +1356,20 @@ impl<'p> Stitcher<'p> {
             .map(|c| HoleValue::Const(u64::from(self.layout.component(register, 0, c))))
             .collect();
         holes.extend_from_slice(&staged);
+        self.push_stage(body, place, mask, holes)?;
+        Ok(staged)
+    }
+
+    /// Pushes the [`Body::Stage`] piece `body` copying components `mask`
+    /// from `place` to the scratch; `holes` are the place's, then the
+    /// scratch's.
+    fn push_stage(
+        &mut self,
+        body: Body,
+        place: Place,
+        mask: u8,
+        holes: Holes,
+    ) -> Result<(), StitchError> {
         let access = |place| Access {
             place,
             mask,
@@ -1382,8 +1383,7 @@ impl<'p> Stitcher<'p> {
             divergent: false,
             masks: false,
         };
-        self.push(key, holes, vec![Target::Next])?;
-        Ok(staged)
+        self.push(key, holes, [Target::Next])
     }
 
     /// The canonical form of a relatively indexed destination: written in
