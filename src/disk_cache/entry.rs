@@ -285,7 +285,7 @@ pub fn encode(key: &Key, image: &Image, info: &KernelInfo) -> Option<Vec<u8>> {
 /// The image and kernel info an entry holds, if it is whole, its checksum
 /// matches, and it was written by this format under `key`; otherwise why
 /// it is refused.
-pub fn decode(bytes: &[u8], key: &Key) -> Result<(Image, KernelInfo), &'static str> {
+pub fn decode<'a>(bytes: &'a [u8], key: &Key) -> Result<Entry<'a>, &'static str> {
     let s = sections(bytes).ok_or("truncated or malformed")?;
     let (body, sum) = bytes.split_at(s.checksum.start);
     if xxh3_128(body).to_le_bytes() != sum {
@@ -302,12 +302,27 @@ pub fn decode(bytes: &[u8], key: &Key) -> Result<(Image, KernelInfo), &'static s
     }
     let relocs = read_relocations(&bytes[s.relocs]).ok_or("malformed relocations")?;
     let (info, icb) = read_info(&bytes[s.info]).ok_or("malformed kernel info")?;
-    let image = Image {
-        code: bytes[s.code].to_vec(),
+    Ok(Entry {
+        code: &bytes[s.code],
         relocs,
         icb,
-    };
-    Ok((image, info))
+        info,
+    })
+}
+
+/// A verified entry: its code (in the entry's bytes, copied once, into
+/// executable memory), relocations, immediate constant buffer and kernel
+/// info.
+#[derive(Debug, PartialEq)]
+pub struct Entry<'a> {
+    /// The machine code before relocation.
+    pub code: &'a [u8],
+    /// Its relocations.
+    pub relocs: Vec<Relocation>,
+    /// The immediate constant buffer placed after the code.
+    pub icb: Vec<[u32; 4]>,
+    /// What the runtime needs to run it.
+    pub info: KernelInfo,
 }
 
 #[cfg(test)]
@@ -354,7 +369,13 @@ mod tests {
     fn entries_round_trip() {
         let (key, image, info) = sample();
         let bytes = encode(&key, &image, &info).unwrap();
-        assert_eq!(decode(&bytes, &key), Ok((image, info)));
+        let entry = Entry {
+            code: &image.code,
+            relocs: image.relocs.clone(),
+            icb: image.icb.clone(),
+            info,
+        };
+        assert_eq!(decode(&bytes, &key), Ok(entry));
     }
 
     #[test]

@@ -166,12 +166,9 @@ impl DiskCache {
                 return None;
             }
         };
-        let loaded =
-            entry::decode(&bytes, key)
-                .map_err(str::to_string)
-                .and_then(|(image, info)| {
-                    Compiled::load(&image, info, started).map_err(|e| e.to_string())
-                });
+        let loaded = entry::decode(&bytes, key)
+            .map_err(str::to_string)
+            .and_then(|entry| Compiled::load(entry, started).map_err(|e| e.to_string()));
         match loaded {
             Ok(c) => Some(c),
             Err(why) => {

@@ -5,7 +5,7 @@
 
 use super::image::{Image, RelocKind, RelocTarget, Relocation};
 use super::JitError;
-use memmap2::{Mmap, MmapMut};
+use memmap2::{Mmap, MmapOptions};
 use std::borrow::Cow;
 
 /// The address of the helper or libcall `name` in this process. The one
@@ -52,7 +52,13 @@ pub fn load_written<'r>(
     let bad = |what: String| JitError::Backend(format!("cannot load code: {what}"));
     let icb_at = icb_offset(code_len);
     let len = icb_at + icb.len() * 16;
-    let mut map = MmapMut::map_anon(len.max(1)).map_err(|e| bad(e.to_string()))?;
+    // Populated at once: one call instead of a page fault per page as the
+    // code is written (a stitched shader's code runs to hundreds of KB).
+    let mut map = MmapOptions::new()
+        .len(len.max(1))
+        .populate()
+        .map_anon()
+        .map_err(|e| bad(e.to_string()))?;
     let relocs = write(&mut map[..code_len])?;
     for (i, row) in icb.iter().enumerate() {
         for (j, word) in row.iter().enumerate() {

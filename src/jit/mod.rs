@@ -327,19 +327,25 @@ unsafe impl Send for Compiled {}
 unsafe impl Sync for Compiled {}
 
 impl Compiled {
-    /// Places `image` in executable memory (without Cranelift) as a
-    /// function that runs as `info` says; [`Compiled::compile_us`] counts
-    /// from `started`.
-    pub fn load(image: &Image, info: KernelInfo, started: Instant) -> Result<Compiled, JitError> {
-        let map = loader::load(image)?;
+    /// Places a persistent-cache entry's code in executable memory
+    /// (without Cranelift) as a function that runs as its kernel info says;
+    /// [`Compiled::compile_us`] counts from `started`.
+    pub fn load(
+        entry: crate::disk_cache::entry::Entry,
+        started: Instant,
+    ) -> Result<Compiled, JitError> {
+        let map = loader::load_written(entry.code.len(), &entry.icb, |code| {
+            code.copy_from_slice(entry.code);
+            Ok(std::borrow::Cow::Borrowed(&entry.relocs))
+        })?;
         // SAFETY: the mapping holds relocated code of a function with the
         // `ShaderFn` signature, compiled by this backend, starting at offset 0.
         let func: ShaderFn = unsafe { std::mem::transmute::<*const u8, ShaderFn>(map.as_ptr()) };
         Ok(Compiled {
             memory: Some(Memory::Mapped { _map: map }),
             func,
-            info,
-            code_size: image.code.len(),
+            info: entry.info,
+            code_size: entry.code.len(),
             compile_us: started.elapsed().as_secs_f64() * 1e6,
             listing: None,
             image: None,
