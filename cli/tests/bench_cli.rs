@@ -121,7 +121,7 @@ fn a_single_run_keeps_its_keys_and_adds_the_rates() {
 
 #[test]
 fn the_actions_run_at_the_tier_asked_for() {
-    for (tier, lanes) in [("first", 8), ("top", 16)] {
+    for (tier, lanes) in [("first", 4 * dxjit::jit::STENCIL_K), ("top", 16)] {
         let out = dxjit(&["bench", CASE, "--iterations", "1", "--tier", tier, "--json"]);
         assert!(out.status.success(), "{tier}");
         let v = last_json(&out);

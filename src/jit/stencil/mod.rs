@@ -101,11 +101,15 @@ pub struct SymbolReloc {
     pub addend: i64,
 }
 
-/// The stencil tier's lane count unless a compile asks for another: two
-/// vectors a component for every stage. Measured: K1 runs 6.2 s at k = 1,
-/// 3.0 s at 2 and 2.0 s at 4, while stencils of one k serve every stage
-/// (3348 stencils for the game shaders at each stage's own k, 2298 at one).
-pub const STENCIL_K: usize = 2;
+/// The stencil tier's lane count unless a compile asks for another: one
+/// vector a component for every stage, as a tier built for compile speed
+/// wants. Measured over the 269 game shaders, cold: p99 2.2-2.3 ms at
+/// k = 1 against 2.65-3.0 ms at k = 2 (stencils half the code to compile,
+/// copy and map), median 280 against 305 µs; the code runs K1 in 2.17 s
+/// against 1.02 s, K3 in 34.6 against 31.3 ms and K4 in 113 against 107
+/// ms, while large calls wait for the top tier anyway (`LARGE_CALL`).
+/// Stencils of one k serve every stage.
+pub const STENCIL_K: usize = 1;
 
 /// Whether the stencil tier compiles programs like `prog`: not hull or
 /// geometry shaders (a few rare operand forms are found out only while
