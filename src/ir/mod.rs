@@ -909,6 +909,20 @@ impl Program {
         self.inputs.iter().find(|r| r.name == name).map(|r| r.reg)
     }
 
+    /// The group-shared block `g{id}` and its byte offset in the group's
+    /// memory, where the blocks lie in declaration order, each rounded up
+    /// to 16 bytes.
+    pub fn tgsm_block(&self, id: u32) -> Option<(u32, TgsmDecl)> {
+        let mut offset = 0u32;
+        for d in &self.tgsm {
+            if d.id == id {
+                return Some((offset, *d));
+            }
+            offset += d.size.next_multiple_of(16);
+        }
+        None
+    }
+
     /// An empty program for a stage.
     pub fn new(stage: Stage) -> Self {
         Program {

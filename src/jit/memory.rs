@@ -94,16 +94,10 @@ impl Tr<'_, '_> {
                     "g{id}: group-shared memory exists only in compute shaders"
                 )));
             }
-            let mut offset = 0u32;
-            let mut found = None;
-            for d in &self.prog.tgsm {
-                if d.id == id {
-                    found = Some(*d);
-                    break;
-                }
-                offset += d.size.next_multiple_of(16);
-            }
-            let d = found.ok_or_else(|| JitError::Invalid(format!("g{id} is not declared")))?;
+            let (offset, d) = self
+                .prog
+                .tgsm_block(id)
+                .ok_or_else(|| JitError::Invalid(format!("g{id} is not declared")))?;
             let base = self.frame_ptr(offset_of!(Frame, tgsm));
             let ptr = self.b.ins().iadd_imm_s(base, i64::from(offset));
             if let Some((at, size, stride)) = self.func.block {

@@ -24,11 +24,6 @@ fn offsets(s: &Stitcher) -> (Vec<usize>, usize) {
     (starts, at)
 }
 
-/// The stitched code's length, bytes.
-pub fn code_len(s: &Stitcher) -> usize {
-    offsets(s).1
-}
-
 /// The stitched function as an image: code, relocations, data.
 pub fn image(s: &Stitcher) -> Result<Image, JitError> {
     let (starts, len) = offsets(s);
@@ -42,12 +37,13 @@ pub fn image(s: &Stitcher) -> Result<Image, JitError> {
 }
 
 /// The stitched function placed in executable memory, written there
-/// directly (no image kept).
-pub fn load(s: &Stitcher) -> Result<memmap2::Mmap, JitError> {
+/// directly (no image kept), and its code's length.
+pub fn load(s: &Stitcher) -> Result<(memmap2::Mmap, usize), JitError> {
     let (starts, len) = offsets(s);
-    crate::jit::loader::load_written(len, &icb(s), |code| {
+    let map = crate::jit::loader::load_written(len, &icb(s), |code| {
         write(s, &starts, code).map(std::borrow::Cow::Owned)
-    })
+    })?;
+    Ok((map, len))
 }
 
 /// The shader's data as constant-buffer rows.

@@ -143,12 +143,13 @@ pub fn compile(
     }
     // With a cache to store it in, the image is made first; otherwise the
     // code goes straight into executable memory.
-    let code_size = emit::code_len(&s);
-    let (map, image) = if opts.keep_image {
+    let (map, code_size, image) = if opts.keep_image {
         let image = emit::image(&s)?;
-        (super::loader::load(&image)?, Some(image))
+        let len = image.code.len();
+        (super::loader::load(&image)?, len, Some(image))
     } else {
-        (emit::load(&s)?, None)
+        let (map, len) = emit::load(&s)?;
+        (map, len, None)
     };
     // SAFETY: the mapping holds the stitched code, whose first piece is the
     // entry stencil, a function with the `ShaderFn` signature.

@@ -1569,14 +1569,9 @@ impl<'p> Stitcher<'p> {
         let (dst, swizzle) = (d.clone(), *s);
         d.mask = components(dst.mask).fold(0u8, |m, c| m | 1 << (swizzle[c] & 3));
         *s = XYZW;
-        let register = match self.result_staging {
-            Some(r) => r,
-            None => {
-                let r = self.layout.slot(4);
-                self.result_staging = Some(r);
-                r
-            }
-        };
+        let register = *self
+            .result_staging
+            .get_or_insert_with(|| self.layout.slot(4));
         self.instruction(&whole, Some(register))?;
         let divergent = self.divergent();
         for c in components(dst.mask) {
@@ -1624,21 +1619,15 @@ impl<'p> Stitcher<'p> {
         let Resource::Tgsm(id) = *res else {
             return None;
         };
-        let mut at = 0;
-        for d in &self.prog.tgsm {
-            if d.id == id {
-                *res = Resource::Tgsm(0);
-                context.tgsm = vec![crate::ir::TgsmDecl {
-                    id: 0,
-                    size: 0,
-                    stride: u32::from(d.stride != 0),
-                }];
-                context.any_block = true;
-                return Some([at, d.size, d.stride.max(1)]);
-            }
-            at += d.size.next_multiple_of(16);
-        }
-        None
+        let (at, d) = self.prog.tgsm_block(id)?;
+        *res = Resource::Tgsm(0);
+        context.tgsm = vec![crate::ir::TgsmDecl {
+            id: 0,
+            size: 0,
+            stride: u32::from(d.stride != 0),
+        }];
+        context.any_block = true;
+        Some([at, d.size, d.stride.max(1)])
     }
 
     /// Any other instruction, as one piece over canonical registers: its
