@@ -96,7 +96,7 @@ pub fn prewarm_stencils_on(spawner: &Spawner, disk: Option<DiskCache>) {
 /// thread; a process that exits right after compiling calls this first,
 /// or the next one compiles them again).
 pub fn flush_disk_cache() {
-    crate::disk_cache::flush_writes();
+    crate::disk_cache::writer::flush();
 }
 
 /// Which of `programs` (each with its size in bytes) to prewarm with, for

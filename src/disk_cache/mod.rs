@@ -22,7 +22,8 @@
 //!   counted once a process and kept up to date, so a write scans the
 //!   directory only when the cap is passed.
 //! - **Writing**: entries and stencil records are written by a background
-//!   thread after the compile returns ([`flush_writes`] waits for them).
+//!   thread after the compile returns ([`flush_disk_cache`](crate::flush_disk_cache)
+//!   waits for them).
 //!
 //! The checksum guards against damage, not against an attacker who can
 //! write to the directory: keep it as private as the executable.
@@ -54,14 +55,6 @@ struct Inner {
     /// The bytes of entries and stencil records in the directory, once
     /// counted.
     held: Mutex<Option<u64>>,
-}
-
-/// Waits until every entry and stencil record asked to be written so far
-/// is written (they are written by a background thread: a process that
-/// exits right after compiling calls this first, or the next one compiles
-/// them again).
-pub fn flush_writes() {
-    writer::flush();
 }
 
 /// A cache directory. Cheap to clone; every clone uses the same directory.
