@@ -174,6 +174,7 @@ impl Tr<'_, '_> {
     /// loop: runs while any lane has neither broken nor returned. A loop
     /// every active lane leaves together runs with its masks untouched.
     pub fn emit_loop(&mut self, rest: &[Inst]) {
+        let parked = self.park_around_loop(self.main_index(rest));
         if self.ctl.call_depth == 0 && self.facts.uniform.loop_is_uniform(rest) {
             let saved = self.save_masks();
             let header = self.b.create_block();
@@ -188,6 +189,7 @@ impl Tr<'_, '_> {
                 exit,
                 uniform: true,
                 checked: !super::bounded_loop::is_bounded(rest),
+                parked,
             });
             return;
         }
@@ -218,6 +220,7 @@ impl Tr<'_, '_> {
             exit,
             uniform: false,
             checked: true,
+            parked,
         });
     }
 
@@ -268,6 +271,7 @@ impl Tr<'_, '_> {
             exit,
             uniform,
             checked,
+            parked,
         }) = self.ctl.flow.pop()
         else {
             return Err(JitError::Invalid("endloop without loop".into()));
@@ -284,6 +288,9 @@ impl Tr<'_, '_> {
         }
         self.b.ins().jump(header, &[]);
         self.b.switch_to_block(exit);
+        if let Some(parked) = parked {
+            self.leave_parked(parked);
+        }
         self.restore(&saved, RetMask::Keep);
         self.update_exec();
         Ok(())

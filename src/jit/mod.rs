@@ -8,6 +8,7 @@ mod const_block;
 mod counter;
 mod dead_code;
 mod denormal;
+mod distribute;
 mod double;
 mod draw_row;
 mod eval;
@@ -26,6 +27,7 @@ mod memory;
 mod module;
 mod msaa;
 mod operand;
+mod park;
 mod peephole;
 mod reuse;
 mod sample_indexed;
@@ -236,16 +238,20 @@ impl JitOptions {
             return opts;
         }
         let liveness = crate::ir::Liveness::of(prog);
+        let split = distribute::splittable(prog);
         let loop_state = prog
             .main
             .iter()
             .enumerate()
-            .filter(|(_, inst)| matches!(inst, crate::ir::Inst::Loop))
+            .filter(|(pos, inst)| matches!(inst, crate::ir::Inst::Loop) && !split.contains(pos))
             .map(|(pos, _)| liveness.after(pos).len())
             .max()
             .unwrap_or(0);
         while opts.k > 1 && loop_state * opts.k > VECTOR_REGISTERS + SPILLED_STATE {
             opts.k /= 2;
+        }
+        if let Some(k) = distribute::lanes_for(prog, opts.k) {
+            opts.k = k;
         }
         opts
     }
@@ -447,6 +453,11 @@ pub fn compile_on(
             return Ok(compiled);
         }
     }
+    let split = match opts.codegen {
+        Codegen::Full => distribute::split_loops(prog, k),
+        Codegen::Quick => None,
+    };
+    let prog = split.as_ref().unwrap_or(prog);
     let lanes = 4 * k as u32;
     let isa = module::isa(opts.codegen)?;
     let mut module = module::new_module(isa);
@@ -531,6 +542,7 @@ pub fn compile_on(
         frame,
         func: FuncState {
             temps: Vec::new(),
+            waiting: Default::default(),
             all_vars: Vec::new(),
             spill_vectors: 0,
             exit,
@@ -794,7 +806,9 @@ mod tests {
     use crate::ir::{AluOp, Dst, Inst, Program, Src, Stage};
 
     /// A compute shader whose loop keeps `live` temp components across
-    /// its iterations (each is read and written by the body).
+    /// its iterations (each is read and written by the body, and each but
+    /// the first reads the one before: a single chain, which no loop
+    /// distribution splits).
     fn looping(live: u32) -> Program {
         let mut p = Program::new(Stage::Compute);
         p.temps = live.div_ceil(4) + 1;
@@ -809,12 +823,15 @@ mod tests {
             });
         }
         main.push(Inst::Loop);
+        let mut previous = None;
         for (reg, c) in comps(live) {
+            let step = previous.map_or(Src::splat(1), |(r, pc)| Src::temp(r).scalar(pc));
             main.push(Inst::Alu {
                 op: AluOp::Add,
                 dst: Dst::temp(reg, 1 << c),
-                src: vec![Src::temp(reg).scalar(c), Src::splat(1)],
+                src: vec![Src::temp(reg).scalar(c), step],
             });
+            previous = Some((reg, c));
         }
         let flag = p.temps - 1;
         main.push(Inst::Alu {

@@ -65,6 +65,8 @@ pub enum Flow {
         /// Whether the back edge checks the interrupt word (not for uniform
         /// loops whose trip count literals bound: `bounded_loop`).
         checked: bool,
+        /// What waits on the stack while the loop runs.
+        parked: Option<super::park::Parked>,
     },
     /// `switch`: the selector and the case values at this level.
     Switch {
@@ -116,6 +118,8 @@ pub struct Tr<'p, 'f> {
 pub struct FuncState {
     /// Temps: variable of register `r`, component `c` at `r * 4 + c`.
     pub temps: Vec<LaneVar>,
+    /// Components the last loop parked, not yet brought back.
+    pub waiting: super::park::Parked,
     /// Every variable, for spilling at barriers.
     pub all_vars: Vec<LaneVar>,
     /// Barrier spill slots used.

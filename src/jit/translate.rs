@@ -16,6 +16,7 @@ impl Tr<'_, '_> {
         let mut i = 0;
         while let Some(inst) = body.get(i) {
             self.charge()?;
+            self.unpark_for(inst);
             let rest = &body[i + 1..];
             let pos = self.main_index(rest);
             let fused = self
@@ -27,6 +28,7 @@ impl Tr<'_, '_> {
             }
             i += if fused { 2 } else { 1 };
         }
+        self.unpark_waiting();
         Ok(())
     }
 

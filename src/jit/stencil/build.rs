@@ -449,6 +449,7 @@ fn translate(
         frame,
         func: FuncState {
             temps: Vec::new(),
+            waiting: Default::default(),
             all_vars: Vec::new(),
             spill_vectors: 0,
             exit,
