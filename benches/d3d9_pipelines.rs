@@ -35,6 +35,17 @@ mov oD0.w, c0.y
 mov oT0, v0
 ";
 
+/// The common vertex shader: a position transformed by a matrix, a
+/// texture coordinate and a colour passed on.
+const TRANSFORM: &str = "vs_2_0
+dcl_position v0
+dcl_texcoord v1
+dcl_color v2
+m4x4 oPos, v0, c0
+mov oT0, v1
+mov oD0, v2
+";
+
 /// Two texture fetches combined with a constant.
 const TWO_FETCHES: &str = "ps_2_0
 dcl t0.xy
@@ -54,9 +65,12 @@ fn words(values: &[f32]) -> Vec<u32> {
     values.iter().map(|v| v.to_bits()).collect()
 }
 
+/// A shader compiled to its top tier (the one a long run uses).
 fn compile(text: &str) -> dxjit::Shader {
     let bytes = dxjit::text::assemble(text).expect("assembles");
-    dxjit::compile(&bytes, &CompileOptions::default()).expect("compiles")
+    let shader = dxjit::compile(&bytes, &CompileOptions::default()).expect("compiles");
+    shader.wait_for_top_tier().expect("the top tier compiles");
+    shader
 }
 
 fn skinning(c: &mut Criterion) {
@@ -111,6 +125,39 @@ fn skinning(c: &mut Criterion) {
         .measurement_time(Duration::from_secs(5));
     g.throughput(Throughput::Elements(u64::from(VERTICES)));
     g.bench_function("vs_2_0 skinning, 1M vertices", |bench| {
+        // SAFETY: the constants and inputs outlive the benchmark; `k` is
+        // the live shader's.
+        bench.iter(|| unsafe { run_vertices(&k, &b, &inputs, VERTICES) })
+    });
+    g.finish();
+}
+
+fn transform(c: &mut Criterion) {
+    let shader = compile(TRANSFORM);
+    let k = shader.kernel();
+    let mut constants: Vec<u32> = (0..16).map(|i| (i as f32 * 0.125).to_bits()).collect();
+    let mut b = Bindings::default();
+    b.cbs[0] = View {
+        ptr: constants.as_mut_ptr() as *mut u8,
+        size: (constants.len() * 4) as u32,
+        ..View::EMPTY
+    };
+    let regs = k.input_regs as usize;
+    let mut inputs = vec![[0u32; 4]; VERTICES as usize * regs];
+    for v in 0..VERTICES as usize {
+        let f = v as f32 / VERTICES as f32;
+        for r in 0..regs {
+            inputs[v * regs + r] = words(&[f, 1.0 - f, r as f32, 1.0])
+                .try_into()
+                .expect("4 words");
+        }
+    }
+    let mut g = c.benchmark_group("d3d9");
+    g.sample_size(10)
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(5));
+    g.throughput(Throughput::Elements(u64::from(VERTICES)));
+    g.bench_function("vs_2_0 transform, 1M vertices", |bench| {
         // SAFETY: the constants and inputs outlive the benchmark; `k` is
         // the live shader's.
         bench.iter(|| unsafe { run_vertices(&k, &b, &inputs, VERTICES) })
@@ -242,5 +289,5 @@ fn two_fetches(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, skinning, two_fetches);
+criterion_group!(benches, skinning, transform, two_fetches);
 criterion_main!(benches);

@@ -303,6 +303,7 @@ fn run_direct(k: &Kernel, b: &Bindings, groups: u32, place: Place) {
             uav_counters: b.uav_counters.as_ptr(),
             draw_row: std::ptr::null(),
             eval: std::ptr::null(),
+            vertex_run: std::ptr::null(),
             zero: [0; 8],
             gs: std::ptr::null_mut(),
         };

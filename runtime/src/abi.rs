@@ -148,6 +148,33 @@ pub struct Frame {
     /// `eval_*` repeat elsewhere in the pixel (`dxjit_eval`); null outside
     /// the draw paths. Compiled code only passes the frame on.
     pub eval: *const crate::eval::Evaluation<'static>,
+    /// Vertex shaders whose kernel `runs_vertices`: the vertices this call
+    /// runs, batch after batch, or null (one call runs the lanes its
+    /// blocks describe).
+    pub vertex_run: *const VertexRun,
+}
+
+/// Vertices one call of a vertex shader runs itself, a call's lanes at a
+/// time, from `first` until `end`. Before each batch the compiled code
+/// writes the input block (transposing each lane's registers from
+/// `inputs`), the lane mask (lanes below `end`) and `SV_VertexID`, and
+/// zeros the output block; after it, it writes each lane's output
+/// registers to `outputs`. Lanes past `end` read vertex `end - 1`'s
+/// inputs and write nothing that stays: their rows go to vertex `end -
+/// 1`'s place before that vertex's own.
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct VertexRun {
+    /// Every vertex's inputs, `Kernel::input_regs` registers each, from
+    /// vertex 0; readable up to vertex `end`.
+    pub inputs: *const [u32; 4],
+    /// Where vertex `first`'s outputs go, `Kernel::output_regs` registers
+    /// each; writable for `end - first` vertices.
+    pub outputs: *mut [u32; 4],
+    /// The first vertex to run.
+    pub first: u32,
+    /// One past the last vertex to run (more than `first`).
+    pub end: u32,
 }
 
 /// A row of a draw's quads that one call of a pixel shader runs, call-sized

@@ -6,7 +6,8 @@
 //! requires of 32-bit float operations; moves copy bits and keep them.
 
 use crate::abi::{
-    Frame, ShaderFn, SysValSlot, View, CB_SLOTS, SAMPLER_SLOTS, SRV_SLOTS, SYSVAL_COUNT, UAV_SLOTS,
+    Frame, ShaderFn, SysValSlot, VertexRun, View, CB_SLOTS, SAMPLER_SLOTS, SRV_SLOTS, SYSVAL_COUNT,
+    UAV_SLOTS,
 };
 use crate::sampler::{InlineSampler, SamplerState, INLINE_PAIRS};
 use crate::texture::Texture;
@@ -72,6 +73,9 @@ pub struct Kernel {
     /// literal row indices and no bounds test; a call binds a zero-padded
     /// copy of a smaller buffer (see `cb_table`).
     pub cb_static_bytes: [u32; CB_SLOTS],
+    /// Vertex shaders: whether the function runs a [`VertexRun`] itself
+    /// (`Frame::vertex_run`), so that one call shades many batches.
+    pub runs_vertices: bool,
 }
 
 impl Kernel {
@@ -246,6 +250,7 @@ impl Call {
             uav_counters: b.uav_counters.as_ptr(),
             draw_row: std::ptr::null(),
             eval: std::ptr::null(),
+            vertex_run: std::ptr::null(),
         });
         Call {
             frame,
@@ -367,23 +372,49 @@ pub unsafe fn run_vertices_into(
     out: &mut [[u32; 4]],
 ) {
     let (w, no) = (k.lanes as usize, k.output_regs as usize);
+    let count = out
+        .len()
+        .checked_div(no)
+        .map_or(count, |fit| count.min(fit as u32));
+    let out = &mut out[..count as usize * no];
+    let per_call = if runs_ranges(k, inputs, count) {
+        w * RUN_BATCHES
+    } else {
+        w
+    };
+    let starts = (0..count as usize).step_by(per_call);
     if no == 0 {
         // Nothing to write back, but the shader may still write UAVs.
-        let batches = (count as usize).div_ceil(w);
-        (0..batches).into_par_iter().for_each_init(
+        starts.collect::<Vec<_>>().into_par_iter().for_each_init(
             || VertexBatch::new(k, b),
-            // SAFETY: forwarded contract.
-            |batch, i| unsafe { batch.run(k, b, inputs, count, i * w, &mut []) },
+            |batch, first| {
+                let end = (first + per_call).min(count as usize);
+                // SAFETY: forwarded contract.
+                unsafe { batch.run_span(k, b, inputs, count, first..end, &mut []) }
+            },
         );
         return;
     }
-    let count = count.min((out.len() / no) as u32);
-    let out = &mut out[..count as usize * no];
-    out.par_chunks_mut(w * no).enumerate().for_each_init(
+    out.par_chunks_mut(per_call * no).enumerate().for_each_init(
         || VertexBatch::new(k, b),
-        // SAFETY: forwarded contract; each chunk holds one batch's outputs.
-        |batch, (i, dst)| unsafe { batch.run(k, b, inputs, count, i * w, dst) },
+        |batch, (i, dst)| {
+            let first = i * per_call;
+            let end = first + dst.len() / no;
+            // SAFETY: forwarded contract; the chunk holds its vertices' outputs.
+            unsafe { batch.run_span(k, b, inputs, count, first..end, dst) }
+        },
     );
+}
+
+/// Batches one call runs when the kernel runs vertex ranges itself: 64
+/// calls' worth, few enough that the threads share a draw evenly.
+const RUN_BATCHES: usize = 64;
+
+/// Whether `k` may run ranges of a `count`-vertex draw's vertices in one
+/// call: compiled code reads `inputs` directly, so it must hold every
+/// vertex's registers.
+fn runs_ranges(k: &Kernel, inputs: &[[u32; 4]], count: u32) -> bool {
+    k.runs_vertices && inputs.len() >= count as usize * k.input_regs as usize
 }
 
 /// Runs the vertices of a `count`-vertex [`run_vertices`] whose indices lie
@@ -401,17 +432,23 @@ pub unsafe fn run_vertices_range(
     count: u32,
     range: Range<u32>,
 ) -> Vec<[u32; 4]> {
-    let (w, no) = (k.lanes as usize, k.output_regs as usize);
+    let no = k.output_regs as usize;
     let first = range.start.min(count);
     let end = range.end.min(count).max(first) as usize;
     let first = first as usize;
     let mut out = vec![[0u32; 4]; (end - first) * no];
+    let per_call = if runs_ranges(k, inputs, count) {
+        end - first
+    } else {
+        k.lanes as usize
+    };
     let mut batch = VertexBatch::new(k, b);
-    for start in (first..end).step_by(w) {
+    for start in (first..end).step_by(per_call.max(1)) {
         let at = (start - first) * no;
-        let dst = &mut out[at..at + w.min(end - start) * no];
-        // SAFETY: forwarded contract; `dst` holds this batch's outputs.
-        unsafe { batch.run(k, b, inputs, end as u32, start, dst) };
+        let dst = &mut out[at..at + per_call.min(end - start) * no];
+        let span = start..(start + per_call).min(end);
+        // SAFETY: forwarded contract; `dst` holds these vertices' outputs.
+        unsafe { batch.run_span(k, b, inputs, end as u32, span, dst) };
     }
     out
 }
@@ -433,6 +470,52 @@ impl VertexBatch {
             outputs: Block::new(k.output_regs as usize * 16 * w),
             sysvals: Block::new(SYSVAL_COUNT * 16 * w),
         }
+    }
+
+    /// Shades the vertices of `span` (none at or past `count`) into `dst`,
+    /// `output_regs` registers each: in one call when the kernel runs
+    /// ranges itself, else a call's lanes at a time.
+    ///
+    /// # Safety
+    /// As [`run_vertices`].
+    unsafe fn run_span(
+        &mut self,
+        k: &Kernel,
+        b: &Bindings,
+        inputs: &[[u32; 4]],
+        count: u32,
+        span: Range<usize>,
+        dst: &mut [[u32; 4]],
+    ) {
+        let (w, no) = (k.lanes as usize, k.output_regs as usize);
+        let (first, end) = (span.start, span.end.min(count as usize));
+        if !runs_ranges(k, inputs, count) {
+            for start in (first..end).step_by(w) {
+                let len = dst.len();
+                let at = ((start - first) * no).min(len);
+                let dst = &mut dst[at..(at + w * no).min(len)];
+                // SAFETY: forwarded contract; `dst` holds this batch's outputs.
+                unsafe { self.run(k, b, inputs, count, start, dst) };
+            }
+            return;
+        }
+        if b.interrupted() || end <= first {
+            return;
+        }
+        let run = VertexRun {
+            inputs: inputs.as_ptr(),
+            outputs: dst.as_mut_ptr(),
+            first: first as u32,
+            end: end as u32,
+        };
+        let call = &mut self.call;
+        call.frame.inputs = self.inputs.ptr() as *const u32;
+        call.frame.outputs = self.outputs.ptr() as *mut u32;
+        call.frame.sysvals = self.sysvals.ptr() as *const u32;
+        call.frame.resume = 0;
+        call.frame.vertex_run = &run;
+        with_flushed_denormals(|| call.run(k.func));
+        call.frame.vertex_run = std::ptr::null();
     }
 
     /// Shades the vertices from `first` (up to one call's lanes, none at
@@ -470,6 +553,9 @@ impl VertexBatch {
             self.sysvals.words()[(SysValSlot::VertexId as usize * 4) * w + l] = v as u32;
             self.call.lane_mask.words()[l] = if v < count as usize { u32::MAX } else { 0 };
         }
+        // Outputs a lane leaves unwritten read zero, as in a first call,
+        // not what the worker's previous batch left.
+        self.outputs.zero();
         let call = &mut self.call;
         call.frame.inputs = self.inputs.ptr() as *const u32;
         call.frame.outputs = self.outputs.ptr() as *mut u32;

@@ -167,7 +167,7 @@ fn info_bytes(info: &KernelInfo, icb: &[[u32; 4]]) -> Vec<u8> {
         info.input_regs,
         info.output_regs,
         info.tgsm_size,
-        u32::from(info.has_barriers),
+        u32::from(info.has_barriers) | u32::from(info.runs_vertices) << 1,
         info.direct_outputs,
         info.inline_pairs.len() as u32,
     ] {
@@ -221,11 +221,13 @@ fn read_info(bytes: &[u8]) -> Option<(KernelInfo, Vec<[u32; 4]>)> {
     let input_regs = r.u32()?;
     let output_regs = r.u32()?;
     let tgsm_size = r.u32()?;
-    let has_barriers = match r.u32()? {
-        0 => false,
-        1 => true,
-        _ => return None,
-    };
+    // Bit 0: barriers; bit 1: runs vertex ranges (entries written before
+    // the bit existed hold 0 or 1 and run vertices a batch a call).
+    let flags = r.u32()?;
+    if flags > 3 {
+        return None;
+    }
+    let (has_barriers, runs_vertices) = (flags & 1 != 0, flags & 2 != 0);
     let direct_outputs = r.u32()?;
     let pairs = r.count(8)?;
     let inline_pairs = (0..pairs)
@@ -252,6 +254,7 @@ fn read_info(bytes: &[u8]) -> Option<(KernelInfo, Vec<[u32; 4]>)> {
         output_regs,
         tgsm_size,
         has_barriers,
+        runs_vertices,
         inline_pairs,
         direct_outputs,
         stage,
@@ -355,6 +358,7 @@ mod tests {
             output_regs: 2,
             tgsm_size: 0,
             has_barriers: true,
+            runs_vertices: true,
             inline_pairs: vec![(1, 2)],
             direct_outputs: 1,
             stage: Stage::Pixel,

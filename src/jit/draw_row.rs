@@ -271,8 +271,16 @@ impl Tr<'_, '_> {
     /// at zero too, as the output block does.
     pub fn zero_temps_for_rows(&mut self) {
         let zero = self.lb().splat(0);
-        let outputs = self.row_vars().output_vars;
-        for var in self.func.temps.clone().into_iter().chain(outputs) {
+        for var in self.row_vars().output_vars {
+            self.lb().def_var(var, zero);
+        }
+        self.zero_temps();
+    }
+
+    /// Gives every temporary, vector or scalar, a defined zero.
+    pub fn zero_temps(&mut self) {
+        let zero = self.lb().splat(0);
+        for var in self.func.temps.clone() {
             self.lb().def_var(var, zero);
         }
         let scalar_zero = self.b.ins().iconst(types::I32, 0);
@@ -480,12 +488,5 @@ impl Tr<'_, '_> {
                 .ins()
                 .store(MemFlagsData::trusted(), zero, outputs, 16 * i as i32);
         }
-    }
-
-    /// The u32 at `base + offset`.
-    fn load_u32(&mut self, base: Value, offset: usize) -> Value {
-        self.b
-            .ins()
-            .load(types::I32, MemFlagsData::trusted(), base, offset as i32)
     }
 }

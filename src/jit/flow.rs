@@ -300,7 +300,7 @@ impl Tr<'_, '_> {
     /// set: one load of the word (its address is loaded once per call, in
     /// the entry block) and a branch, at every loop back edge, so no loop
     /// runs on after an interrupt.
-    fn stop_if_interrupted(&mut self) {
+    pub(super) fn stop_if_interrupted(&mut self) {
         let flag = self
             .b
             .ins()

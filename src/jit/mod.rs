@@ -43,6 +43,7 @@ mod typed;
 mod typed_store;
 mod uniform;
 mod vector_memory;
+mod vertex_run;
 
 use crate::ir::{Program, Stage};
 use cranelift_codegen::ir::{
@@ -291,6 +292,9 @@ pub struct KernelInfo {
     pub tgsm_size: u32,
     /// Whether the function may stop at barriers.
     pub has_barriers: bool,
+    /// Whether the function runs a vertex range itself when the frame
+    /// holds one (`Frame::vertex_run`).
+    pub runs_vertices: bool,
     /// The (SRV, sampler) pairs the function may filter itself.
     pub inline_pairs: Vec<(u32, u32)>,
     /// Output registers stored to 8-bit unorm targets by the function.
@@ -377,6 +381,7 @@ impl Compiled {
             tgsm_size: info.tgsm_size,
             thread_group: info.thread_group,
             has_barriers: info.has_barriers,
+            runs_vertices: info.runs_vertices,
             inline_pairs: std::array::from_fn(|i| {
                 info.inline_pairs
                     .get(i)
@@ -564,6 +569,7 @@ pub fn compile_on(
             spill_stores: Vec::new(),
             row: None,
             row_check: None,
+            vertex: None,
         },
         ctl: Control::starting(dummy, 0),
         facts: Analyses {
@@ -601,6 +607,13 @@ pub fn compile_on(
             let head = tr.begin_draw_rows(start);
             tr.b.switch_to_block(start);
             tr.zero_temps_for_rows();
+            head
+        }
+        // The top tier runs vertex ranges itself (the quick tier leaves
+        // them to the runtime, a batch a call).
+        Stage::Vertex if opts.codegen == Codegen::Full => {
+            let head = tr.begin_vertex_runs(start);
+            tr.b.switch_to_block(start);
             head
         }
         _ => start,
@@ -655,6 +668,8 @@ pub fn compile_on(
     if prog.stage == Stage::Pixel {
         tr.end_draw_row();
     }
+    tr.end_vertex_batch();
+    let runs_vertices = tr.func.vertex.is_some();
     let spill_bytes = tr.func.spill_vectors * 16;
     let batch_scratch = tr.func.scratch.size + spill_bytes;
     let scratch_size = match tr.func.batch_loop {
@@ -747,6 +762,7 @@ pub fn compile_on(
             output_regs,
             tgsm_size,
             has_barriers,
+            runs_vertices,
             inline_pairs,
             direct_outputs,
             stage: prog.stage,

@@ -176,6 +176,8 @@ pub struct FuncState {
     pub row: Option<super::draw_row::RowVars>,
     /// Pixel shaders in a row: the block that tests for the next step.
     pub row_check: Option<Block>,
+    /// Vertex shaders at the top tier: the vertex run's variables.
+    pub vertex: Option<super::vertex_run::RunVars>,
 }
 
 /// Where control is: the execution masks, the open constructs and the
@@ -285,6 +287,20 @@ impl<'p, 'f> Tr<'p, 'f> {
             self.frame,
             offset as i32,
         )
+    }
+
+    /// The u32 at `base + offset`.
+    pub fn load_u32(&mut self, base: Value, offset: usize) -> Value {
+        self.b
+            .ins()
+            .load(types::I32, MemFlagsData::trusted(), base, offset as i32)
+    }
+
+    /// The pointer at `base + offset`.
+    pub fn load_ptr(&mut self, base: Value, offset: usize) -> Value {
+        self.b
+            .ins()
+            .load(types::I64, MemFlagsData::trusted(), base, offset as i32)
     }
 
     /// The address of a field of the frame.

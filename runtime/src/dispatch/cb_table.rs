@@ -79,6 +79,7 @@ mod tests {
             inline_pair_count: 0,
             direct_outputs: 0,
             cb_static_bytes,
+            runs_vertices: false,
         }
     }
 

@@ -210,11 +210,4 @@ impl Tr<'_, '_> {
         let both = self.b.ins().shuffle(rows[0], rows[1], lows);
         self.b.ins().bitcast(VEC, le(), both)
     }
-
-    /// The pointer at `base + offset`.
-    fn load_ptr(&mut self, base: Value, offset: usize) -> Value {
-        self.b
-            .ins()
-            .load(types::I64, MemFlagsData::trusted(), base, offset as i32)
-    }
 }

@@ -483,6 +483,7 @@ fn translate(
             spill_stores: Vec::new(),
             row: None,
             row_check: None,
+            vertex: None,
         },
         ctl: Control::starting(dummy, u32::from(key.divergent)),
         facts: Analyses {

@@ -168,6 +168,7 @@ pub fn compile(
             output_regs: s.output_regs,
             tgsm_size,
             has_barriers: s.group.is_some(),
+            runs_vertices: false,
             inline_pairs: Vec::new(),
             direct_outputs: 0,
             stage: prog.stage,

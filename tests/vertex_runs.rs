@@ -1,0 +1,141 @@
+//! Vertex shaders at the top tier run whole ranges of vertices in one call
+//! (`VertexRun`): the results must be those of the first tier, which runs
+//! a call's lanes at a time, for every count around the lanes and the
+//! runtime's range size, for ranges, and with UAV writes.
+
+use dxjit::{Bindings, BufferLayout, CompileOptions, Tier};
+
+/// o0 = v0.wzyx + (SV_VertexID, 0, 0, 0); o1 = v1 * 2 + 1 (floats);
+/// o2.x = SV_VertexID; o2.y and, through a temp, o2.zw written only by
+/// vertices whose bit 3 is clear (the others get zero: outputs and temps
+/// start at zero; at 8 lanes a call, whole batches alternate).
+const SHADER: &str = "vs_4_0
+dcl_input v0.xyzw
+dcl_input v1.xyzw
+dcl_input_sgv v2.x, vertex_id
+dcl_output o0.xyzw
+dcl_output o1.xyzw
+dcl_output o2.xyzw
+dcl_temps 2
+iadd o0.x, v0.w, v2.x
+mov o0.yzw, v0.zzyx
+mad o1.xyzw, v1.xyzw, l(2.0, 2.0, 2.0, 2.0), l(1.0, 1.0, 1.0, 1.0)
+mov o2.x, v2.x
+and r0.y, v2.x, l(8)
+if_z r0.y
+  iadd o2.y, v2.x, l(1000)
+  mov r1.zw, l(0, 0, 7, 9)
+endif
+mov o2.zw, r1.zzzw
+ret
+";
+
+fn compiled(tier: Tier) -> dxjit::Shader {
+    let bytes = dxjit::text::assemble(SHADER).expect("assembles");
+    let options = CompileOptions {
+        tier,
+        ..Default::default()
+    };
+    dxjit::compile(&bytes, &options).expect("compiles")
+}
+
+fn inputs(count: u32) -> Vec<[u32; 4]> {
+    (0..count)
+        .flat_map(|i| {
+            let f = (i as f32 * 0.25).to_bits();
+            [
+                [i, 10 + i, 20 + i, 30 + i],
+                [f, f ^ 0x8000_0000, 0, 0x3f80_0000],
+            ]
+        })
+        .collect()
+}
+
+/// What the shader gives vertex `i`, worked out by hand.
+fn expected(i: u32) -> [[u32; 4]; 3] {
+    let f = i as f32 * 0.25;
+    let o1 = [f * 2.0 + 1.0, -f * 2.0 + 1.0, 1.0, 3.0].map(f32::to_bits);
+    let o2 = if i & 8 == 0 {
+        [i, i + 1000, 7, 9]
+    } else {
+        [i, 0, 0, 0]
+    };
+    [[30 + 2 * i, 20 + i, 10 + i, i], o1, o2]
+}
+
+#[test]
+fn whole_runs_give_every_vertex_its_own_outputs() {
+    let top = compiled(Tier::Top);
+    assert!(
+        top.kernel().runs_vertices,
+        "the top tier runs vertex ranges"
+    );
+    let first = compiled(Tier::First);
+    assert!(!first.kernel().runs_vertices);
+    // Around one call (8 lanes at k = 2) and the runtime's ranges (64
+    // calls), with a tail in each.
+    for count in [1, 7, 8, 9, 511, 512, 513, 1500] {
+        let inputs = inputs(count);
+        let out = top.run_vertices(&Bindings::new(), &inputs, count).unwrap();
+        assert_eq!(out.len(), 3 * count as usize);
+        for i in 0..count {
+            let at = 3 * i as usize;
+            assert_eq!(out[at..at + 3], expected(i), "vertex {i} of {count}");
+        }
+        let other = first
+            .run_vertices(&Bindings::new(), &inputs, count)
+            .unwrap();
+        assert_eq!(out, other, "{count} vertices: both tiers agree");
+    }
+}
+
+#[test]
+fn ranges_and_caller_outputs_match_the_whole_run() {
+    let top = compiled(Tier::Top);
+    let inputs = inputs(700);
+    let whole = top.run_vertices(&Bindings::new(), &inputs, 700).unwrap();
+    let mut pieces = Vec::new();
+    for range in [0..3, 3..520, 520..521, 521..800] {
+        pieces.extend(
+            top.run_vertices_range(&Bindings::new(), &inputs, 700, range)
+                .unwrap(),
+        );
+    }
+    assert_eq!(pieces, whole);
+    // Outputs past the vertices' own stay as the caller left them.
+    let mut owned = vec![[0xdead_beef; 4]; whole.len() + 5];
+    top.run_vertices_into(&Bindings::new(), &inputs, 700, &mut owned)
+        .unwrap();
+    assert_eq!(owned[..whole.len()], whole[..]);
+    assert!(owned[whole.len()..].iter().all(|r| *r == [0xdead_beef; 4]));
+}
+
+#[test]
+fn a_vertex_shader_with_no_outputs_runs_every_vertex_once() {
+    // Each vertex adds one to its UAV word: a vertex run twice or never
+    // shows.
+    let text = "vs_5_0\ndcl_uav_raw u0\ndcl_input_sgv v0.x, vertex_id\ndcl_temps 1\n\
+                ishl r0.x, v0.x, l(2)\natomic_iadd u0, r0.x, l(1)\nret\n";
+    let bytes = dxjit::text::assemble(text).expect("assembles");
+    let options = CompileOptions {
+        tier: Tier::Top,
+        ..Default::default()
+    };
+    let shader = dxjit::compile(&bytes, &options).expect("compiles");
+    assert!(shader.kernel().runs_vertices);
+    let count = 1234u32;
+    let mut words = vec![0u8; 4 * count as usize + 4];
+    let mut b = Bindings::new();
+    b.rw_buffer(0, &mut words, BufferLayout::Raw).unwrap();
+    shader.run_vertices(&b, &[], count).unwrap();
+    drop(b);
+    let counts: Vec<u32> = words
+        .chunks(4)
+        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+        .collect();
+    assert!(
+        counts[..count as usize].iter().all(|&n| n == 1),
+        "{counts:?}"
+    );
+    assert_eq!(counts[count as usize], 0, "nothing past the last vertex");
+}
