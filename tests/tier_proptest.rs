@@ -12,7 +12,8 @@
 //! then each thread stores its temps (a vertex writes them to its outputs,
 //! and reads its index from an input where a thread reads its id; a pixel
 //! computes its index from its position, and half of the pixels discard
-//! before writing their outputs to `rgba32_uint` targets).
+//! before writing their outputs to `rgba32_uint` targets). Loops of
+//! independent chains check the top tier's loop distribution.
 
 use dxjit::ir::*;
 use dxjit::jit::{compile, Codegen, JitOptions};
@@ -255,6 +256,70 @@ fn choose() -> impl Strategy<Value = Vec<Inst>> {
         out.extend([Inst::Case(2), Inst::Default]);
         out.extend(rest);
         out.extend([Inst::Break, Inst::EndSwitch]);
+        out
+    })
+}
+
+/// A loop of `1 + tid % 3` trips whose operations each stay within one
+/// temp (its chain: its sources' temps are renamed to the one it writes,
+/// all but relative indices) and may read the counter: the top tier splits
+/// such a loop into one loop per group of chains that fit the registers.
+fn chained() -> impl Strategy<Value = Vec<Inst>> {
+    prop::collection::vec(
+        (
+            0..TEMPS - 1,
+            prop_oneof![4 => alu(), 1 => dot()],
+            any::<bool>(),
+        ),
+        2..12,
+    )
+    .prop_map(|ops| {
+        let control = TEMPS - 1;
+        let alu = |op, mask, src| Inst::Alu {
+            op,
+            dst: Dst::temp(control, mask),
+            src,
+        };
+        let counter = Src::temp(control).scalar(0);
+        let mut out = vec![
+            alu(AluOp::Mov, 1, vec![Src::splat(0)]),
+            Inst::Loop,
+            alu(AluOp::URem, 4, vec![tid(), Src::splat(3)]),
+            alu(
+                AluOp::UGe,
+                8,
+                vec![counter.clone(), Src::temp(control).scalar(2)],
+            ),
+            Inst::BreakC {
+                cond: Src::temp(control).scalar(3),
+                nz: true,
+            },
+        ];
+        for (chain, mut inst, reads_counter) in ops {
+            let (dst, sources) = match &mut inst {
+                Inst::Alu { dst, src, .. } => (dst, src.iter_mut().collect::<Vec<_>>()),
+                Inst::Dot { dst, a, b, .. } => (dst, vec![a, b]),
+                _ => unreachable!("alu() and dot() make operations"),
+            };
+            dst.index.base = chain;
+            for (i, s) in sources.into_iter().enumerate() {
+                if s.file == File::Temp {
+                    s.index.base = if reads_counter && i == 0 {
+                        control
+                    } else {
+                        chain
+                    };
+                    if s.index.base == control {
+                        s.swizzle = [0; 4];
+                    }
+                }
+            }
+            out.push(inst);
+        }
+        out.extend([
+            alu(AluOp::IAdd, 1, vec![counter, Src::splat(1)]),
+            Inst::EndLoop,
+        ]);
         out
     })
 }
@@ -541,6 +606,20 @@ proptest! {
         for k in [1, 2, 4] {
             let first = run(&prog, Codegen::Quick, k, &constants);
             prop_assert_eq!(&first, &top, "first tier at k = {}:\n{:#?}", k, prog.main);
+        }
+    }
+
+    #[test]
+    fn split_loops_agree_with_whole_ones(
+        body in chained(),
+        constants in prop::collection::vec(any::<u32>(), CB_ROWS * 4),
+    ) {
+        let prog = program(body);
+        prop_assume!(validate(&prog).is_ok());
+        let first = run(&prog, Codegen::Quick, 1, &constants);
+        for k in [2, 3, 4] {
+            let top = run(&prog, Codegen::Full, k, &constants);
+            prop_assert_eq!(&top, &first, "top tier at k = {}:\n{:#?}", k, prog.main);
         }
     }
 
