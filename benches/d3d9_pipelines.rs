@@ -2,7 +2,8 @@
 //! vertices, and a ps_2_0 shader with two bilinear texture fetches over a
 //! 1920x1080 target.
 
-use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use criterion::measurement::WallTime;
+use criterion::{criterion_group, criterion_main, BenchmarkGroup, Criterion, Throughput};
 use dxjit::{CompileOptions, PlaneInput, QuadInputs};
 use dxjit_runtime::abi::View;
 use dxjit_runtime::dispatch::{
@@ -75,6 +76,27 @@ fn compile(text: &str) -> dxjit::Shader {
     shader
 }
 
+/// Bindings with `constants` as constant buffer 0.
+fn constants_bound(constants: &mut [u32]) -> Bindings {
+    let mut b = Bindings::default();
+    b.cbs[0] = View {
+        ptr: constants.as_mut_ptr() as *mut u8,
+        size: (constants.len() * 4) as u32,
+        ..View::EMPTY
+    };
+    b
+}
+
+/// The benchmarks' group, with `elements` (vertices or pixels) a run.
+fn group(c: &mut Criterion, elements: u32) -> BenchmarkGroup<'_, WallTime> {
+    let mut g = c.benchmark_group("d3d9");
+    g.sample_size(10)
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(5));
+    g.throughput(Throughput::Elements(u64::from(elements)));
+    g
+}
+
 fn skinning(c: &mut Criterion) {
     let shader = compile(SKINNING);
     let k = shader.kernel();
@@ -104,12 +126,7 @@ fn skinning(c: &mut Criterion) {
             constants[at..at + 4].copy_from_slice(&words(row));
         }
     }
-    let mut b = Bindings::default();
-    b.cbs[0] = View {
-        ptr: constants.as_mut_ptr() as *mut u8,
-        size: (constants.len() * 4) as u32,
-        ..View::EMPTY
-    };
+    let b = constants_bound(&mut constants);
     let regs = k.input_regs as usize;
     let mut inputs = vec![[0u32; 4]; VERTICES as usize * regs];
     for v in 0..VERTICES as usize {
@@ -121,11 +138,7 @@ fn skinning(c: &mut Criterion) {
             .expect("4 words");
         inputs[v * regs + 3] = words(&[0.0, 0.0, 1.0, 0.0]).try_into().expect("4 words");
     }
-    let mut g = c.benchmark_group("d3d9");
-    g.sample_size(10)
-        .warm_up_time(Duration::from_secs(1))
-        .measurement_time(Duration::from_secs(5));
-    g.throughput(Throughput::Elements(u64::from(VERTICES)));
+    let mut g = group(c, VERTICES);
     g.bench_function("vs_2_0 skinning, 1M vertices", |bench| {
         // SAFETY: the constants and inputs outlive the benchmark; `k` is
         // the live shader's.
@@ -138,12 +151,7 @@ fn transform(c: &mut Criterion) {
     let shader = compile(TRANSFORM);
     let k = shader.kernel();
     let mut constants: Vec<u32> = (0..16).map(|i| (i as f32 * 0.125).to_bits()).collect();
-    let mut b = Bindings::default();
-    b.cbs[0] = View {
-        ptr: constants.as_mut_ptr() as *mut u8,
-        size: (constants.len() * 4) as u32,
-        ..View::EMPTY
-    };
+    let b = constants_bound(&mut constants);
     let regs = k.input_regs as usize;
     let mut inputs = vec![[0u32; 4]; VERTICES as usize * regs];
     for v in 0..VERTICES as usize {
@@ -154,11 +162,7 @@ fn transform(c: &mut Criterion) {
                 .expect("4 words");
         }
     }
-    let mut g = c.benchmark_group("d3d9");
-    g.sample_size(10)
-        .warm_up_time(Duration::from_secs(1))
-        .measurement_time(Duration::from_secs(5));
-    g.throughput(Throughput::Elements(u64::from(VERTICES)));
+    let mut g = group(c, VERTICES);
     // Into one output buffer the benchmark keeps, as a renderer does:
     // allocating (and faulting in) 48 MB each time would be most of it.
     let mut out = vec![[0u32; 4]; VERTICES as usize * k.output_regs as usize];
@@ -242,11 +246,7 @@ fn two_fetches(c: &mut Criterion) {
             samples: 1,
         }],
     };
-    let mut g = c.benchmark_group("d3d9");
-    g.sample_size(10)
-        .warm_up_time(Duration::from_secs(1))
-        .measurement_time(Duration::from_secs(5));
-    g.throughput(Throughput::Elements(u64::from(w * h)));
+    let mut g = group(c, w * h);
     g.bench_function("ps_2_0 two texture fetches, 1920x1080", |bench| {
         // SAFETY: the texture, constants and target outlive the benchmark
         // and nothing else touches them; `k` is the live shader's.

@@ -139,3 +139,53 @@ fn a_vertex_shader_with_no_outputs_runs_every_vertex_once() {
     );
     assert_eq!(counts[count as usize], 0, "nothing past the last vertex");
 }
+
+#[test]
+fn a_draws_list_of_vertices_and_instances_runs_as_the_batch_path_does() {
+    // o0 = (SV_VertexID, SV_InstanceID, v0.x, v0.y), o1 written by
+    // instance 1 only.
+    let text = "vs_4_0\ndcl_input v0.xy\ndcl_input_sgv v1.x, vertex_id\n\
+                dcl_input_sgv v2.x, instance_id\ndcl_output o0.xyzw\ndcl_output o1.xyzw\n\
+                mov o0.x, v1.x\nmov o0.y, v2.x\nmov o0.zw, v0.xxxy\n\
+                if_nz v2.x\n  iadd o1.xyzw, v1.xxxx, l(1, 2, 3, 4)\nendif\nret\n";
+    let bytes = dxjit::text::assemble(text).expect("assembles");
+    let at = |tier| {
+        let options = CompileOptions {
+            tier,
+            ..Default::default()
+        };
+        dxjit::compile(&bytes, &options).expect("compiles")
+    };
+    let (top, first) = (at(Tier::Top), at(Tier::First));
+    let inputs: Vec<[u32; 4]> = (0..300).map(|v| [v * 3, v * 5, 0, 0]).collect();
+    // Vertices out of order, repeated, two instances: 2 x 600 entries.
+    let ids: Vec<[u32; 2]> = (0..2)
+        .flat_map(|i| (0..600u32).map(move |e| [(e * 7) % 300, i]))
+        .collect();
+    let b = dxjit_runtime::dispatch::Bindings::default();
+    let run = |s: &dxjit::Shader| {
+        // SAFETY: `s`'s kernel is alive while `s` is; nothing is bound.
+        unsafe { dxjit_runtime::dispatch::run_vertex_list(&s.kernel(), &b, &inputs, &ids) }
+    };
+    let out = run(&top);
+    assert!(top.kernel().runs_vertices);
+    for (e, &[v, i]) in ids.iter().enumerate() {
+        let o1 = if i == 1 {
+            [v + 1, v + 2, v + 3, v + 4]
+        } else {
+            [0; 4]
+        };
+        assert_eq!(
+            out[2 * e..2 * e + 2],
+            [[v, i, 3 * v, 5 * v], o1],
+            "entry {e}"
+        );
+    }
+    assert_eq!(out, run(&first), "both tiers agree");
+    // A vertex past the inputs reads zeros, on the batch path.
+    let mut far = ids.clone();
+    far[5] = [1000, 0];
+    // SAFETY: as above.
+    let out = unsafe { dxjit_runtime::dispatch::run_vertex_list(&top.kernel(), &b, &inputs, &far) };
+    assert_eq!(out[10], [1000, 0, 0, 0]);
+}

@@ -155,25 +155,29 @@ pub struct Frame {
 }
 
 /// Vertices one call of a vertex shader runs itself, a call's lanes at a
-/// time, from `first` until `end`. Before each batch the compiled code
-/// writes the input block (transposing each lane's registers from
-/// `inputs`), the lane mask (lanes below `end`) and `SV_VertexID`, and
-/// zeros the output block; after it, it writes each lane's output
-/// registers to `outputs`. Lanes past `end` read vertex `end - 1`'s
-/// inputs and write nothing that stays: their rows go to vertex `end -
-/// 1`'s place before that vertex's own.
+/// time: entries `first` until `end`. Entry `i` is vertex `i` (instance 0)
+/// or, when `ids` is not null, the vertex and instance `ids[i]` names.
+/// Before each batch the compiled code writes the input block
+/// (transposing each lane's vertex's registers from `inputs`), the lane
+/// mask (lanes below `end`), `SV_VertexID` and `SV_InstanceID`, and zeros
+/// the output block; after it, it writes each lane's output registers to
+/// `outputs`. Lanes past `end` run entry `end - 1` and write nothing that
+/// stays: their rows go to that entry's place before its own.
 #[repr(C)]
 #[derive(Debug, Clone, Copy)]
 pub struct VertexRun {
     /// Every vertex's inputs, `Kernel::input_regs` registers each, from
-    /// vertex 0; readable up to vertex `end`.
+    /// vertex 0; readable for every vertex an entry names.
     pub inputs: *const [u32; 4],
-    /// Where vertex `first`'s outputs go, `Kernel::output_regs` registers
-    /// each; writable for `end - first` vertices.
+    /// Each entry's `[vertex, instance]`, readable up to entry `end`; or
+    /// null: entry `i` is vertex `i` of instance 0.
+    pub ids: *const [u32; 2],
+    /// Where entry `first`'s outputs go, `Kernel::output_regs` registers
+    /// each; writable for `end - first` entries.
     pub outputs: *mut [u32; 4],
-    /// The first vertex to run.
+    /// The first entry to run.
     pub first: u32,
-    /// One past the last vertex to run (more than `first`).
+    /// One past the last entry to run (more than `first`).
     pub end: u32,
 }
 

@@ -499,14 +499,36 @@ impl VertexBatch {
             }
             return;
         }
-        if b.interrupted() || end <= first {
+        // SAFETY: forwarded contract; `dst` holds the span's outputs.
+        unsafe { self.run_range(k, b, inputs, None, first..end, dst) };
+    }
+
+    /// Runs entries `span` in one call of a kernel that runs ranges itself:
+    /// vertex `i` for entry `i`, or the vertex and instance `ids[i]`
+    /// names; `dst` holds the entries' outputs.
+    ///
+    /// # Safety
+    /// As [`run_vertices`]; `k.runs_vertices`; `inputs` holds every
+    /// vertex's registers an entry names, and `ids`, when given, every
+    /// entry of `span`.
+    unsafe fn run_range(
+        &mut self,
+        k: &Kernel,
+        b: &Bindings,
+        inputs: &[[u32; 4]],
+        ids: Option<&[[u32; 2]]>,
+        span: Range<usize>,
+        dst: &mut [[u32; 4]],
+    ) {
+        if b.interrupted() || span.is_empty() {
             return;
         }
         let run = VertexRun {
             inputs: inputs.as_ptr(),
+            ids: ids.map_or(std::ptr::null(), <[_]>::as_ptr),
             outputs: dst.as_mut_ptr(),
-            first: first as u32,
-            end: end as u32,
+            first: span.start as u32,
+            end: span.end as u32,
         };
         let call = &mut self.call;
         call.frame.inputs = self.inputs.ptr() as *const u32;

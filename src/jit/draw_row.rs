@@ -23,7 +23,7 @@ use crate::ir::{File, Interpolation, Program, SysVal};
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{types, Block, InstBuilder, MemFlagsData, Value};
 use cranelift_frontend::Variable;
-use dxjit_runtime::abi::{DrawRow, Frame, SysValSlot, STATUS_DONE};
+use dxjit_runtime::abi::{DrawRow, Frame, SysValSlot};
 use std::mem::offset_of;
 
 mod varying;
@@ -195,12 +195,7 @@ impl Tr<'_, '_> {
         self.b.switch_to_block(check);
         let x = self.b.use_var(vars.x);
         let end = self.load_u32(row, offset_of!(DrawRow, end_x));
-        let more = self.b.ins().icmp(IntCC::UnsignedLessThan, x, end);
-        self.b.ins().brif(more, step, &[], finished, &[]);
-
-        self.b.switch_to_block(finished);
-        let done = self.b.ins().iconst(types::I32, i64::from(STATUS_DONE));
-        self.b.ins().return_(&[done]);
+        self.continue_below(x, end, step, finished);
 
         self.b.switch_to_block(step);
         let row = self.b.use_var(vars.row);

@@ -5,6 +5,7 @@ use super::helpers::{HelperId, HelperRefs};
 use super::lanes::{LaneBuilder, LaneVar, Lanes, MAX_K, VEC};
 use super::JitError;
 use crate::ir::Program;
+use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{types, Block, FuncRef, InstBuilder, MemFlagsData, Value};
 use cranelift_frontend::FunctionBuilder;
 use dxjit_runtime::abi::Frame;
@@ -287,6 +288,19 @@ impl<'p, 'f> Tr<'p, 'f> {
             self.frame,
             offset as i32,
         )
+    }
+
+    /// Ends a loop's test: on to `more` while `at` is below `end`
+    /// (unsigned), else to `finished`, which returns `STATUS_DONE`.
+    pub fn continue_below(&mut self, at: Value, end: Value, more: Block, finished: Block) {
+        let below = self.b.ins().icmp(IntCC::UnsignedLessThan, at, end);
+        self.b.ins().brif(below, more, &[], finished, &[]);
+        self.b.switch_to_block(finished);
+        let done = self
+            .b
+            .ins()
+            .iconst(types::I32, i64::from(dxjit_runtime::abi::STATUS_DONE));
+        self.b.ins().return_(&[done]);
     }
 
     /// The u32 at `base + offset`.

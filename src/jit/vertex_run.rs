@@ -3,22 +3,24 @@
 //! When the runtime hands a vertex shader a [`VertexRun`], the compiled
 //! function loops over the range itself, a call's lanes at a time: it
 //! transposes each lane's input registers into the input block (four
-//! lanes' registers at once, as a 4x4 transpose), writes the lane mask
-//! and `SV_VertexID`, zeros the output block and the temps, runs the body,
-//! and transposes the output block back into each vertex's registers. A
-//! call without a run shades its lanes once, as for every other stage.
+//! lanes' registers at once, as a 4x4 transpose), writes the lane mask,
+//! `SV_VertexID` and `SV_InstanceID` (a draw's list of vertex and instance
+//! per entry, or the entry itself), zeros the output block and the temps,
+//! runs the body, and transposes the output block back into each entry's
+//! registers. A call without a run shades its lanes once, as for every
+//! other stage.
 //!
-//! Lanes past the range's end read the last vertex's inputs; their output
-//! rows are written to the last vertex's place before that vertex's own
-//! (lanes are stored from the last to the first), so no store leaves the
-//! range and no branch picks the lanes.
+//! Lanes past the range's end run the last entry; their output rows are
+//! written to the last entry's place before that entry's own (lanes are
+//! stored from the last to the first), so no store leaves the range and
+//! no branch picks the lanes.
 
-use super::lanes::{Lanes, MAX_K, VEC};
+use super::lanes::{Lanes, VEC};
 use super::state::Tr;
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{types, Block, InstBuilder, MemFlagsData, Value};
 use cranelift_frontend::Variable;
-use dxjit_runtime::abi::{Frame, SysValSlot, VertexRun, STATUS_DONE};
+use dxjit_runtime::abi::{Frame, SysValSlot, VertexRun};
 use std::mem::offset_of;
 
 /// A vertex run's state kept in variables.
@@ -63,12 +65,7 @@ impl Tr<'_, '_> {
         let run = self.b.use_var(vars.run);
         let first = self.b.use_var(vars.first);
         let end = self.load_u32(run, offset_of!(VertexRun, end));
-        let more = self.b.ins().icmp(IntCC::UnsignedLessThan, first, end);
-        self.b.ins().brif(more, batch, &[], finished, &[]);
-
-        self.b.switch_to_block(finished);
-        let done = self.b.ins().iconst(types::I32, i64::from(STATUS_DONE));
-        self.b.ins().return_(&[done]);
+        self.continue_below(first, end, batch, finished);
 
         self.b.switch_to_block(batch);
         self.write_batch(run, first, end);
@@ -101,30 +98,77 @@ impl Tr<'_, '_> {
         self.b.switch_to_block(out);
     }
 
-    /// Each lane's vertex, `first + lane` but at most `end − 1`, as the
-    /// byte offset of its first register in a block of `regs` registers
-    /// a vertex counted from `base`.
-    fn lane_rows(&mut self, first: Value, end: Value, base: Value, regs: u32) -> Vec<Value> {
+    /// Each lane's entry, `first + lane` but at most `end − 1`.
+    fn lane_entries(&mut self, first: Value, end: Value) -> Vec<Value> {
         let last = self.b.ins().iadd_imm_s(end, -1);
         (0..self.lanes())
             .map(|lane| {
-                let v = self.b.ins().iadd_imm_s(first, i64::from(lane));
-                let v = self.b.ins().umin(v, last);
-                let v = self.b.ins().isub(v, base);
-                let v = self.b.ins().uextend(types::I64, v);
-                self.b.ins().imul_imm_s(v, i64::from(regs) * 16)
+                let i = self.b.ins().iadd_imm_s(first, i64::from(lane));
+                self.b.ins().umin(i, last)
             })
             .collect()
     }
 
-    /// The batch's input block, lane mask and `SV_VertexID`, and a zeroed
-    /// output block.
+    /// Each lane's `[vertex, instance]`: its entry of the run's `ids`, or
+    /// its entry and 0 when the run has none.
+    fn lane_ids(&mut self, run: Value, entries: &[Value]) -> Vec<[Value; 2]> {
+        let vars: Vec<[Variable; 2]> = entries
+            .iter()
+            .map(|_| [0; 2].map(|_| self.b.declare_var(types::I32)))
+            .collect();
+        let listed = self.b.create_block();
+        let plain = self.b.create_block();
+        let join = self.b.create_block();
+        let ids = self.load_ptr(run, offset_of!(VertexRun, ids));
+        self.b.ins().brif(ids, listed, &[], plain, &[]);
+        self.b.switch_to_block(listed);
+        for (&entry, [vertex, instance]) in entries.iter().zip(&vars) {
+            let entry = self.b.ins().uextend(types::I64, entry);
+            let bytes = self.b.ins().ishl_imm_u(entry, 3);
+            let at = self.b.ins().iadd(ids, bytes);
+            let v = self.load_u32(at, 0);
+            let i = self.load_u32(at, 4);
+            self.b.def_var(*vertex, v);
+            self.b.def_var(*instance, i);
+        }
+        self.b.ins().jump(join, &[]);
+        self.b.switch_to_block(plain);
+        let zero = self.b.ins().iconst(types::I32, 0);
+        for (&entry, [vertex, instance]) in entries.iter().zip(&vars) {
+            self.b.def_var(*vertex, entry);
+            self.b.def_var(*instance, zero);
+        }
+        self.b.ins().jump(join, &[]);
+        self.b.switch_to_block(join);
+        vars.iter()
+            .map(|pair| pair.map(|var| self.b.use_var(var)))
+            .collect()
+    }
+
+    /// The byte offset of register 0 of each of `indices` in a block of
+    /// `regs` registers a vertex, counted from `base`.
+    fn row_offsets(&mut self, indices: &[Value], base: Value, regs: u32) -> Vec<Value> {
+        indices
+            .iter()
+            .map(|&i| {
+                let i = self.b.ins().isub(i, base);
+                let i = self.b.ins().uextend(types::I64, i);
+                self.b.ins().imul_imm_s(i, i64::from(regs) * 16)
+            })
+            .collect()
+    }
+
+    /// The batch's input block, lane mask, `SV_VertexID` and
+    /// `SV_InstanceID`, and a zeroed output block.
     fn write_batch(&mut self, run: Value, first: Value, end: Value) {
         let lanes = self.lanes();
         let regs = self.func.input_regs;
+        let entries = self.lane_entries(first, end);
+        let ids = self.lane_ids(run, &entries);
+        let vertices: Vec<Value> = ids.iter().map(|[v, _]| *v).collect();
         let inputs = self.load_ptr(run, offset_of!(VertexRun, inputs));
         let zero = self.b.ins().iconst(types::I32, 0);
-        let rows = self.lane_rows(first, end, zero, regs);
+        let rows = self.row_offsets(&vertices, zero, regs);
         let block = self.func.inputs;
         for j in 0..self.k {
             let at: Vec<Value> = (0..4)
@@ -145,22 +189,29 @@ impl Tr<'_, '_> {
                 }
             }
         }
-        let ids = self.lane_ids(first);
+        let numbers = self.lane_numbers(first);
         let ends = self.lb().splat_value(end);
-        let mut alive = Lanes {
-            v: [ids.v[0]; MAX_K],
-        };
+        let mut alive = numbers;
         for j in 0..self.k {
             alive.v[j] = self
                 .b
                 .ins()
-                .icmp(IntCC::UnsignedLessThan, ids.v[j], ends.v[j]);
+                .icmp(IntCC::UnsignedLessThan, numbers.v[j], ends.v[j]);
         }
         let mask = self.frame_ptr(offset_of!(Frame, lane_mask));
         self.store_lanes(alive, mask, 0);
         let sysvals = self.frame_ptr(offset_of!(Frame, sysvals));
-        let vertex_id = SysValSlot::VertexId as usize * 4 * lanes as usize * 4;
-        self.store_lanes(ids, sysvals, vertex_id as i32);
+        for (slot, which) in [(SysValSlot::VertexId, 0), (SysValSlot::InstanceId, 1)] {
+            let at = slot as usize * 4 * lanes as usize * 4;
+            for (lane, pair) in ids.iter().enumerate() {
+                self.b.ins().store(
+                    MemFlagsData::trusted(),
+                    pair[which],
+                    sysvals,
+                    (at + 4 * lane) as i32,
+                );
+            }
+        }
         let outputs = self.frame_ptr(offset_of!(Frame, outputs));
         let zeros = self.lb().splat(0);
         for slot in 0..self.func.output_regs * 4 {
@@ -168,8 +219,8 @@ impl Tr<'_, '_> {
         }
     }
 
-    /// Each lane's vertex index, `first + lane`.
-    fn lane_ids(&mut self, first: Value) -> Lanes {
+    /// Each lane's entry number, `first + lane`.
+    fn lane_numbers(&mut self, first: Value) -> Lanes {
         let base = self.lb().splat_value(first);
         let mut ids = base;
         for j in 0..self.k {
@@ -187,7 +238,8 @@ impl Tr<'_, '_> {
         let regs = self.func.output_regs;
         let outputs = self.load_ptr(run, offset_of!(VertexRun, outputs));
         let run_first = self.load_u32(run, offset_of!(VertexRun, first));
-        let rows = self.lane_rows(first, end, run_first, regs);
+        let entries = self.lane_entries(first, end);
+        let rows = self.row_offsets(&entries, run_first, regs);
         let block = self.frame_ptr(offset_of!(Frame, outputs));
         for j in (0..self.k).rev() {
             let mut per_lane: Vec<Vec<Value>> = vec![Vec::new(); 4];

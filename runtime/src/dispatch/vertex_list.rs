@@ -1,7 +1,7 @@
 //! Running a vertex shader on the vertices a draw fetches: each with its
 //! own SV_VertexID (the index value) and SV_InstanceID.
 
-use super::{with_flushed_denormals, Bindings, Block, Call, Kernel};
+use super::{with_flushed_denormals, Bindings, Block, Call, Kernel, VertexBatch, RUN_BATCHES};
 use crate::abi::{SysValSlot, SYSVAL_COUNT};
 use rayon::prelude::*;
 
@@ -22,6 +22,21 @@ pub unsafe fn run_vertex_list(
     let (ni, no) = (k.input_regs as usize, k.output_regs as usize);
     let mut out = vec![[0u32; 4]; ids.len() * no];
     if no == 0 {
+        return out;
+    }
+    if runs_list(k, inputs, ids) {
+        let per_call = w * RUN_BATCHES;
+        out.par_chunks_mut(per_call * no).enumerate().for_each_init(
+            || VertexBatch::new(k, b),
+            |batch, (i, dst)| {
+                let first = i * per_call;
+                let span = first..first + dst.len() / no;
+                // SAFETY: forwarded contract; the kernel runs ranges, every
+                // vertex an entry names has its registers in `inputs`, and
+                // the chunk holds its entries' outputs.
+                unsafe { batch.run_range(k, b, inputs, Some(ids), span, dst) }
+            },
+        );
         return out;
     }
     out.par_chunks_mut(w * no).enumerate().for_each_init(
@@ -50,6 +65,9 @@ pub unsafe fn run_vertex_list(
                 sys[(SysValSlot::InstanceId as usize * 4) * w + l] = inst;
                 call.lane_mask.words()[l] = if entry.is_some() { u32::MAX } else { 0 };
             }
+            // Outputs a lane leaves unwritten read zero, not what the
+            // worker's previous batch left.
+            ob.zero();
             call.frame.inputs = ib.ptr() as *const u32;
             call.frame.outputs = ob.ptr() as *mut u32;
             call.frame.sysvals = sv.ptr() as *const u32;
@@ -63,4 +81,15 @@ pub unsafe fn run_vertex_list(
         },
     );
     out
+}
+
+/// Whether `k` may run `ids` in calls of many batches: compiled code
+/// reads `inputs` directly, so every vertex an entry names must have its
+/// registers there (the batch path reads zeros past the end).
+fn runs_list(k: &Kernel, inputs: &[[u32; 4]], ids: &[[u32; 2]]) -> bool {
+    let regs = k.input_regs as usize;
+    k.runs_vertices
+        && ids
+            .iter()
+            .all(|&[v, _]| (v as usize + 1) * regs <= inputs.len())
 }
