@@ -59,7 +59,7 @@ fn temp_reads(src: &Src, comps: &[usize], out: &mut Vec<(u32, u8)>) -> Option<()
 }
 
 /// Temp components an instruction of a loop body reads and writes, when
-/// it is an operation a distributed loop may hold.
+/// it is an operation a distributed loop may hold (writing at least one).
 fn access(inst: &Inst) -> Option<(Comps, Comps)> {
     let mut reads = Vec::new();
     let (dst, srcs, comps): (&Dst, Vec<&Src>, Vec<usize>) = match inst {
@@ -79,11 +79,11 @@ fn access(inst: &Inst) -> Option<(Comps, Comps)> {
         }
         temp_reads(s, &comps, &mut reads)?;
     }
-    let writes = (0..4u8)
+    let writes: Comps = (0..4u8)
         .filter(|c| dst.mask & (1 << c) != 0)
         .map(|c| (dst.index.base, c))
         .collect();
-    Some((reads, writes))
+    (!writes.is_empty()).then_some((reads, writes))
 }
 
 /// Union-find over temp components.
@@ -328,8 +328,7 @@ pub fn split_loops(prog: &Program, k: usize) -> Option<Program> {
             (g.len() > 1).then_some((l, g))
         })
         .collect();
-    // The saved control components take fresh temps.
-    if loops.is_empty() || u64::from(prog.temps) + 64 > super::MAX_TEMPS {
+    if loops.is_empty() {
         return None;
     }
     let mut out = prog.clone();
@@ -378,6 +377,11 @@ pub fn split_loops(prog: &Program, k: usize) -> Option<Program> {
     }
     for i in at..prog.main.len() {
         main.push(prog.main[i].clone(), prog.main.pos(i));
+    }
+    // The saved control components take fresh temps, within the limit.
+    let indexable: u64 = prog.indexables.iter().map(|x| u64::from(x.count)).sum();
+    if u64::from(next_temp) + indexable > super::MAX_TEMPS {
+        return None;
     }
     out.main = main;
     out.temps = next_temp;
