@@ -111,52 +111,63 @@ impl Sets {
     }
 }
 
-/// The loop at `main[open..=close]`, if it qualifies and has two chains
-/// or more.
-fn candidate(main: &[Inst], live: &Components, open: usize, close: usize) -> Option<Candidate> {
-    let body = &main[open + 1..close];
-    // Exit tests and the shape of the body.
+/// The components the exit tests of a loop body read, when the body holds
+/// only operations a distributed loop may hold and `breakc` or `if_(n)z
+/// c; break; endif` exits.
+fn exit_reads(body: &[Inst]) -> Option<Components> {
     let mut control = Components::new();
     let mut i = 0;
     while i < body.len() {
-        match &body[i] {
-            Inst::BreakC { cond, .. } => {
-                let mut reads = Vec::new();
-                temp_reads(cond, &[0], &mut reads)?;
-                reads.into_iter().for_each(|r| control.insert(r));
-            }
+        let cond = match &body[i] {
+            Inst::BreakC { cond, .. } => cond,
             Inst::If { cond, .. } => {
                 if !matches!(body.get(i + 1..i + 3), Some([Inst::Break, Inst::EndIf])) {
                     return None;
                 }
-                let mut reads = Vec::new();
-                temp_reads(cond, &[0], &mut reads)?;
-                reads.into_iter().for_each(|r| control.insert(r));
                 i += 2;
+                cond
             }
             inst => {
                 access(inst)?;
+                i += 1;
+                continue;
             }
-        }
+        };
+        let mut reads = Vec::new();
+        temp_reads(cond, &[0], &mut reads)?;
+        reads.into_iter().for_each(|r| control.insert(r));
         i += 1;
     }
-    let ops: Vec<(usize, Comps, Comps)> = body
-        .iter()
-        .enumerate()
-        .filter_map(|(i, inst)| access(inst).map(|(r, w)| (i, r, w)))
-        .collect();
-    // Close the control over the operations writing it.
+    Some(control)
+}
+
+/// `control` closed over the operations that write it: each such
+/// operation's reads and writes are control too.
+fn close_control(control: &mut Components, ops: &[(usize, Comps, Comps)]) {
     loop {
         let before = control.len();
-        for (_, reads, writes) in &ops {
+        for (_, reads, writes) in ops {
             if writes.iter().any(|w| control.contains(w)) {
                 writes.iter().chain(reads).for_each(|&c| control.insert(c));
             }
         }
         if control.len() == before {
-            break;
+            return;
         }
     }
+}
+
+/// The loop at `main[open..=close]`, if it qualifies and has two chains
+/// or more.
+fn candidate(main: &[Inst], live: &Components, open: usize, close: usize) -> Option<Candidate> {
+    let body = &main[open + 1..close];
+    let mut control = exit_reads(body)?;
+    let ops: Vec<(usize, Comps, Comps)> = body
+        .iter()
+        .enumerate()
+        .filter_map(|(i, inst)| access(inst).map(|(r, w)| (i, r, w)))
+        .collect();
+    close_control(&mut control, &ops);
     let written: Components = ops.iter().flat_map(|(_, _, w)| w.iter().copied()).collect();
     let mut sets = Sets::default();
     for (_, reads, writes) in &ops {
