@@ -530,14 +530,15 @@ impl VertexBatch {
             first: span.start as u32,
             end: span.end as u32,
         };
-        let call = &mut self.call;
-        call.frame.inputs = self.inputs.ptr() as *const u32;
-        call.frame.outputs = self.outputs.ptr() as *mut u32;
-        call.frame.sysvals = self.sysvals.ptr() as *const u32;
-        call.frame.resume = 0;
-        call.frame.vertex_run = &run;
-        with_flushed_denormals(|| call.run(k.func));
-        call.frame.vertex_run = std::ptr::null();
+        self.call.frame.vertex_run = &run;
+        self.run_blocks(k.func);
+        self.call.frame.vertex_run = std::ptr::null();
+    }
+
+    /// Runs `func` on the worker's blocks, its outputs zeroed first.
+    fn run_blocks(&mut self, func: ShaderFn) {
+        let blocks = [&mut self.inputs, &mut self.outputs, &mut self.sysvals];
+        self.call.run_on_blocks(func, blocks);
     }
 
     /// Shades the vertices from `first` (up to one call's lanes, none at
@@ -575,15 +576,9 @@ impl VertexBatch {
             self.sysvals.words()[(SysValSlot::VertexId as usize * 4) * w + l] = v as u32;
             self.call.lane_mask.words()[l] = if v < count as usize { u32::MAX } else { 0 };
         }
-        // Outputs a lane leaves unwritten read zero, as in a first call,
-        // not what the worker's previous batch left.
-        self.outputs.zero();
-        let call = &mut self.call;
-        call.frame.inputs = self.inputs.ptr() as *const u32;
-        call.frame.outputs = self.outputs.ptr() as *mut u32;
-        call.frame.sysvals = self.sysvals.ptr() as *const u32;
-        call.frame.resume = 0;
-        with_flushed_denormals(|| call.run(k.func));
+        // Zeroed outputs: a lane that leaves one unwritten reads zero, as in
+        // a first call, not what the worker's previous batch left.
+        self.run_blocks(k.func);
         let o = self.outputs.words();
         for (i, reg) in dst.iter_mut().enumerate() {
             let (l, r) = (i / no.max(1), i % no.max(1));

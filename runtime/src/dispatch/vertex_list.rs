@@ -1,7 +1,7 @@
 //! Running a vertex shader on the vertices a draw fetches: each with its
 //! own SV_VertexID (the index value) and SV_InstanceID.
 
-use super::{with_flushed_denormals, Bindings, Block, Call, Kernel, VertexBatch, RUN_BATCHES};
+use super::{Bindings, Block, Call, Kernel, VertexBatch, RUN_BATCHES};
 use crate::abi::{SysValSlot, SYSVAL_COUNT};
 use rayon::prelude::*;
 
@@ -65,14 +65,9 @@ pub unsafe fn run_vertex_list(
                 sys[(SysValSlot::InstanceId as usize * 4) * w + l] = inst;
                 call.lane_mask.words()[l] = if entry.is_some() { u32::MAX } else { 0 };
             }
-            // Outputs a lane leaves unwritten read zero, not what the
-            // worker's previous batch left.
-            ob.zero();
-            call.frame.inputs = ib.ptr() as *const u32;
-            call.frame.outputs = ob.ptr() as *mut u32;
-            call.frame.sysvals = sv.ptr() as *const u32;
-            call.frame.resume = 0;
-            with_flushed_denormals(|| call.run(k.func));
+            // Zeroed outputs: a lane that leaves one unwritten reads zero,
+            // not what the worker's previous batch left.
+            call.run_on_blocks(k.func, [ib, &mut *ob, sv]);
             let o = ob.words();
             for (i, reg) in dst.iter_mut().enumerate() {
                 let (l, r) = (i / no, i % no);
