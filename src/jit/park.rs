@@ -29,6 +29,37 @@ pub struct Parked {
 /// it; the others follow, 16 bytes apart.
 type Place = (StackSlot, i32);
 
+/// Adds the temp components `inst` reads (through its swizzles and
+/// relative indices) or writes to `touched`; `false` when it indexes temps
+/// relatively, so that what it touches is unknown.
+fn touch(inst: &Inst, touched: &mut Components) -> bool {
+    let destinations = inst.destinations();
+    let indices = destinations.iter().filter_map(|d| d.index.rel.as_deref());
+    for s in inst.sources().into_iter().chain(indices) {
+        for r in std::iter::once(s).chain(s.index.rel.as_deref()) {
+            if r.file == File::Temp {
+                if r.index.rel.is_some() {
+                    return false;
+                }
+                for c in r.swizzle {
+                    touched.insert((r.index.base, c & 3));
+                }
+            }
+        }
+    }
+    for d in &destinations {
+        if d.file == File::Temp {
+            if d.index.rel.is_some() {
+                return false;
+            }
+            for c in (0..4u8).filter(|c| d.mask & (1 << c) != 0) {
+                touched.insert((d.index.base, c));
+            }
+        }
+    }
+    true
+}
+
 /// The temp components live across the loop opened at `main[pos]` that
 /// nothing in it reads or writes; `None` when the loop calls, indexes
 /// temps relatively or synchronises.
@@ -37,35 +68,12 @@ pub fn untouched_live(prog: &Program, liveness: &Liveness, pos: usize) -> Option
     let body = prog.main.get(pos..=close)?;
     let mut touched = Components::new();
     for inst in body {
-        if matches!(
+        let opaque = matches!(
             inst,
             Inst::Call { .. } | Inst::CallC { .. } | Inst::Sync { .. }
-        ) {
+        );
+        if opaque || !touch(inst, &mut touched) {
             return None;
-        }
-        for s in inst.sources() {
-            for r in std::iter::once(s).chain(s.index.rel.as_deref()) {
-                if r.file == File::Temp {
-                    if r.index.rel.is_some() {
-                        return None;
-                    }
-                    for c in r.swizzle {
-                        touched.insert((r.index.base, c & 3));
-                    }
-                }
-            }
-        }
-        for d in inst.destinations() {
-            if d.file == File::Temp {
-                if d.index.rel.is_some() {
-                    return None;
-                }
-                for c in 0..4u8 {
-                    if d.mask & (1 << c) != 0 {
-                        touched.insert((d.index.base, c));
-                    }
-                }
-            }
         }
     }
     Some(
@@ -155,32 +163,14 @@ impl Tr<'_, '_> {
         }
         let simple = matches!(inst, Inst::Alu { .. } | Inst::Dot { .. });
         let touches = || {
-            let waits = |r: &crate::ir::Src| {
-                r.file == File::Temp
-                    && r.swizzle.iter().any(|&c| {
-                        self.func
-                            .waiting
-                            .places
-                            .iter()
-                            .any(|p| p.0 == (r.index.base, c & 3))
-                    })
-            };
-            inst.sources()
-                .into_iter()
-                .any(|s| waits(s) || s.index.rel.is_some())
-                || inst.destinations().iter().any(|d| {
-                    d.file == File::Temp
-                        && (d.index.rel.is_some()
-                            || (0..4u8).any(|c| {
-                                d.mask & (1 << c) != 0
-                                    && self
-                                        .func
-                                        .waiting
-                                        .places
-                                        .iter()
-                                        .any(|p| p.0 == (d.index.base, c))
-                            }))
-                })
+            let mut touched = Components::new();
+            !touch(inst, &mut touched)
+                || self
+                    .func
+                    .waiting
+                    .places
+                    .iter()
+                    .any(|p| touched.contains(&p.0))
         };
         if !simple || touches() {
             self.unpark_waiting();
