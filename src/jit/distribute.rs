@@ -221,10 +221,10 @@ fn candidate(main: &[Inst], live: &Components, open: usize, close: usize) -> Opt
     })
 }
 
-/// Every loop of `prog`'s main function that may be split.
-fn candidates(prog: &Program) -> Vec<Candidate> {
+/// Every loop of `prog`'s main function that may be split, `liveness`
+/// being `prog`'s.
+fn candidates(prog: &Program, liveness: &Liveness) -> Vec<Candidate> {
     let main = &prog.main;
-    let liveness = Liveness::of(prog);
     let mut out = Vec::new();
     let mut open = Vec::new();
     for (i, inst) in main.iter().enumerate() {
@@ -275,9 +275,19 @@ fn groups(sizes: &[usize], k: usize) -> Option<Vec<Vec<usize>>> {
     }
 }
 
-/// The positions in `main` of the loops [`split_loops`] may split.
-pub fn splittable(prog: &Program) -> Vec<usize> {
-    candidates(prog).iter().map(|l| l.open).collect()
+/// The loops of a program that [`split_loops`] may split.
+pub struct Splittable(Vec<Candidate>);
+
+impl Splittable {
+    /// The splittable loops of `prog`, whose liveness is `liveness`.
+    pub fn of(prog: &Program, liveness: &Liveness) -> Splittable {
+        Splittable(candidates(prog, liveness))
+    }
+
+    /// Whether the loop opened at `main[pos]` is one of them.
+    pub fn contains(&self, pos: usize) -> bool {
+        self.0.iter().any(|l| l.open == pos)
+    }
 }
 
 /// The share of a compute shader's lanes that hold threads at `k`
@@ -294,10 +304,10 @@ fn occupancy(prog: &Program, k: usize) -> f64 {
 
 /// The vector count per component, at most `max_k`, that fills the
 /// registers best, times the share of lanes holding threads, when every
-/// splittable loop of `prog` is split (larger counts first among equals);
-/// `None` when no loop of `prog` needs splitting at `max_k`.
-pub fn lanes_for(prog: &Program, max_k: usize) -> Option<usize> {
-    let loops = candidates(prog);
+/// loop of `loops` (`prog`'s) is split (larger counts first among equals);
+/// `None` when none of them needs splitting at `max_k`.
+pub fn lanes_for(prog: &Program, loops: &Splittable, max_k: usize) -> Option<usize> {
+    let loops = &loops.0;
     let needs = |k: usize| {
         loops
             .iter()
@@ -331,7 +341,7 @@ pub fn lanes_for(prog: &Program, max_k: usize) -> Option<usize> {
 /// `prog` with each splittable loop whose state exceeds the registers at
 /// `k` split into loops that fit; `None` when nothing is split.
 pub fn split_loops(prog: &Program, k: usize) -> Option<Program> {
-    let loops: Vec<(Candidate, Vec<Vec<usize>>)> = candidates(prog)
+    let loops: Vec<(Candidate, Vec<Vec<usize>>)> = candidates(prog, &Liveness::of(prog))
         .into_iter()
         .filter(|l| l.sizes.iter().sum::<usize>() * k > STATE_VECTORS)
         .filter_map(|l| {

@@ -239,19 +239,19 @@ impl JitOptions {
             return opts;
         }
         let liveness = crate::ir::Liveness::of(prog);
-        let split = distribute::splittable(prog);
+        let split = distribute::Splittable::of(prog, &liveness);
         let loop_state = prog
             .main
             .iter()
             .enumerate()
-            .filter(|(pos, inst)| matches!(inst, crate::ir::Inst::Loop) && !split.contains(pos))
+            .filter(|&(pos, inst)| matches!(inst, crate::ir::Inst::Loop) && !split.contains(pos))
             .map(|(pos, _)| liveness.after(pos).len())
             .max()
             .unwrap_or(0);
         while opts.k > 1 && loop_state * opts.k > VECTOR_REGISTERS + SPILLED_STATE {
             opts.k /= 2;
         }
-        if let Some(k) = distribute::lanes_for(prog, opts.k) {
+        if let Some(k) = distribute::lanes_for(prog, &split, opts.k) {
             opts.k = k;
         }
         opts

@@ -1,7 +1,8 @@
 //! Which loops split, into what, and at which lane count, on small
 //! programs whose chains can be read off by hand.
 
-use super::{groups, lanes_for, split_loops, splittable};
+use super::{groups, split_loops, Splittable};
+use crate::ir::Liveness;
 use crate::ir::{Inst, Program};
 use crate::shader::{lower, CompileOptions};
 
@@ -21,6 +22,19 @@ fn program_of(body: &str, threads: u32) -> Program {
     );
     let bytes = crate::text::assemble(&text).expect("assembles");
     lower(&bytes, &CompileOptions::default()).expect("lowers").1
+}
+
+/// The positions of `prog`'s splittable loops.
+fn splittable(prog: &Program) -> Vec<usize> {
+    let loops = Splittable::of(prog, &Liveness::of(prog));
+    (0..prog.main.len())
+        .filter(|&p| loops.contains(p))
+        .collect()
+}
+
+/// [`super::lanes_for`] over `prog`'s splittable loops.
+fn lanes_for(prog: &Program, max_k: usize) -> Option<usize> {
+    super::lanes_for(prog, &Splittable::of(prog, &Liveness::of(prog)), max_k)
 }
 
 /// A loop of `steps` with the counter in r7.x.
