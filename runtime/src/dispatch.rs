@@ -437,19 +437,8 @@ pub unsafe fn run_vertices_range(
     let end = range.end.min(count).max(first) as usize;
     let first = first as usize;
     let mut out = vec![[0u32; 4]; (end - first) * no];
-    let per_call = if runs_ranges(k, inputs, count) {
-        end - first
-    } else {
-        k.lanes as usize
-    };
-    let mut batch = VertexBatch::new(k, b);
-    for start in (first..end).step_by(per_call.max(1)) {
-        let at = (start - first) * no;
-        let dst = &mut out[at..at + per_call.min(end - start) * no];
-        let span = start..(start + per_call).min(end);
-        // SAFETY: forwarded contract; `dst` holds these vertices' outputs.
-        unsafe { batch.run_span(k, b, inputs, end as u32, span, dst) };
-    }
+    // SAFETY: forwarded contract; `out` holds the range's outputs.
+    unsafe { VertexBatch::new(k, b).run_span(k, b, inputs, end as u32, first..end, &mut out) };
     out
 }
 
