@@ -99,13 +99,22 @@ pub fn load_from(folder: &Path, key: &Key) -> Option<Stencil> {
 }
 
 /// Records `stencil` in `folder`, returning the bytes written; a failure
-/// is reported once per process.
+/// is reported once per process. A folder removed since it was made (the
+/// cache emptied, or its directory removed and made again under the same
+/// name, which [`keep_in`] takes for the folder in use) is made again.
 pub fn save_to(folder: &Path, stencil: &Stencil) -> Option<u64> {
     static WARNED: AtomicBool = AtomicBool::new(false);
     let digest = stencil.key.digest();
     let (path, name) = path(folder, &digest)?;
     let bytes = record::encode(&name, &digest, stencil)?;
-    match dir::write(&path, &bytes) {
+    let written = dir::write(&path, &bytes).or_else(|e| {
+        if e.kind() != std::io::ErrorKind::NotFound {
+            return Err(e);
+        }
+        std::fs::create_dir_all(folder)?;
+        dir::write(&path, &bytes)
+    });
+    match written {
         Ok(()) => Some(bytes.len() as u64),
         Err(e) => {
             if !WARNED.swap(true, Ordering::Relaxed) {
@@ -183,6 +192,23 @@ mod tests {
             piece.stencil = Arc::new(loaded);
         }
         assert_eq!(emit::image(&s).unwrap(), fresh);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A folder removed after it was made (as when a test or the user
+    /// empties the cache while the process keeps its stencil store) is
+    /// made again by the next record.
+    #[test]
+    fn a_removed_folder_is_made_again() {
+        let dir = folder("removed");
+        let prog = program();
+        let mut s = Stitcher::new(&prog, Layout::of(&prog, STENCIL_K));
+        s.program().unwrap();
+        let stencil = &s.pieces[1].stencil;
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert!(save_to(&dir, stencil).is_some(), "written");
+        let loaded = load_from(&dir, &stencil.key).expect("recorded");
+        assert_eq!(loaded.code, stencil.code);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
