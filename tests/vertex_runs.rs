@@ -1,7 +1,8 @@
-//! Vertex shaders at the top tier run whole ranges of vertices in one call
-//! (`VertexRun`): the results must be those of the first tier, which runs
-//! a call's lanes at a time, for every count around the lanes and the
-//! runtime's range size, for ranges, and with UAV writes.
+//! Vertex shaders run whole ranges of vertices in one call (`VertexRun`)
+//! at the top tier and at the stencil tier: the results must be those of
+//! the batch path, which runs a call's lanes at a time, for every count
+//! around the lanes and the runtime's range size, for ranges, and with UAV
+//! writes.
 
 use dxjit::{Bindings, BufferLayout, CompileOptions, Tier};
 
@@ -63,51 +64,76 @@ fn expected(i: u32) -> [[u32; 4]; 3] {
     [[30 + 2 * i, 20 + i, 10 + i, i], o1, o2]
 }
 
+/// `shader`'s kernel made to run a call's lanes at a time (the batch path
+/// the runtime takes for code without runs): the same code, entered
+/// without a `VertexRun`.
+fn batch_kernel(shader: &dxjit::Shader) -> dxjit_runtime::dispatch::Kernel {
+    let mut kernel = shader.kernel();
+    kernel.runs_vertices = false;
+    kernel
+}
+
 #[test]
 fn whole_runs_give_every_vertex_its_own_outputs() {
-    let top = compiled(Tier::Top);
-    assert!(
-        top.kernel().runs_vertices,
-        "the top tier runs vertex ranges"
-    );
-    let first = compiled(Tier::First);
-    assert!(!first.kernel().runs_vertices);
-    // Around one call (8 lanes at k = 2) and the runtime's ranges (64
-    // calls), with a tail in each.
-    for count in [1, 7, 8, 9, 511, 512, 513, 1500] {
-        let inputs = inputs(count);
-        let out = top.run_vertices(&Bindings::new(), &inputs, count).unwrap();
-        assert_eq!(out.len(), 3 * count as usize);
-        for i in 0..count {
-            let at = 3 * i as usize;
-            assert_eq!(out[at..at + 3], expected(i), "vertex {i} of {count}");
+    for tier in [Tier::Top, Tier::First] {
+        let shader = compiled(tier);
+        assert!(
+            shader.kernel().runs_vertices,
+            "{tier:?}: the tier runs vertex ranges"
+        );
+        let batches = batch_kernel(&shader);
+        let b = dxjit_runtime::dispatch::Bindings::default();
+        // Around one call (8 lanes at k = 2 at the top tier, 4 at the
+        // first) and the runtime's ranges (64 calls), with a tail in each.
+        for count in [1, 3, 4, 5, 7, 8, 9, 255, 256, 257, 511, 512, 513, 1500] {
+            let inputs = inputs(count);
+            let out = shader
+                .run_vertices(&Bindings::new(), &inputs, count)
+                .unwrap();
+            assert_eq!(out.len(), 3 * count as usize);
+            for i in 0..count {
+                let at = 3 * i as usize;
+                assert_eq!(
+                    out[at..at + 3],
+                    expected(i),
+                    "{tier:?}: vertex {i} of {count}"
+                );
+            }
+            // SAFETY: the kernel's code is alive while `shader` is; nothing
+            // is bound.
+            let batched =
+                unsafe { dxjit_runtime::dispatch::run_vertices(&batches, &b, &inputs, count) };
+            assert_eq!(
+                out, batched,
+                "{tier:?}, {count} vertices: as a batch a call"
+            );
         }
-        let other = first
-            .run_vertices(&Bindings::new(), &inputs, count)
-            .unwrap();
-        assert_eq!(out, other, "{count} vertices: both tiers agree");
     }
 }
 
 #[test]
 fn ranges_and_caller_outputs_match_the_whole_run() {
-    let top = compiled(Tier::Top);
-    let inputs = inputs(700);
-    let whole = top.run_vertices(&Bindings::new(), &inputs, 700).unwrap();
-    let mut pieces = Vec::new();
-    for range in [0..3, 3..520, 520..521, 521..800] {
-        pieces.extend(
-            top.run_vertices_range(&Bindings::new(), &inputs, 700, range)
-                .unwrap(),
-        );
+    for tier in [Tier::Top, Tier::First] {
+        let shader = compiled(tier);
+        let inputs = inputs(700);
+        let whole = shader.run_vertices(&Bindings::new(), &inputs, 700).unwrap();
+        let mut pieces = Vec::new();
+        for range in [0..3, 3..520, 520..521, 521..800] {
+            pieces.extend(
+                shader
+                    .run_vertices_range(&Bindings::new(), &inputs, 700, range)
+                    .unwrap(),
+            );
+        }
+        assert_eq!(pieces, whole, "{tier:?}");
+        // Outputs past the vertices' own stay as the caller left them.
+        let mut owned = vec![[0xdead_beef; 4]; whole.len() + 5];
+        shader
+            .run_vertices_into(&Bindings::new(), &inputs, 700, &mut owned)
+            .unwrap();
+        assert_eq!(owned[..whole.len()], whole[..], "{tier:?}");
+        assert!(owned[whole.len()..].iter().all(|r| *r == [0xdead_beef; 4]));
     }
-    assert_eq!(pieces, whole);
-    // Outputs past the vertices' own stay as the caller left them.
-    let mut owned = vec![[0xdead_beef; 4]; whole.len() + 5];
-    top.run_vertices_into(&Bindings::new(), &inputs, 700, &mut owned)
-        .unwrap();
-    assert_eq!(owned[..whole.len()], whole[..]);
-    assert!(owned[whole.len()..].iter().all(|r| *r == [0xdead_beef; 4]));
 }
 
 #[test]
@@ -117,27 +143,29 @@ fn a_vertex_shader_with_no_outputs_runs_every_vertex_once() {
     let text = "vs_5_0\ndcl_uav_raw u0\ndcl_input_sgv v0.x, vertex_id\ndcl_temps 1\n\
                 ishl r0.x, v0.x, l(2)\natomic_iadd u0, r0.x, l(1)\nret\n";
     let bytes = dxjit::text::assemble(text).expect("assembles");
-    let options = CompileOptions {
-        tier: Tier::Top,
-        ..Default::default()
-    };
-    let shader = dxjit::compile(&bytes, &options).expect("compiles");
-    assert!(shader.kernel().runs_vertices);
-    let count = 1234u32;
-    let mut words = vec![0u8; 4 * count as usize + 4];
-    let mut b = Bindings::new();
-    b.rw_buffer(0, &mut words, BufferLayout::Raw).unwrap();
-    shader.run_vertices(&b, &[], count).unwrap();
-    drop(b);
-    let counts: Vec<u32> = words
-        .chunks(4)
-        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
-        .collect();
-    assert!(
-        counts[..count as usize].iter().all(|&n| n == 1),
-        "{counts:?}"
-    );
-    assert_eq!(counts[count as usize], 0, "nothing past the last vertex");
+    for tier in [Tier::Top, Tier::First] {
+        let options = CompileOptions {
+            tier,
+            ..Default::default()
+        };
+        let shader = dxjit::compile(&bytes, &options).expect("compiles");
+        assert!(shader.kernel().runs_vertices, "{tier:?}");
+        let count = 1234u32;
+        let mut words = vec![0u8; 4 * count as usize + 4];
+        let mut b = Bindings::new();
+        b.rw_buffer(0, &mut words, BufferLayout::Raw).unwrap();
+        shader.run_vertices(&b, &[], count).unwrap();
+        drop(b);
+        let counts: Vec<u32> = words
+            .chunks(4)
+            .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+            .collect();
+        assert!(
+            counts[..count as usize].iter().all(|&n| n == 1),
+            "{tier:?}: {counts:?}"
+        );
+        assert_eq!(counts[count as usize], 0, "nothing past the last vertex");
+    }
 }
 
 #[test]
@@ -168,7 +196,7 @@ fn a_draws_list_of_vertices_and_instances_runs_as_the_batch_path_does() {
         unsafe { dxjit_runtime::dispatch::run_vertex_list(&s.kernel(), &b, &inputs, &ids) }
     };
     let out = run(&top);
-    assert!(top.kernel().runs_vertices);
+    assert!(top.kernel().runs_vertices && first.kernel().runs_vertices);
     for (e, &[v, i]) in ids.iter().enumerate() {
         let o1 = if i == 1 {
             [v + 1, v + 2, v + 3, v + 4]
@@ -182,10 +210,58 @@ fn a_draws_list_of_vertices_and_instances_runs_as_the_batch_path_does() {
         );
     }
     assert_eq!(out, run(&first), "both tiers agree");
+    let batches = batch_kernel(&first);
+    // SAFETY: as above.
+    let batched = unsafe { dxjit_runtime::dispatch::run_vertex_list(&batches, &b, &inputs, &ids) };
+    assert_eq!(out, batched, "as a batch a call");
     // A vertex past the inputs reads zeros, on the batch path.
     let mut far = ids.clone();
     far[5] = [1000, 0];
     // SAFETY: as above.
     let out = unsafe { dxjit_runtime::dispatch::run_vertex_list(&top.kernel(), &b, &inputs, &far) };
     assert_eq!(out[10], [1000, 0, 0, 0]);
+}
+
+#[test]
+fn a_run_stops_at_the_batch_that_aborts() {
+    // Each vertex counts itself in its UAV word; vertex 5 aborts. The
+    // batches before it and its own run; no later one does. 200 vertices
+    // are one range (the runtime hands out 64 calls' worth of vertices at
+    // a time), so no other worker runs a later one meanwhile.
+    let text = "vs_5_0\ndcl_uav_raw u0\ndcl_input_sgv v0.x, vertex_id\ndcl_temps 1\n\
+                ishl r0.x, v0.x, l(2)\natomic_iadd u0, r0.x, l(1)\n\
+                ieq r0.y, v0.x, l(5)\nif_nz r0.y\n  abort\nendif\nret\n";
+    let bytes = dxjit::text::assemble(text).expect("assembles");
+    for tier in [Tier::Top, Tier::First] {
+        let options = CompileOptions {
+            tier,
+            ..Default::default()
+        };
+        let shader = dxjit::compile(&bytes, &options).expect("compiles");
+        assert!(shader.kernel().runs_vertices, "{tier:?}");
+        let lanes = shader.kernel().lanes as usize;
+        let count = 200u32;
+        let mut words = vec![0u8; 4 * count as usize];
+        let mut b = Bindings::new();
+        b.rw_buffer(0, &mut words, BufferLayout::Raw).unwrap();
+        let err = shader.run_vertices(&b, &[], count).unwrap_err();
+        assert!(
+            matches!(err, dxjit::RunError::Halted { .. }),
+            "{tier:?}: {err}"
+        );
+        drop(b);
+        let counts: Vec<u32> = words
+            .chunks(4)
+            .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+            .collect();
+        let ran = lanes * (5 / lanes + 1);
+        assert!(
+            counts[..ran].iter().all(|&n| n == 1),
+            "{tier:?}: {counts:?}"
+        );
+        assert!(
+            counts[ran..].iter().all(|&n| n == 0),
+            "{tier:?}: {counts:?}"
+        );
+    }
 }

@@ -609,8 +609,9 @@ pub fn compile_on(
             tr.zero_temps_for_rows();
             head
         }
-        // The top tier runs vertex ranges itself (the quick tier leaves
-        // them to the runtime, a batch a call).
+        // The top tier runs vertex ranges itself, as the stencil tier's
+        // entry does (the quick Cranelift tier leaves them to the runtime,
+        // a batch a call).
         Stage::Vertex if opts.codegen == Codegen::Full => {
             let head = tr.begin_vertex_runs(start);
             tr.b.switch_to_block(start);

@@ -8,7 +8,9 @@
 //! per entry, or the entry itself), zeros the output block and the temps,
 //! runs the body, and transposes the output block back into each entry's
 //! registers. A call without a run shades its lanes once, as for every
-//! other stage.
+//! other stage. The top tier emits the loop around the body; the stencil
+//! tier's vertex entry stencil emits it around a call of the stitched chain
+//! (`stencil/build.rs`).
 //!
 //! Lanes past the range's end run the last entry; their output rows are
 //! written to the last entry's place before that entry's own (lanes are

@@ -348,6 +348,7 @@ fn program(key: &Key, registers: u32) -> Program {
                 .into();
             }
         }
+        Body::VertexEntry { .. } => prog.stage = crate::ir::Stage::Vertex,
         Body::Entry | Body::GroupEntry | Body::Flow { .. } | Body::Stage { .. } => {}
     }
     prog
@@ -359,7 +360,7 @@ pub fn build(key: &Key, listing: bool) -> Result<Stencil, JitError> {
     let reuse::Contexts { mut ctx, mut fctx } = reuse::take();
     let entry_kind = matches!(
         key.body,
-        Body::Entry | Body::GroupEntry | Body::PixelEntry { .. }
+        Body::Entry | Body::GroupEntry | Body::PixelEntry { .. } | Body::VertexEntry { .. }
     );
     ctx.func.signature = if entry_kind {
         entry_signature()
@@ -384,7 +385,7 @@ fn translate(
     let prog = program(key, registers);
     let entry_kind = matches!(
         key.body,
-        Body::Entry | Body::GroupEntry | Body::PixelEntry { .. }
+        Body::Entry | Body::GroupEntry | Body::PixelEntry { .. } | Body::VertexEntry { .. }
     );
     let mut b = FunctionBuilder::new(func, fctx);
     let entry = b.create_block();
@@ -411,6 +412,8 @@ fn translate(
     let reads_interrupt = match &key.body {
         Body::Inst(body) => matches!(body.inst, Inst::Halt { .. }),
         Body::Flow { op, .. } => matches!(op, super::key::FlowOp::LoopBack { checked: true, .. }),
+        // Between batches of a run, as the top tier's run loop does.
+        Body::VertexEntry { .. } => true,
         _ => false,
     };
     let interrupt = if reads_interrupt {
@@ -574,6 +577,37 @@ fn emit(e: &mut Emitter, key: &Key) -> Result<(), JitError> {
             e.return_status(STATUS_DONE);
             return Ok(());
         }
+        Body::VertexEntry {
+            input_regs,
+            output_regs,
+        } => {
+            e.tr.func.input_regs = *input_regs;
+            e.tr.func.output_regs = *output_regs;
+            // As for the row loop: the run loop's head is entered from an
+            // empty block, filled with the jump to it once the head is made.
+            let runs = e.tr.b.create_block();
+            e.tr.b.ins().jump(runs, &[]);
+            e.tr.b.switch_to_block(runs);
+            let start = e.tr.b.create_block();
+            let head = e.tr.begin_vertex_runs(start);
+            e.tr.b.switch_to_block(runs);
+            e.tr.b.ins().jump(head, &[]);
+            e.tr.b.switch_to_block(start);
+            let status = e.call_chain();
+            let done =
+                e.tr.b
+                    .ins()
+                    .icmp_imm_u(IntCC::Equal, status, i64::from(STATUS_DONE));
+            let next = e.tr.b.create_block();
+            let stop = e.tr.b.create_block();
+            e.tr.b.ins().brif(done, next, &[], stop, &[]);
+            e.tr.b.switch_to_block(stop);
+            e.tr.b.ins().return_(&[status]);
+            e.tr.b.switch_to_block(next);
+            e.tr.end_vertex_batch();
+            e.return_status(STATUS_DONE);
+            return Ok(());
+        }
         Body::Inst(_) | Body::Flow { .. } | Body::Stage { .. } => {}
     }
     let dsts = key.stores.len();
@@ -633,7 +667,7 @@ fn emit(e: &mut Emitter, key: &Key) -> Result<(), JitError> {
             e.jump_exit(0);
         }
         Body::Flow { op, src } => flow_body::emit(e, *op, src.as_ref())?,
-        Body::Entry | Body::GroupEntry | Body::PixelEntry { .. } => {
+        Body::Entry | Body::GroupEntry | Body::PixelEntry { .. } | Body::VertexEntry { .. } => {
             unreachable!("entries return above")
         }
     }

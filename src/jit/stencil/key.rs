@@ -252,6 +252,17 @@ pub enum Body {
         /// Output registers the row loop zeros before each step.
         output_regs: u32,
     },
+    /// A vertex shader's entry: the vertex-run loop of `jit/vertex_run.rs`
+    /// around a call of the chain (exit 0), which a call without a run
+    /// makes once.
+    VertexEntry {
+        /// Registers of the input block, which the loop fills from each
+        /// lane's vertex.
+        input_regs: u32,
+        /// Output registers the loop zeros before each batch and stores to
+        /// each lane's vertex after it.
+        output_regs: u32,
+    },
     /// An instruction over canonical registers: destinations are
     /// registers `0..`, sources the ones after.
     Inst(Box<InstBody>),

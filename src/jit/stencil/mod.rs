@@ -35,7 +35,8 @@
 //! (`layout`); each piece loads what it reads and stores what it writes.
 //! Pieces are `tail`-convention functions of the frame and scratch
 //! pointers that end in a tail call to their exit, entered by a `SystemV`
-//! entry stencil (the pixel row loop of `draw_row.rs` for pixel shaders).
+//! entry stencil (the pixel row loop of `draw_row.rs` for pixel shaders,
+//! the vertex-range loop of `vertex_run.rs` for vertex shaders).
 //! The results are the translator's own, bit for bit: every operation's
 //! code is what `Tr` emits for it, and the control-flow pieces make the
 //! choices `jit/flow.rs` makes.
@@ -168,7 +169,7 @@ pub fn compile(
             output_regs: s.output_regs,
             tgsm_size,
             has_barriers: s.group.is_some(),
-            runs_vertices: false,
+            runs_vertices: prog.stage == Stage::Vertex,
             inline_pairs: Vec::new(),
             direct_outputs: 0,
             stage: prog.stage,

@@ -700,8 +700,12 @@ impl<'p> Stitcher<'p> {
                 reads_position: crate::jit::draw_row::reads_position(prog),
                 output_regs: self.output_regs,
             },
+            Stage::Vertex => Body::VertexEntry {
+                input_regs: self.input_regs,
+                output_regs: self.output_regs,
+            },
             Stage::Compute if looped => Body::GroupEntry,
-            Stage::Vertex | Stage::Domain | Stage::Compute => Body::Entry,
+            Stage::Domain | Stage::Compute => Body::Entry,
             Stage::Hull | Stage::Geometry => {
                 return Err(Unsupported("hull or geometry shader").into())
             }
