@@ -43,7 +43,7 @@ mod typed;
 mod typed_store;
 mod uniform;
 mod vector_memory;
-mod vertex_run;
+pub(crate) mod vertex_run;
 
 use crate::ir::{Program, Stage};
 use cranelift_codegen::ir::{
@@ -613,7 +613,11 @@ pub fn compile_on(
         // entry does (the quick Cranelift tier leaves them to the runtime,
         // a batch a call).
         Stage::Vertex if opts.codegen == Codegen::Full => {
-            let head = tr.begin_vertex_runs(start);
+            let head = tr.begin_vertex_runs(start, |t| {
+                let [inputs, outputs] = [t.func.input_regs, t.func.output_regs]
+                    .map(|regs| t.b.ins().iconst(types::I64, i64::from(regs)));
+                vertex_run::RunRegs { inputs, outputs }
+            });
             tr.b.switch_to_block(start);
             head
         }

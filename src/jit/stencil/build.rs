@@ -17,6 +17,7 @@ use crate::jit::helpers::{HelperId, HelperRefs};
 use crate::jit::lanes::{LaneBuilder, Lanes};
 use crate::jit::operand::Ty;
 use crate::jit::state::{Analyses, Control, FuncState, Masks, ScratchLayout, Tr};
+use crate::jit::vertex_run::RunRegs;
 use crate::jit::{reuse, JitError};
 use cranelift_codegen::binemit::Reloc;
 use cranelift_codegen::ir::condcodes::IntCC;
@@ -348,7 +349,7 @@ fn program(key: &Key, registers: u32) -> Program {
                 .into();
             }
         }
-        Body::VertexEntry { .. } => prog.stage = crate::ir::Stage::Vertex,
+        Body::VertexEntry => prog.stage = crate::ir::Stage::Vertex,
         Body::Entry | Body::GroupEntry | Body::Flow { .. } | Body::Stage { .. } => {}
     }
     prog
@@ -360,7 +361,7 @@ pub fn build(key: &Key, listing: bool) -> Result<Stencil, JitError> {
     let reuse::Contexts { mut ctx, mut fctx } = reuse::take();
     let entry_kind = matches!(
         key.body,
-        Body::Entry | Body::GroupEntry | Body::PixelEntry { .. } | Body::VertexEntry { .. }
+        Body::Entry | Body::GroupEntry | Body::PixelEntry { .. } | Body::VertexEntry
     );
     ctx.func.signature = if entry_kind {
         entry_signature()
@@ -385,7 +386,7 @@ fn translate(
     let prog = program(key, registers);
     let entry_kind = matches!(
         key.body,
-        Body::Entry | Body::GroupEntry | Body::PixelEntry { .. } | Body::VertexEntry { .. }
+        Body::Entry | Body::GroupEntry | Body::PixelEntry { .. } | Body::VertexEntry
     );
     let mut b = FunctionBuilder::new(func, fctx);
     let entry = b.create_block();
@@ -413,7 +414,7 @@ fn translate(
         Body::Inst(body) => matches!(body.inst, Inst::Halt { .. }),
         Body::Flow { op, .. } => matches!(op, super::key::FlowOp::LoopBack { checked: true, .. }),
         // Between batches of a run, as the top tier's run loop does.
-        Body::VertexEntry { .. } => true,
+        Body::VertexEntry => true,
         _ => false,
     };
     let interrupt = if reads_interrupt {
@@ -577,19 +578,18 @@ fn emit(e: &mut Emitter, key: &Key) -> Result<(), JitError> {
             e.return_status(STATUS_DONE);
             return Ok(());
         }
-        Body::VertexEntry {
-            input_regs,
-            output_regs,
-        } => {
-            e.tr.func.input_regs = *input_regs;
-            e.tr.func.output_regs = *output_regs;
+        Body::VertexEntry => {
+            let regs = RunRegs {
+                inputs: e.hole(),
+                outputs: e.hole(),
+            };
             // As for the row loop: the run loop's head is entered from an
             // empty block, filled with the jump to it once the head is made.
             let runs = e.tr.b.create_block();
             e.tr.b.ins().jump(runs, &[]);
             e.tr.b.switch_to_block(runs);
             let start = e.tr.b.create_block();
-            let head = e.tr.begin_vertex_runs(start);
+            let head = e.tr.begin_vertex_runs(start, |_| regs);
             e.tr.b.switch_to_block(runs);
             e.tr.b.ins().jump(head, &[]);
             e.tr.b.switch_to_block(start);
@@ -667,7 +667,7 @@ fn emit(e: &mut Emitter, key: &Key) -> Result<(), JitError> {
             e.jump_exit(0);
         }
         Body::Flow { op, src } => flow_body::emit(e, *op, src.as_ref())?,
-        Body::Entry | Body::GroupEntry | Body::PixelEntry { .. } | Body::VertexEntry { .. } => {
+        Body::Entry | Body::GroupEntry | Body::PixelEntry { .. } | Body::VertexEntry => {
             unreachable!("entries return above")
         }
     }

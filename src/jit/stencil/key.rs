@@ -254,15 +254,10 @@ pub enum Body {
     },
     /// A vertex shader's entry: the vertex-run loop of `jit/vertex_run.rs`
     /// around a call of the chain (exit 0), which a call without a run
-    /// makes once.
-    VertexEntry {
-        /// Registers of the input block, which the loop fills from each
-        /// lane's vertex.
-        input_regs: u32,
-        /// Output registers the loop zeros before each batch and stores to
-        /// each lane's vertex after it.
-        output_regs: u32,
-    },
+    /// makes once (holes: the registers of the input block, which the loop
+    /// fills from each lane's vertex, and the output registers it zeros
+    /// before each batch and stores to each lane's vertex after it).
+    VertexEntry,
     /// An instruction over canonical registers: destinations are
     /// registers `0..`, sources the ones after.
     Inst(Box<InstBody>),

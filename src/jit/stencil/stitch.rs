@@ -700,17 +700,19 @@ impl<'p> Stitcher<'p> {
                 reads_position: crate::jit::draw_row::reads_position(prog),
                 output_regs: self.output_regs,
             },
-            Stage::Vertex => Body::VertexEntry {
-                input_regs: self.input_regs,
-                output_regs: self.output_regs,
-            },
+            Stage::Vertex => Body::VertexEntry,
             Stage::Compute if looped => Body::GroupEntry,
             Stage::Domain | Stage::Compute => Body::Entry,
             Stage::Hull | Stage::Geometry => {
                 return Err(Unsupported("hull or geometry shader").into())
             }
         };
-        let entry_holes = if looped {
+        let entry_holes = if prog.stage == Stage::Vertex {
+            vec![
+                HoleValue::Const(u64::from(self.input_regs)),
+                HoleValue::Const(u64::from(self.output_regs)),
+            ]
+        } else if looped {
             let lanes = 4 * self.layout.k as u32;
             let threads: u32 = prog.thread_group.iter().map(|&d| d.max(1)).product();
             let batches = threads.div_ceil(lanes);
