@@ -31,13 +31,37 @@ mov o2.zw, r1.zzzw
 ret
 ";
 
-fn compiled(tier: Tier) -> dxjit::Shader {
-    let bytes = dxjit::text::assemble(SHADER).expect("assembles");
+/// `text` assembled and compiled at `tier`.
+fn compile_at(text: &str, tier: Tier) -> dxjit::Shader {
+    let bytes = dxjit::text::assemble(text).expect("assembles");
     let options = CompileOptions {
         tier,
         ..Default::default()
     };
     dxjit::compile(&bytes, &options).expect("compiles")
+}
+
+fn compiled(tier: Tier) -> dxjit::Shader {
+    compile_at(SHADER, tier)
+}
+
+/// Runs `count` vertices without inputs through `shader`, with a raw UAV
+/// of `words` zeroed words at u0: the call's result and the words after.
+fn run_with_words(
+    shader: &dxjit::Shader,
+    count: u32,
+    words: usize,
+) -> (Result<Vec<[u32; 4]>, dxjit::RunError>, Vec<u32>) {
+    let mut bytes = vec![0u8; 4 * words];
+    let mut b = Bindings::new();
+    b.rw_buffer(0, &mut bytes, BufferLayout::Raw).unwrap();
+    let result = shader.run_vertices(&b, &[], count);
+    drop(b);
+    let words = bytes
+        .chunks(4)
+        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+        .collect();
+    (result, words)
 }
 
 fn inputs(count: u32) -> Vec<[u32; 4]> {
@@ -142,24 +166,12 @@ fn a_vertex_shader_with_no_outputs_runs_every_vertex_once() {
     // shows.
     let text = "vs_5_0\ndcl_uav_raw u0\ndcl_input_sgv v0.x, vertex_id\ndcl_temps 1\n\
                 ishl r0.x, v0.x, l(2)\natomic_iadd u0, r0.x, l(1)\nret\n";
-    let bytes = dxjit::text::assemble(text).expect("assembles");
     for tier in [Tier::Top, Tier::First] {
-        let options = CompileOptions {
-            tier,
-            ..Default::default()
-        };
-        let shader = dxjit::compile(&bytes, &options).expect("compiles");
+        let shader = compile_at(text, tier);
         assert!(shader.kernel().runs_vertices, "{tier:?}");
         let count = 1234u32;
-        let mut words = vec![0u8; 4 * count as usize + 4];
-        let mut b = Bindings::new();
-        b.rw_buffer(0, &mut words, BufferLayout::Raw).unwrap();
-        shader.run_vertices(&b, &[], count).unwrap();
-        drop(b);
-        let counts: Vec<u32> = words
-            .chunks(4)
-            .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
-            .collect();
+        let (result, counts) = run_with_words(&shader, count, count as usize + 1);
+        result.unwrap();
         assert!(
             counts[..count as usize].iter().all(|&n| n == 1),
             "{tier:?}: {counts:?}"
@@ -176,15 +188,7 @@ fn a_draws_list_of_vertices_and_instances_runs_as_the_batch_path_does() {
                 dcl_input_sgv v2.x, instance_id\ndcl_output o0.xyzw\ndcl_output o1.xyzw\n\
                 mov o0.x, v1.x\nmov o0.y, v2.x\nmov o0.zw, v0.xxxy\n\
                 if_nz v2.x\n  iadd o1.xyzw, v1.xxxx, l(1, 2, 3, 4)\nendif\nret\n";
-    let bytes = dxjit::text::assemble(text).expect("assembles");
-    let at = |tier| {
-        let options = CompileOptions {
-            tier,
-            ..Default::default()
-        };
-        dxjit::compile(&bytes, &options).expect("compiles")
-    };
-    let (top, first) = (at(Tier::Top), at(Tier::First));
+    let (top, first) = (compile_at(text, Tier::Top), compile_at(text, Tier::First));
     let inputs: Vec<[u32; 4]> = (0..300).map(|v| [v * 3, v * 5, 0, 0]).collect();
     // Vertices out of order, repeated, two instances: 2 x 600 entries.
     let ids: Vec<[u32; 2]> = (0..2)
@@ -231,29 +235,17 @@ fn a_run_stops_at_the_batch_that_aborts() {
     let text = "vs_5_0\ndcl_uav_raw u0\ndcl_input_sgv v0.x, vertex_id\ndcl_temps 1\n\
                 ishl r0.x, v0.x, l(2)\natomic_iadd u0, r0.x, l(1)\n\
                 ieq r0.y, v0.x, l(5)\nif_nz r0.y\n  abort\nendif\nret\n";
-    let bytes = dxjit::text::assemble(text).expect("assembles");
     for tier in [Tier::Top, Tier::First] {
-        let options = CompileOptions {
-            tier,
-            ..Default::default()
-        };
-        let shader = dxjit::compile(&bytes, &options).expect("compiles");
+        let shader = compile_at(text, tier);
         assert!(shader.kernel().runs_vertices, "{tier:?}");
         let lanes = shader.kernel().lanes as usize;
         let count = 200u32;
-        let mut words = vec![0u8; 4 * count as usize];
-        let mut b = Bindings::new();
-        b.rw_buffer(0, &mut words, BufferLayout::Raw).unwrap();
-        let err = shader.run_vertices(&b, &[], count).unwrap_err();
+        let (result, counts) = run_with_words(&shader, count, count as usize);
+        let err = result.unwrap_err();
         assert!(
             matches!(err, dxjit::RunError::Halted { .. }),
             "{tier:?}: {err}"
         );
-        drop(b);
-        let counts: Vec<u32> = words
-            .chunks(4)
-            .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
-            .collect();
         let ran = lanes * (5 / lanes + 1);
         assert!(
             counts[..ran].iter().all(|&n| n == 1),

@@ -22,8 +22,8 @@ use crate::jit::{reuse, JitError};
 use cranelift_codegen::binemit::Reloc;
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{
-    types, AbiParam, ExtFuncData, ExternalName, FuncRef, Function, GlobalValueData, InstBuilder,
-    MemFlagsData, Signature, UserExternalName, Value,
+    types, AbiParam, Block, ExtFuncData, ExternalName, FuncRef, Function, GlobalValueData,
+    InstBuilder, MemFlagsData, Signature, UserExternalName, Value,
 };
 use cranelift_codegen::isa::{CallConv, OwnedTargetIsa};
 use cranelift_codegen::{Context, FinalizedRelocTarget};
@@ -149,6 +149,43 @@ impl Emitter<'_, '_> {
     pub fn return_status(&mut self, status: u32) {
         let s = self.tr.b.ins().iconst(types::I32, i64::from(status));
         self.tr.b.ins().return_(&[s]);
+    }
+
+    /// An entry whose loop (the pixel row loop, the vertex run loop) goes
+    /// round a call of the chain: `begin` makes the loop from the block
+    /// each turn starts in and returns its head, which an empty block
+    /// (made first, filled with the jump to the head once it exists)
+    /// enters; each turn runs `before`, then the chain, returns any status
+    /// but done at once, and ends with `end`.
+    fn looped_entry(
+        &mut self,
+        begin: impl FnOnce(&mut Self, Block) -> Block,
+        before: impl FnOnce(&mut Self),
+        end: impl FnOnce(&mut Self),
+    ) {
+        let enter = self.tr.b.create_block();
+        self.tr.b.ins().jump(enter, &[]);
+        self.tr.b.switch_to_block(enter);
+        let start = self.tr.b.create_block();
+        let head = begin(self, start);
+        self.tr.b.switch_to_block(enter);
+        self.tr.b.ins().jump(head, &[]);
+        self.tr.b.switch_to_block(start);
+        before(self);
+        let status = self.call_chain();
+        let done = self
+            .tr
+            .b
+            .ins()
+            .icmp_imm_u(IntCC::Equal, status, i64::from(STATUS_DONE));
+        let next = self.tr.b.create_block();
+        let stop = self.tr.b.create_block();
+        self.tr.b.ins().brif(done, next, &[], stop, &[]);
+        self.tr.b.switch_to_block(stop);
+        self.tr.b.ins().return_(&[status]);
+        self.tr.b.switch_to_block(next);
+        end(self);
+        self.return_status(STATUS_DONE);
     }
 
     /// The byte offset of mask `i` in the scratch.
@@ -537,45 +574,31 @@ fn emit(e: &mut Emitter, key: &Key) -> Result<(), JitError> {
         }
         Body::PixelEntry { output_regs, .. } => {
             e.tr.func.output_regs = *output_regs;
-            // The row loop's head is made from an empty block, which is
-            // then filled with the jump to it.
-            let rows = e.tr.b.create_block();
-            e.tr.b.ins().jump(rows, &[]);
-            e.tr.b.switch_to_block(rows);
-            let start = e.tr.b.create_block();
-            e.tr.declare_row_vars(false);
-            let head = e.tr.begin_draw_rows(start);
-            e.tr.b.switch_to_block(rows);
-            e.tr.b.ins().jump(head, &[]);
-            e.tr.b.switch_to_block(start);
-            // The pieces find the step where the runtime puts a call's
-            // lanes: its column, lane mask and output block in the frame.
-            let x = e.tr.step_x();
-            let mask = e.tr.step_mask();
-            let outputs = e.tr.step_outputs();
-            let frame = e.tr.frame;
-            for (value, field) in [
-                (x, offset_of!(Frame, pixel_origin)),
-                (mask, offset_of!(Frame, lane_mask)),
-                (outputs, offset_of!(Frame, outputs)),
-            ] {
-                e.tr.b
-                    .ins()
-                    .store(MemFlagsData::trusted(), value, frame, field as i32);
-            }
-            let status = e.call_chain();
-            let done =
-                e.tr.b
-                    .ins()
-                    .icmp_imm_u(IntCC::Equal, status, i64::from(STATUS_DONE));
-            let next = e.tr.b.create_block();
-            let stop = e.tr.b.create_block();
-            e.tr.b.ins().brif(done, next, &[], stop, &[]);
-            e.tr.b.switch_to_block(stop);
-            e.tr.b.ins().return_(&[status]);
-            e.tr.b.switch_to_block(next);
-            e.tr.end_draw_row();
-            e.return_status(STATUS_DONE);
+            e.looped_entry(
+                |e, start| {
+                    e.tr.declare_row_vars(false);
+                    e.tr.begin_draw_rows(start)
+                },
+                |e| {
+                    // The pieces find the step where the runtime puts a
+                    // call's lanes: its column, lane mask and output block
+                    // in the frame.
+                    let x = e.tr.step_x();
+                    let mask = e.tr.step_mask();
+                    let outputs = e.tr.step_outputs();
+                    let frame = e.tr.frame;
+                    for (value, field) in [
+                        (x, offset_of!(Frame, pixel_origin)),
+                        (mask, offset_of!(Frame, lane_mask)),
+                        (outputs, offset_of!(Frame, outputs)),
+                    ] {
+                        e.tr.b
+                            .ins()
+                            .store(MemFlagsData::trusted(), value, frame, field as i32);
+                    }
+                },
+                |e| e.tr.end_draw_row(),
+            );
             return Ok(());
         }
         Body::VertexEntry => {
@@ -583,29 +606,11 @@ fn emit(e: &mut Emitter, key: &Key) -> Result<(), JitError> {
                 inputs: e.hole(),
                 outputs: e.hole(),
             };
-            // As for the row loop: the run loop's head is entered from an
-            // empty block, filled with the jump to it once the head is made.
-            let runs = e.tr.b.create_block();
-            e.tr.b.ins().jump(runs, &[]);
-            e.tr.b.switch_to_block(runs);
-            let start = e.tr.b.create_block();
-            let head = e.tr.begin_vertex_runs(start, |_| regs);
-            e.tr.b.switch_to_block(runs);
-            e.tr.b.ins().jump(head, &[]);
-            e.tr.b.switch_to_block(start);
-            let status = e.call_chain();
-            let done =
-                e.tr.b
-                    .ins()
-                    .icmp_imm_u(IntCC::Equal, status, i64::from(STATUS_DONE));
-            let next = e.tr.b.create_block();
-            let stop = e.tr.b.create_block();
-            e.tr.b.ins().brif(done, next, &[], stop, &[]);
-            e.tr.b.switch_to_block(stop);
-            e.tr.b.ins().return_(&[status]);
-            e.tr.b.switch_to_block(next);
-            e.tr.end_vertex_batch();
-            e.return_status(STATUS_DONE);
+            e.looped_entry(
+                |e, start| e.tr.begin_vertex_runs(start, |_| regs),
+                |_| {},
+                |e| e.tr.end_vertex_batch(),
+            );
             return Ok(());
         }
         Body::Inst(_) | Body::Flow { .. } | Body::Stage { .. } => {}
@@ -679,7 +684,6 @@ fn emit(e: &mut Emitter, key: &Key) -> Result<(), JitError> {
 /// each and back at the end, `Frame::resume` becomes 1, and the statuses
 /// are ORed (an interrupted batch returns at once, as in the other tiers).
 fn group_entry(e: &mut Emitter) {
-    use cranelift_codegen::ir::Block;
     let flags = MemFlagsData::trusted();
     let batches = e.hole();
     let scratch_stride = e.hole();

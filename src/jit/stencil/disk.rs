@@ -168,6 +168,14 @@ mod tests {
         p
     }
 
+    /// The stencils of [`program`]'s pieces, in order.
+    fn stencils() -> Vec<Arc<Stencil>> {
+        let prog = program();
+        let mut s = Stitcher::new(&prog, Layout::of(&prog, STENCIL_K));
+        s.program().unwrap();
+        s.pieces.iter().map(|p| Arc::clone(&p.stencil)).collect()
+    }
+
     /// The only record in `folder`.
     fn the_record(folder: &Path) -> PathBuf {
         let mut files: Vec<_> = std::fs::read_dir(folder)
@@ -201,10 +209,7 @@ mod tests {
     #[test]
     fn a_removed_folder_is_made_again() {
         let dir = folder("removed");
-        let prog = program();
-        let mut s = Stitcher::new(&prog, Layout::of(&prog, STENCIL_K));
-        s.program().unwrap();
-        let stencil = &s.pieces[1].stencil;
+        let stencil = &stencils()[1];
         std::fs::remove_dir_all(&dir).unwrap();
         assert!(save_to(&dir, stencil).is_some(), "written");
         let loaded = load_from(&dir, &stencil.key).expect("recorded");
@@ -215,10 +220,8 @@ mod tests {
     #[test]
     fn damaged_records_are_passed_over() {
         let dir = folder("damaged");
-        let prog = program();
-        let mut s = Stitcher::new(&prog, Layout::of(&prog, STENCIL_K));
-        s.program().unwrap();
-        let stencil = &s.pieces[1].stencil;
+        let stencils = stencils();
+        let stencil = &stencils[1];
         assert!(
             load_from(&dir, &stencil.key).is_none(),
             "nothing recorded yet"
@@ -248,7 +251,7 @@ mod tests {
         }
         save_to(&dir, stencil);
         assert_eq!(std::fs::read(&path).unwrap(), whole, "rewritten whole");
-        let other = &s.pieces[2].stencil;
+        let other = &stencils[2];
         save_to(&dir, other);
         let other_path = std::fs::read_dir(&dir)
             .unwrap()
