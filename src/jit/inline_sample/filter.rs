@@ -17,9 +17,8 @@ impl Tr<'_, '_> {
     /// A vector's weights from its coordinates in steps `steps` (column,
     /// row), with `kx`, `ky` in 0..=255 steps of 256 (`n & mask`, the
     /// description's `step_mask`):
-    /// the columns' weights for `pmaddwd` and the rows' as floats, all as
-    /// `i32x4` (see
-    /// [`Self::column_weights`] and [`Self::row_weights`]). Both paths to
+    /// the columns' weights for `pmaddwd` and the rows', all as `i32x4`
+    /// (see [`Self::column_weights`] and [`Self::row_weights`]). Both paths to
     /// the taps make them and hand them to the filter as block parameters:
     /// being used by every channel, made in the filter's block they would
     /// keep the constants and fields they are made from out of the
@@ -28,9 +27,7 @@ impl Tr<'_, '_> {
     pub(super) fn weights(&mut self, mask: Value, steps: [Value; 2]) -> [Value; 3] {
         let [kx, ky] = steps.map(|n| self.b.ins().band(n, mask));
         let columns = self.column_weights(kx);
-        let [top, bottom] = self
-            .row_weights(ky)
-            .map(|w| self.b.ins().bitcast(VEC, le(), w));
+        let [top, bottom] = self.row_weights(ky);
         [columns, top, bottom]
     }
 
@@ -41,9 +38,12 @@ impl Tr<'_, '_> {
     /// any order gives the runtime's sum: each row's two columns are
     /// weighted by one `pmaddwd` per channel (each lane's left and right
     /// values as 16-bit halves, a row's sum at most 255 × 256), then the
-    /// rows in f32 with `256 − ky` and `ky` (exact: below 2^24), and the
-    /// sum divided once by [`FILTER_SCALE`], which rounds as the runtime's
-    /// division does. The byte selections `selects`
+    /// rows with `256 − ky` and `ky` in 32-bit integers (below 2^24, so the
+    /// one conversion to f32 is exact), and the sum divided once by
+    /// [`FILTER_SCALE`], which rounds as the runtime's division does. (The
+    /// rows weighed in f32 instead, each converted, a product and an FMA,
+    /// give the same sum and took 2 % longer on K4: the conversions and the
+    /// FMA pipes are where lookups queue.) The byte selections `selects`
     /// ([`Self::channel_selects`]) put each format's red, green, blue and
     /// alpha in that order.
     pub(super) fn filter_vector(
@@ -55,8 +55,6 @@ impl Tr<'_, '_> {
     ) -> [Option<Value>; 4] {
         let [column_weights, top_weight, bottom_weight] = weights;
         let column_weights = self.b.ins().bitcast(types::I16X8, le(), column_weights);
-        let [top_weight, bottom_weight] =
-            [top_weight, bottom_weight].map(|w| self.b.ins().bitcast(FVEC, le(), w));
         let mut sums: [Option<Value>; 4] = [None; 4];
         for (half, select) in selects.into_iter().enumerate() {
             let Some(select) = select else {
@@ -67,12 +65,12 @@ impl Tr<'_, '_> {
                 if !needed[channel] {
                     continue;
                 }
-                let [top, bottom] = [top[i], bottom[i]].map(|row| {
-                    let sum = self.weigh_columns(row, column_weights);
-                    self.b.ins().fcvt_from_sint(FVEC, sum)
-                });
-                let upper = self.b.ins().fmul(top, top_weight);
-                sums[channel] = Some(self.b.ins().fma(bottom, bottom_weight, upper));
+                let [top, bottom] =
+                    [top[i], bottom[i]].map(|row| self.weigh_columns(row, column_weights));
+                let upper = self.b.ins().imul(top, top_weight);
+                let lower = self.b.ins().imul(bottom, bottom_weight);
+                let sum = self.b.ins().iadd(upper, lower);
+                sums[channel] = Some(self.b.ins().fcvt_from_sint(FVEC, sum));
             }
         }
         sums.map(|s| {
@@ -137,14 +135,13 @@ impl Tr<'_, '_> {
         self.b.ins().iadd(spread, whole)
     }
 
-    /// The two rows' weights as floats for `k` steps (0..=255): `256 − k`
+    /// The two rows' weights (`i32x4`) for `k` steps (0..=255): `256 − k`
     /// and `k`, so that the weighted rows sum to the filtered value times
     /// [`FILTER_SCALE`].
     fn row_weights(&mut self, k: Value) -> [Value; 2] {
-        let second = self.b.ins().fcvt_from_sint(FVEC, k);
-        let whole = self.lb().f32s(SUBTEXEL_STEPS);
-        let first = self.b.ins().fsub(whole, second);
-        [first, second]
+        let whole = self.lb().splat(SUBTEXEL_STEPS as u32).v[0];
+        let first = self.b.ins().isub(whole, k);
+        [first, k]
     }
 }
 
