@@ -203,10 +203,12 @@ impl Tr<'_, '_> {
                 self.encode_unorm8(v, constants)
             })
             .collect();
-        // Bytes channel by channel (each value is in 0..=255, so the
-        // saturating narrowings keep it), then in the target's order.
-        let red_green = self.b.ins().unarrow(comps[0], comps[1]);
-        let blue_alpha = self.b.ins().unarrow(comps[2], comps[3]);
+        // Bytes channel by channel, then in the target's order. Each value
+        // is at least 0 (see `encode_unorm8`); the signed narrowing to 16
+        // bits keeps 0..=255 and makes any larger value 32767, which the
+        // unsigned narrowing to bytes makes 255: the clamp at 1.
+        let red_green = self.b.ins().snarrow(comps[0], comps[1]);
+        let blue_alpha = self.b.ins().snarrow(comps[2], comps[3]);
         let channels = self.b.ins().unarrow(red_green, blue_alpha);
         let texel = self.b.ins().x86_pshufb(channels, order);
         self.b.ins().bitcast(VEC, super::lanes::le(), texel)
@@ -253,16 +255,20 @@ impl Tr<'_, '_> {
         self.b.ins().band(inside, quad.alive)
     }
 
-    /// Float bits to 8-bit unorm integers, per lane: NaN and values not
-    /// above 0 give 0, values from 1 give 255, others `floor(x · 255 + 0.5)`
-    /// exactly. After the clamp (one `maxps`, one `minps`), one fused
+    /// Float bits to integers that narrow to 8-bit unorm values, per lane:
+    /// NaN and values not above 0 give 0, values in [0, 1]
+    /// `floor(x · 255 + 0.5)` exactly, larger ones 255 or more (the
+    /// narrowing in `quad_texels` makes them 255: the clamp at 1 costs no
+    /// `minps`). After the clamp at 0 (one `maxps`), one fused
     /// multiply-add rounds `x · 255 + 2^23` once to the nearest float,
     /// ties to even; between 2^23 and 2^24 floats are the integers, so the
     /// result is `2^23 + n` with `n` the nearest integer to `x · 255`, and
     /// its bits minus those of 2^23 are `n`. The nearest integer with ties
     /// to even is `floor(x · 255 + 0.5)` but at ties, and in [0, 1] the
     /// only float whose product with 255 ends in .5 is 0.5, whose tie goes
-    /// to 128, the even neighbour, as the rule says. (An exhaustive run
+    /// to 128, the even neighbour, as the rule says; above 1 the sum is at
+    /// least 2^23 + 255 and the float bits grow with it, up to +∞, so the
+    /// difference stays at 255 or above. (An exhaustive run
     /// over every float in [0, 1] found no difference from the exact
     /// result; `encode8_magic_is_exact` below repeats it near every
     /// rounding boundary, and the case
@@ -271,20 +277,15 @@ impl Tr<'_, '_> {
         let x = self.b.ins().bitcast(FVEC, super::lanes::le(), bits);
         let Unorm8Constants {
             zero,
-            one,
             scale,
             magic,
             magic_bits,
         } = *constants;
-        // `0 < x ? x : 0` and `kept < 1 ? kept : 1`: one `maxps` and one
-        // `minps` (NaN fails the first test).
+        // `0 < x ? x : 0`: one `maxps` (NaN fails the test).
         let positive = self.b.ins().fcmp(FloatCC::LessThan, zero, x);
         let positive = self.b.ins().bitcast(FVEC, super::lanes::le(), positive);
         let kept = self.b.ins().bitselect(positive, x, zero);
-        let below_one = self.b.ins().fcmp(FloatCC::LessThan, kept, one);
-        let below_one = self.b.ins().bitcast(FVEC, super::lanes::le(), below_one);
-        let clamped = self.b.ins().bitselect(below_one, kept, one);
-        let biased = self.b.ins().fma(clamped, scale, magic);
+        let biased = self.b.ins().fma(kept, scale, magic);
         let biased = self.b.ins().bitcast(VEC, super::lanes::le(), biased);
         self.b.ins().isub(biased, magic_bits)
     }
@@ -294,7 +295,6 @@ impl Tr<'_, '_> {
     fn unorm8_constants(&mut self) -> Unorm8Constants {
         Unorm8Constants {
             zero: self.lb().f32s(0.0),
-            one: self.lb().f32s(1.0),
             scale: self.lb().f32s(255.0),
             magic: self.lb().f32s(UNORM8_MAGIC),
             magic_bits: self.lb().splat(UNORM8_MAGIC.to_bits()).v[0],
@@ -329,7 +329,6 @@ struct Quad {
 #[derive(Clone, Copy)]
 struct Unorm8Constants {
     zero: Value,
-    one: Value,
     scale: Value,
     /// [`UNORM8_MAGIC`], as a float and as its bits (`i32x4`).
     magic: Value,
@@ -366,5 +365,16 @@ mod tests {
             let x = f32::from_bits(bits);
             assert_eq!(magic(x), exact(x), "{x:e}");
         }
+    }
+
+    /// Every float above 1, up to +∞, gives 255 or more (read as the
+    /// signed 32-bit lane the narrowings take), so that they make 255.
+    #[test]
+    fn values_above_one_give_255_or_more() {
+        for bits in (1.0f32.to_bits() + 1..=f32::INFINITY.to_bits()).step_by(997) {
+            let n = magic(f32::from_bits(bits)) as i32;
+            assert!(n >= 255, "{:e}: {n}", f32::from_bits(bits));
+        }
+        assert!(magic(f32::INFINITY) as i32 >= 255);
     }
 }
