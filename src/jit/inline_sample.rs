@@ -244,47 +244,54 @@ impl Tr<'_, '_> {
         first
     }
 
-    /// The lanes, over all vectors, whose coordinates in steps did not
-    /// convert (either axis is `i32::MIN`).
+    /// The lanes whose coordinates in steps did not convert in some
+    /// vector (either axis is `i32::MIN`): the least of every vector's
+    /// steps, compared once (a compare and an OR a vector fewer; only
+    /// whether any lane is such is used).
     fn out_of_range(&mut self, steps: &Vectors) -> Value {
-        let mut bad = None;
-        for [x, y] in steps.iter().take(self.k) {
-            let least = self.b.ins().smin(*x, *y);
-            let invalid = self.lb().splat(i32::MIN as u32).v[0];
-            let lanes = self.b.ins().icmp(IntCC::Equal, least, invalid);
-            bad = Some(match bad {
-                Some(all) => self.b.ins().bor(all, lanes),
-                None => lanes,
+        let mut least: Option<Value> = None;
+        for v in steps.iter().take(self.k).flatten() {
+            least = Some(match least {
+                Some(l) => self.b.ins().smin(l, *v),
+                None => *v,
             });
         }
-        bad.expect("at least one vector")
+        let least = least.expect("at least one vector");
+        let invalid = self.lb().splat(i32::MIN as u32).v[0];
+        self.b.ins().icmp(IntCC::Equal, least, invalid)
     }
 
-    /// The lanes, over all vectors, whose first tap along an axis is past
-    /// its pair limit (so that its second tap wraps or clamps). Without an
-    /// offset a first tap is never negative, and a signed compare with the
-    /// limit finds them; with one, an unsigned compare with the last texel.
+    /// The lanes whose first tap along an axis is past its pair limit in
+    /// some vector (so that its second tap wraps or clamps): each axis's
+    /// greatest first tap over the vectors, compared once. Without an
+    /// offset a first tap is never negative, and a signed maximum and
+    /// compare with the limit find them; with one, an unsigned maximum
+    /// and compare with the last texel.
     fn off_pairs(&mut self, d: Desc, first: &Vectors, offset: [i8; 3]) -> Value {
-        let mut off = None;
-        for vector in first.iter().take(self.k) {
-            for (axis, tap) in vector.iter().enumerate() {
-                let past = if offset[axis] == 0 {
-                    let limit = offset_of!(InlineSampler, pair_limit) + 16 * axis;
-                    let limit = self.field(VEC, d, limit);
-                    self.b.ins().icmp(IntCC::SignedGreaterThan, *tap, limit)
-                } else {
-                    let last = self.field(VEC, d, offset_of!(InlineSampler, last) + 16 * axis);
-                    self.b
-                        .ins()
-                        .icmp(IntCC::UnsignedGreaterThanOrEqual, *tap, last)
-                };
-                off = Some(match off {
-                    Some(all) => self.b.ins().bor(all, past),
-                    None => past,
+        let [x, y] = [0, 1].map(|axis| {
+            let signed = offset[axis] == 0;
+            let mut most: Option<Value> = None;
+            for vector in first.iter().take(self.k) {
+                let tap = vector[axis];
+                most = Some(match most {
+                    Some(m) if signed => self.b.ins().smax(m, tap),
+                    Some(m) => self.b.ins().umax(m, tap),
+                    None => tap,
                 });
             }
-        }
-        off.expect("at least one vector")
+            let most = most.expect("at least one vector");
+            if signed {
+                let limit = offset_of!(InlineSampler, pair_limit) + 16 * axis;
+                let limit = self.field(VEC, d, limit);
+                self.b.ins().icmp(IntCC::SignedGreaterThan, most, limit)
+            } else {
+                let last = self.field(VEC, d, offset_of!(InlineSampler, last) + 16 * axis);
+                self.b
+                    .ins()
+                    .icmp(IntCC::UnsignedGreaterThanOrEqual, most, last)
+            }
+        });
+        self.b.ins().bor(x, y)
     }
 
     /// The description's field of type `ty` at byte `offset` (each lane
