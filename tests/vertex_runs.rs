@@ -1,6 +1,7 @@
 //! Vertex shaders run whole ranges of vertices in one call (`VertexRun`)
-//! at the top tier and at the stencil tier: the results must be those of
-//! the batch path, which runs a call's lanes at a time, for every count
+//! at every tier (the top tier, the stencil tier, and the quick Cranelift
+//! tier the first tier uses for programs stencils do not cover): the
+//! results must be those of the batch path, which runs a call's lanes at a time, for every count
 //! around the lanes and the runtime's range size, for ranges, and with UAV
 //! writes.
 
@@ -255,5 +256,44 @@ fn a_run_stops_at_the_batch_that_aborts() {
             counts[ran..].iter().all(|&n| n == 0),
             "{tier:?}: {counts:?}"
         );
+    }
+}
+
+#[test]
+fn the_quick_cranelift_tier_runs_ranges_too() {
+    // A test of a relatively indexed temp keeps the program off the
+    // stencil tier, so its first tier is Cranelift's quick one. o0.x =
+    // vertex id, plus 100 where entry id & 3 of the indexable temp is set.
+    let text = "vs_4_0\ndcl_input_sgv v0.x, vertex_id\ndcl_output o0.xyzw\ndcl_temps 1\n\
+                dcl_indexableTemp x0[4], 4\nmov x0[0].x, l(0)\nmov x0[1].x, l(1)\n\
+                mov x0[2].x, l(1)\nmov x0[3].x, l(0)\nand r0.x, v0.x, l(3)\n\
+                mov o0.yzw, l(0, 7, 0, 9)\nif_nz x0[r0.x].x\n  iadd o0.x, v0.x, l(100)\n\
+                else\n  mov o0.x, v0.x\nendif\nret\n";
+    let bytes = dxjit::text::assemble(text).expect("assembles");
+    let options = CompileOptions {
+        tier: Tier::First,
+        listing: true,
+        ..Default::default()
+    };
+    let shader = dxjit::compile(&bytes, &options).expect("compiles");
+    let listing = shader.listing().expect("asked for");
+    assert!(
+        !listing.native.starts_with("; piece"),
+        "not stitched from stencils"
+    );
+    assert!(shader.kernel().runs_vertices);
+    let b = dxjit_runtime::dispatch::Bindings::default();
+    for count in [1, 5, 255, 256, 257, 1500] {
+        let out = shader.run_vertices(&Bindings::new(), &[], count).unwrap();
+        let expected: Vec<[u32; 4]> = (0..count)
+            .map(|i| [if matches!(i & 3, 1 | 2) { i + 100 } else { i }, 7, 0, 9])
+            .collect();
+        assert_eq!(out, expected, "{count} vertices");
+        // SAFETY: the kernel's code is alive while `shader` is; nothing is
+        // bound.
+        let batched = unsafe {
+            dxjit_runtime::dispatch::run_vertices(&batch_kernel(&shader), &b, &[], count)
+        };
+        assert_eq!(out, batched, "{count} vertices: as a batch a call");
     }
 }

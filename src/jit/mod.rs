@@ -609,10 +609,9 @@ pub fn compile_on(
             tr.zero_temps_for_rows();
             head
         }
-        // The top tier runs vertex ranges itself, as the stencil tier's
-        // entry does (the quick Cranelift tier leaves them to the runtime,
-        // a batch a call).
-        Stage::Vertex if opts.codegen == Codegen::Full => {
+        // Both Cranelift tiers run vertex ranges themselves, as the stencil
+        // tier's entry does.
+        Stage::Vertex => {
             let head = tr.begin_vertex_runs(start, |t| {
                 let [inputs, outputs] = [t.func.input_regs, t.func.output_regs]
                     .map(|regs| t.b.ins().iconst(types::I64, i64::from(regs)));
