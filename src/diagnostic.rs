@@ -155,7 +155,7 @@ mod tests {
         assert_eq!(e.code(), 9001);
         let e = compile_error(b"DXBC\\0\\0\\0\\0");
         assert!((1000..2000).contains(&e.code()), "{e}: {}", e.code());
-        let text = "ps_4_0\nmov r5.x, l(1.0)\nret\n";
+        let text = "ps_4_0\nmov r4096.x, l(1.0)\nret\n";
         let e = compile_error(&crate::text::assemble(text).unwrap());
         assert_eq!(e.code(), 2002, "{e}");
         let at = e.location();

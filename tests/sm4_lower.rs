@@ -82,9 +82,20 @@ fn sm4_immediates_and_constant_buffers() {
 }
 
 #[test]
+fn sm4_temps_past_dcl_temps_grow_the_file() {
+    // r2 is named past dcl_temps 1: the scratch temps the aliased swapc
+    // goes through start after it, at r3.
+    let p = lower("ps_5_0\ndcl_output o0.xyzw\ndcl_temps 1\nswapc r0.xy, r2.xy, r2.xyxx, r0.xyxx, r1.xyxx\nret\n").unwrap();
+    assert!(
+        matches!(&p.main[0], Inst::Swapc { dst, .. } if dst[0].index.base == 3 && dst[1].index.base == 4)
+    );
+    assert!(p.temps >= 5, "{}", p.temps);
+}
+
+#[test]
 fn sm4_undeclared_registers_are_errors() {
     let cases = [
-        "ps_5_0\ndcl_output o0.xyzw\nmov o0.xyzw, r0.xyzw\nret\n",
+        "ps_5_0\ndcl_output o0.xyzw\nmov o0.xyzw, r4096.xyzw\nret\n",
         "ps_5_0\ndcl_temps 1\nmov o1.xyzw, r0.xyzw\nret\n",
         "ps_5_0\ndcl_output o0.xyzw\nmov o0.xyzw, v3.xyzw\nret\n",
         "ps_5_0\ndcl_output o0.xyzw\nmov o0.xyzw, cb2[0].xyzw\nret\n",
@@ -111,4 +122,19 @@ fn sm4_malformed_stages_and_misplaced_opcodes_say_so() {
     );
     let lod = lower("ps_5_0\ndcl_output o0.xyzw\nemit\nret\n").unwrap_err();
     assert!(lod.to_string().contains("emit"), "{lod}");
+}
+
+#[test]
+fn sm4_a_domain_shaders_declared_factors_are_noted() {
+    let p = lower(
+        "ds_5_0\ndcl_input_control_point_count 3\ndcl_tessellator_domain domain_tri\n\
+         dcl_input_siv vpc1.y, finalTriInsideTessFactor\ndcl_input_siv vpc2.x, finalTriVeq0EdgeTessFactor\n\
+         dcl_output o0.xyzw\nmov o0.xyzw, vpc1.yyyy\nret\n",
+    )
+    .unwrap();
+    let t = p.tess.expect("a domain program");
+    let slot = |reg, component| Some(dxjit::ir::FactorSlot { reg, component });
+    assert_eq!(t.inside_factors[0], slot(1, 1));
+    assert_eq!(t.edge_factors, [None, slot(2, 0), None, None]);
+    assert_eq!(t.patch_constant_regs, 3);
 }

@@ -68,7 +68,17 @@ impl Lowerer {
                 self.prog.cbs.push(CbDecl { slot: slot(), rows });
             }
             O::DclSampler => self.samplers.push(slot()),
-            O::DclTemps => self.declared_temps = Some(word(0)),
+            O::DclTemps => {
+                if self.named_temps > word(0) {
+                    log::warn!(
+                        "r{} past dcl_temps {}: the program gets {} temps",
+                        self.named_temps - 1,
+                        word(0),
+                        self.named_temps
+                    );
+                }
+                self.declared_temps = Some(word(0));
+            }
             O::DclIndexableTemp => self.prog.indexables.push(IndexableDecl {
                 id: word(0),
                 count: word(1),
@@ -199,8 +209,7 @@ impl Lowerer {
             self.prog.geometry = Some(self.gs_info(container)?);
         }
         self.prog.temps = self
-            .declared_temps
-            .unwrap_or(0)
+            .temps()
             .saturating_add(self.scratch_used.min(SCRATCH))
             .max(self.hull_temps);
         merge_indexables(&mut self.prog.indexables);

@@ -127,7 +127,8 @@ impl Lowerer {
             return Err(self.err("a hull phase after a subroutine"));
         }
         let body = std::mem::take(&mut self.body);
-        let temps = self.declared_temps.take().unwrap_or(0) + SCRATCH;
+        let temps = self.temps() + SCRATCH;
+        self.declared_temps = None;
         self.scratch_used = 0;
         let pos = self.pos();
         let h = self.hull()?;

@@ -17,16 +17,20 @@ mod tess;
 use std::cell::{Cell, RefCell};
 use std::collections::{BTreeMap, HashMap};
 
-use super::decode::{decode, Instruction, ProgramType};
+use super::decode::{decode, Instruction, Operand, ProgramType};
 use super::Sm4Error;
 use crate::dxbc::Container;
 use crate::ir::{AluOp, Body, DoubleOp, Inst, Interpolation, Pos, Program, Stage, SysVal};
 use crate::sm4::opcodes::Opcode as O;
-use crate::sm4::registers::OperandType::FunctionBody;
+use crate::sm4::registers::OperandType::{self, FunctionBody};
 
 /// Scratch temporaries the lowering may use past the declared ones: two
 /// for ALU destinations, then those of relative 2D indices.
 const SCRATCH: u32 = rel_index::FIRST_SCRATCH + rel_index::SCRATCH_TEMPS;
+
+/// The temps Direct3D lets a program have
+/// (`D3D11_COMMONSHADER_TEMP_REGISTER_COUNT`).
+const MAX_TEMPS: u64 = 4096;
 
 /// Lowers a container's program into the IR.
 pub fn lower(container: &Container) -> Result<Program, Sm4Error> {
@@ -41,6 +45,7 @@ pub fn lower(container: &Container) -> Result<Program, Sm4Error> {
         ProgramType::Geometry => Stage::Geometry,
     };
     let mut l = Lowerer::new(stage);
+    l.named_temps = temps_named(&shader.instructions)?;
     for (index, ins) in shader.instructions.iter().enumerate() {
         l.at = (index, ins.offset * 4, ins.info.name);
         l.instruction(ins)?;
@@ -50,6 +55,40 @@ pub fn lower(container: &Container) -> Result<Program, Sm4Error> {
     }
     l.finish_class()?;
     l.finish(container)
+}
+
+/// One past the highest `r#` any instruction of `instructions` names, in
+/// an operand or a relative index (0 when none does); an error past
+/// Direct3D's [`MAX_TEMPS`].
+fn temps_named(instructions: &[Instruction]) -> Result<u32, Sm4Error> {
+    fn highest(op: &Operand) -> u64 {
+        let own = if op.is(OperandType::Temp) {
+            op.indices
+                .first()
+                .map_or(0, |ix| ix.value.saturating_add(1))
+        } else {
+            0
+        };
+        op.indices
+            .iter()
+            .filter_map(|ix| ix.rel.as_deref())
+            .map(highest)
+            .fold(own, u64::max)
+    }
+    let mut named = 0;
+    for (index, ins) in instructions.iter().enumerate() {
+        let here = ins.operands.iter().map(highest).max().unwrap_or(0);
+        if here > MAX_TEMPS {
+            return Err(Sm4Error::Lower {
+                index,
+                offset: ins.offset * 4,
+                opcode: ins.info.name.to_string(),
+                what: format!("r{} past the {MAX_TEMPS} temps Direct3D allows", here - 1),
+            });
+        }
+        named = named.max(here as u32);
+    }
+    Ok(named)
 }
 
 #[derive(Default)]
@@ -62,6 +101,8 @@ struct Lowerer {
     prog: Program,
     at: (usize, usize, &'static str),
     declared_temps: Option<u32>,
+    /// One past the highest `r#` the program names ([`temps_named`]).
+    named_temps: u32,
     scratch_used: u32,
     inputs: BTreeMap<u32, Io>,
     outputs: BTreeMap<u32, Io>,
@@ -92,6 +133,7 @@ impl Lowerer {
             prog: Program::new(stage),
             at: (0, 0, ""),
             declared_temps: None,
+            named_temps: 0,
             scratch_used: 0,
             inputs: BTreeMap::new(),
             outputs: BTreeMap::new(),
@@ -131,9 +173,18 @@ impl Lowerer {
         }
     }
 
+    /// The temps of the program (or hull phase) being lowered: those
+    /// `dcl_temps` declares, or more when the program names a register
+    /// past them. Direct3D calls that invalid, but drivers run such
+    /// shaders (3DMigoto fixes ship them), as DXVK's front end does, which
+    /// makes each temp it meets.
+    fn temps(&self) -> u32 {
+        self.declared_temps.unwrap_or(0).max(self.named_temps)
+    }
+
     fn scratch(&mut self, n: u32) -> u32 {
         self.scratch_used = self.scratch_used.max(n + 1);
-        self.declared_temps.unwrap_or(0).saturating_add(n)
+        self.temps().saturating_add(n)
     }
 
     /// The output register oDepth lands in: the first one past the declared outputs.

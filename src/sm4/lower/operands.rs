@@ -51,18 +51,6 @@ impl Lowerer {
         Ok(Index { base, rel })
     }
 
-    pub(super) fn temp_index(&self, op: &Operand) -> Result<Index, Sm4Error> {
-        let ix = self.index(op.indices.first())?;
-        if ix.base >= self.declared_temps.unwrap_or(0) {
-            return Err(self.err(format!(
-                "r{} past dcl_temps {}",
-                ix.base,
-                self.declared_temps.unwrap_or(0)
-            )));
-        }
-        Ok(ix)
-    }
-
     pub(super) fn indexable(&self, op: &Operand) -> Result<(File, Index), Sm4Error> {
         let id = self.index(op.indices.first())?.base;
         if !self.prog.indexables.iter().any(|d| d.id == id) {
@@ -88,7 +76,7 @@ impl Lowerer {
             imm: [0; 4],
         };
         let s = match op.register() {
-            Some(T::Temp) => reg(File::Temp, self.temp_index(op)?),
+            Some(T::Temp) => reg(File::Temp, self.index(op.indices.first())?),
             Some(T::Input) if op.indices.len() == 2 => self.gs_input_src(op, swizzle)?,
             Some(T::Input) => {
                 let ix = self.index(op.indices.first())?;
@@ -163,7 +151,7 @@ impl Lowerer {
             _ => 0xf,
         };
         let (file, index) = match op.register() {
-            Some(T::Temp) => (File::Temp, self.temp_index(op)?),
+            Some(T::Temp) => (File::Temp, self.index(op.indices.first())?),
             Some(T::Output) => {
                 let ix = self.index(op.indices.first())?;
                 if !self.outputs.contains_key(&ix.base) && ix.rel.is_none() {

@@ -43,7 +43,7 @@ impl Lowerer {
     pub(super) fn flat_rel_row(&self, vertex: Axis<'_>, reg: Axis<'_>, per_reg: u32) -> Src {
         let n = self.prelude_temps.get().min(SCRATCH_TEMPS - 1);
         self.prelude_temps.set(n + 1);
-        let t = self.declared_temps.unwrap_or(0) + FIRST_SCRATCH + n;
+        let t = self.temps() + FIRST_SCRATCH + n;
         let value = |ix: &Index| match &ix.rel {
             Some(rel) => {
                 let first = rel.swizzle[0];
