@@ -475,3 +475,30 @@ fn point_output_lists_every_domain_point_once() {
     assert_eq!(out.indices, (0..7).collect::<Vec<u32>>());
     assert_eq!(out.primitive_patches, vec![0; 7]);
 }
+
+#[test]
+fn a_hull_shader_that_aborts_stops_the_call_with_the_reason() {
+    // The fork phase of the patch whose first control point's x is 5
+    // aborts; the patches after it in the same call get no outputs, and
+    // the call reports the abort rather than tessellating what is missing.
+    let hs = "hs_5_0\nhs_decls\ndcl_input_control_point_count 1\n\
+              dcl_output_control_point_count 1\ndcl_tessellator_domain domain_isoline\n\
+              dcl_tessellator_partitioning partitioning_integer\n\
+              dcl_tessellator_output_primitive output_line\nhs_fork_phase\n\
+              dcl_input vicp[1][0].x\ndcl_output_siv o0.x, finalLineDetailTessFactor\n\
+              dcl_output_siv o1.x, finalLineDensityTessFactor\ndcl_temps 1\n\
+              ieq r0.x, vicp[0][0].x, l(5)\nif_nz r0.x\n  abort\nendif\n\
+              mov o0.x, l(1.0)\nmov o1.x, l(1.0)\nret\n";
+    let points: Vec<[u32; 4]> = (0..64).map(|i| [i, 0, 0, 0]).collect();
+    let err = run(hs, &domain_ds("isoline", 1), &points, 1, 1).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            RunError::Halted {
+                instruction: "abort",
+                ..
+            }
+        ),
+        "{err}"
+    );
+}

@@ -253,6 +253,11 @@ impl Shader {
         let hull_out = unsafe {
             dispatch::run_hull(&hull_kernel, bindings, &desc, patches.control_points, count)
         };
+        // A stopped hull call (an abort, an interrupt) leaves the patches
+        // after the stop without outputs: nothing after it runs.
+        if let Some(stop) = super::stop_reason(&bindings.interrupt, self) {
+            return Err(stop);
+        }
         let pc_regs = hull_info.patch_constant_regs as usize;
         let cp_per_patch = (out_points * out_regs) as usize;
         let tessellations: Vec<Tessellation> = (0..count as usize)
