@@ -64,7 +64,7 @@ fn every_failure_in_the_collection_is_expected_and_explained() {
 fn the_command_prints_a_line_per_shader_sorted_and_the_counts() {
     let root = collection();
     let passing = root.join("alreborn/archlord/g_vs11_shadow.bin");
-    let failing = root.join("3d-fixes/lichdom-battlemage/ShaderFixes/4949b5cb7488e4d9-gs.txt");
+    let failing = root.join("3d-fixes/the-park/ShaderFixes/09acbaa333fc7273-ps.txt");
     let out = Command::new(env!("CARGO_BIN_EXE_dxjit"))
         .arg("smoke")
         .args([&passing, &failing])

@@ -57,9 +57,11 @@ pub struct TessInfo {
     /// `vpc` declared or read (domain).
     pub patch_constant_regs: u32,
     /// SV_TessFactor: tri edges u==0, v==0, w==0; quad edges u==0, v==0,
-    /// u==1, v==1; isoline density then detail.
+    /// u==1, v==1; isoline density then detail. The patch constants a
+    /// hull program writes them to, or those a domain program declares
+    /// them in (`dcl_input_siv vpc#`).
     pub edge_factors: [Option<FactorSlot>; 4],
-    /// SV_InsideTessFactor: tri; quad u then v.
+    /// SV_InsideTessFactor: tri; quad u then v (placed as the edges are).
     pub inside_factors: [Option<FactorSlot>; 2],
 }
 

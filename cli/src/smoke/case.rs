@@ -1,6 +1,8 @@
 //! The case that runs a shader once with bindings made from its own
 //! declarations: one thread group for compute, 64 vertices for a vertex
-//! shader, a 16×16 draw for a pixel shader.
+//! shader, a 16×16 draw for a pixel shader, and for a geometry, hull or
+//! domain shader a pipeline draw of 64 vertices' worth of its input
+//! primitives or patches, through the stages [`super::feed`] makes for it.
 
 use std::path::Path;
 
@@ -11,15 +13,9 @@ use crate::case::{Action, Case, DrawDesc, ShaderCode, StageDesc};
 use dxjit::ir::{Program, Stage};
 use dxjit::shader::Family;
 
-/// The stage table of a shader: code, constants, views, samplers, inputs.
-fn stage_desc(
-    bytes: Vec<u8>,
-    program: &Program,
-    family: Family,
-    declared: &Declared,
-) -> Result<StageDesc, String> {
-    let d3d9 = family == Family::D3d9;
-    let mut desc = StageDesc {
+/// A stage of `bytes` with nothing bound and no inputs.
+pub(super) fn bare_stage(bytes: Vec<u8>) -> StageDesc {
+    StageDesc {
         code: ShaderCode::Bytes(bytes),
         cbs: Vec::new(),
         c: Default::default(),
@@ -29,7 +25,18 @@ fn stage_desc(
         samplers: Vec::new(),
         inputs: Vec::new(),
         class_instances: Vec::new(),
-    };
+    }
+}
+
+/// The stage table of a shader: code, constants, views, samplers, inputs.
+fn stage_desc(
+    bytes: Vec<u8>,
+    program: &Program,
+    family: Family,
+    declared: &Declared,
+) -> Result<StageDesc, String> {
+    let d3d9 = family == Family::D3d9;
+    let mut desc = bare_stage(bytes);
     for cb in &program.cbs {
         match (d3d9, cb.slot) {
             (false, _) => desc.cbs.push(resources::constant_buffer(cb)),
@@ -93,14 +100,15 @@ pub fn smoke_case(
     };
     match program.stage {
         Stage::Hull | Stage::Domain => {
-            let prefix = if program.stage == Stage::Hull {
-                "hs"
-            } else {
-                "ds"
+            let (vs, other, action) = super::feed::tessellation(program, declared)?;
+            let (hs, ds) = match program.stage {
+                Stage::Hull => (stage, other),
+                _ => (other, stage),
             };
-            return Err(format!(
-                "{prefix} programs are not supported by smoke: they run only through the tessellation API"
-            ));
+            case.vs = Some(vs);
+            case.hs = Some(hs);
+            case.ds = Some(ds);
+            case.action = action;
         }
         Stage::Compute => {
             case.cs = Some(stage);
@@ -110,7 +118,12 @@ pub fn smoke_case(
             case.vs = Some(stage);
             case.action = Action::Vertices { count: VERTICES };
         }
-        Stage::Geometry => return Err("a geometry shader runs only in a [pipeline] case".into()),
+        Stage::Geometry => {
+            let (vs, action) = super::feed::geometry(program, declared)?;
+            case.vs = Some(vs);
+            case.gs = Some(stage);
+            case.action = action;
+        }
         Stage::Pixel => {
             case.ps = Some(stage);
             case.action = Action::Draw(DrawDesc {

@@ -5,10 +5,13 @@
 //! through the assembler its version line names) → [`Declared::of`] and the
 //! IR program → [`smoke_case`] (a case with patterned constants, 64 KiB
 //! buffers, 16×16 textures with mip chains, default samplers, inputs and
-//! render targets) → [`crate::run::execute`]. [`smoke_files`] runs each
+//! render targets; geometry and domain shaders get the stages they need
+//! made for them)
+//! → [`crate::run::execute`]. [`smoke_files`] runs each
 //! shader in its own thread with panics caught and a watchdog for hangs.
 
 mod case;
+mod feed;
 mod io;
 mod load;
 mod pattern;

@@ -151,21 +151,124 @@ fn a_small_shader_runs() {
     assert_eq!(smoke_bytes(Path::new("t.asm"), bytes), Ok(()));
 }
 
+/// The IR program of `bytes`.
+fn lowered(bytes: &[u8]) -> dxjit::ir::Program {
+    dxjit::shader::lower(bytes, &Default::default()).unwrap().1
+}
+
+/// `runs` passes smoke, and `aborts` (the same shader with an `abort`
+/// first) fails with it: the stage really ran.
+fn runs_unless_it_aborts(runs: Vec<u8>, aborts: Vec<u8>) {
+    assert_eq!(smoke_bytes(Path::new("t.asm"), runs), Ok(()));
+    let err = smoke_bytes(Path::new("t.asm"), aborts).unwrap_err();
+    assert!(err.contains("abort"), "{err}");
+}
+
 #[test]
-fn hull_and_geometry_shaders_fail_with_a_reason() {
-    let hs = "hs_5_0\nhs_decls\ndcl_input_control_point_count 1\n\
-              dcl_output_control_point_count 1\ndcl_tessellator_domain domain_isoline\n\
-              dcl_tessellator_partitioning partitioning_integer\n\
-              dcl_tessellator_output_primitive output_line\nhs_fork_phase\n\
-              dcl_output_siv o0.x, finalLineDetailTessFactor\n\
-              dcl_output_siv o1.x, finalLineDensityTessFactor\n\
-              mov o0.x, l(1.0)\nmov o1.x, l(1.0)\nret\n";
-    let err = smoke_bytes(Path::new("t.asm"), assemble(hs).unwrap()).unwrap_err();
-    assert!(
-        err.contains("hs programs are not supported by smoke"),
-        "{err}"
+fn hull_shaders_run_before_a_domain_shader_made_for_them() {
+    let hs = |first: &str| {
+        format!(
+            "hs_5_0\nhs_decls\ndcl_input_control_point_count 1\n\
+             dcl_output_control_point_count 1\ndcl_tessellator_domain domain_isoline\n\
+             dcl_tessellator_partitioning partitioning_integer\n\
+             dcl_tessellator_output_primitive output_line\nhs_fork_phase\n\
+             dcl_output_siv o0.x, finalLineDetailTessFactor\n\
+             dcl_output_siv o1.x, finalLineDensityTessFactor\n\
+             {first}mov o0.x, l(1.0)\nmov o1.x, l(1.0)\nret\n"
+        )
+    };
+    let bytes = assemble(&hs("")).unwrap();
+    assert_eq!(
+        super::feed::domain_text(&lowered(&bytes)).unwrap(),
+        "ds_5_0\ndcl_input_control_point_count 1\ndcl_tessellator_domain domain_isoline\n\
+         dcl_input vDomain.xy\ndcl_output o0.xyzw\nmov o0.xyzw, vDomain.xyxy\nret\n"
     );
-    let gs = "gs_4_0\ndcl_inputprimitive point\ndcl_outputtopology pointlist\ndcl_maxout 1\nret\n";
-    let err = smoke_bytes(Path::new("t.asm"), assemble(gs).unwrap()).unwrap_err();
-    assert!(err.contains("only in a [pipeline] case"), "{err}");
+    runs_unless_it_aborts(bytes, assemble(&hs("abort\n")).unwrap());
+}
+
+/// A geometry shader of triangles reading registers 0 and 2, which emits
+/// one point per input vertex; with `abort` first when `aborts`.
+fn geometry_shader(aborts: bool) -> String {
+    let first = if aborts { "abort\n" } else { "" };
+    format!(
+        "gs_5_0\ndcl_input v[3][0].xyzw\ndcl_input v[3][2].xy\ndcl_temps 1\n\
+         dcl_inputprimitive triangle\ndcl_outputtopology pointlist\ndcl_output o0.xyzw\n\
+         dcl_maxout 3\n{first}add r0.xyzw, v[0][0].xyzw, v[1][2].xyxy\nmov o0.xyzw, r0.xyzw\n\
+         emit\nmov o0.xyzw, v[2][0].xyzw\nemit\nmov o0.xyzw, v[1][0].xyzw\nemit\nret\n"
+    )
+}
+
+#[test]
+fn geometry_shaders_run_fed_by_a_vertex_shader_made_for_them() {
+    let bytes = assemble(&geometry_shader(false)).unwrap();
+    let regs: Vec<u32> = lowered(&bytes).inputs.iter().map(|r| r.reg).collect();
+    assert_eq!(regs, [0, 2]);
+    assert_eq!(
+        super::feed::feeding_text(&regs),
+        "vs_4_0\ndcl_input v0.xyzw\ndcl_output o0.xyzw\ndcl_input v2.xyzw\n\
+         dcl_output o2.xyzw\nmov o0.xyzw, v0.xyzw\nmov o2.xyzw, v2.xyzw\nret\n"
+    );
+    runs_unless_it_aborts(bytes, assemble(&geometry_shader(true)).unwrap());
+}
+
+/// A domain shader of `domain` with `decls` and `body`, writing o0.
+fn domain_shader(domain: &str, decls: &str, body: &str) -> Vec<u8> {
+    assemble(&format!(
+        "ds_5_0\ndcl_input_control_point_count 3\ndcl_tessellator_domain {domain}\n\
+         dcl_input vDomain.xyz\n{decls}dcl_output o0.xyzw\n{body}ret\n"
+    ))
+    .unwrap()
+}
+
+#[test]
+fn domain_shaders_run_behind_a_hull_shader_made_for_them() {
+    let decls = "dcl_input vicp[3][1].xyzw\ndcl_input vpc0.xy\n";
+    let body = "add o0.xyzw, vicp[2][1].xyzw, vpc0.xyxy\nmov o0.x, vDomain.x\n";
+    let bytes = domain_shader("domain_tri", decls, body);
+    assert_eq!(
+        super::feed::hull_text(&lowered(&bytes)).unwrap(),
+        "hs_5_0\nhs_decls\ndcl_input_control_point_count 3\n\
+         dcl_output_control_point_count 3\ndcl_tessellator_domain domain_tri\n\
+         dcl_tessellator_partitioning partitioning_integer\n\
+         dcl_tessellator_output_primitive output_triangle_cw\nhs_fork_phase\n\
+         dcl_output_siv o1.x, finalTriUeq0EdgeTessFactor\n\
+         dcl_output_siv o2.x, finalTriVeq0EdgeTessFactor\n\
+         dcl_output_siv o3.x, finalTriWeq0EdgeTessFactor\n\
+         dcl_output_siv o4.x, finalTriInsideTessFactor\n\
+         dcl_output o0.xyzw\n\
+         mov o1.x, l(2.000000)\nmov o2.x, l(2.000000)\nmov o3.x, l(2.000000)\n\
+         mov o4.x, l(2.000000)\n\
+         mov o0.xyzw, l(0.250000, 0.500000, 0.750000, 1.000000)\nret\n"
+    );
+    let aborting = domain_shader("domain_tri", decls, &format!("abort\n{body}"));
+    runs_unless_it_aborts(bytes, aborting);
+}
+
+#[test]
+fn a_domain_shaders_own_factor_registers_are_kept() {
+    // The quad's first edge factor where the domain shader reads it (vpc0.x);
+    // the other five past its patch constants (vpc0 and vpc1).
+    let decls = "dcl_input_siv vpc0.x, finalQuadUeq0EdgeTessFactor\ndcl_input vpc1.xyzw\n";
+    let body = "mul o0.xyzw, vpc1.xyzw, vpc0.xxxx\n";
+    let bytes = domain_shader("domain_quad", decls, body);
+    let text = super::feed::hull_text(&lowered(&bytes)).unwrap();
+    assert!(
+        text.contains("dcl_output_siv o0.x, finalQuadUeq0EdgeTessFactor\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("dcl_output_siv o2.x, finalQuadVeq0EdgeTessFactor\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("dcl_output_siv o6.x, finalQuadVInsideTessFactor\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("dcl_output o1.xyzw\n") && !text.contains("dcl_output o0.xyzw"),
+        "{text}"
+    );
+    assert_eq!(smoke_bytes(Path::new("t.asm"), bytes), Ok(()));
+    let isoline = domain_shader("domain_isoline", "", "mov o0.xyzw, vDomain.xyxx\n");
+    assert_eq!(smoke_bytes(Path::new("t.asm"), isoline), Ok(()));
 }

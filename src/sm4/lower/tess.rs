@@ -167,11 +167,22 @@ impl Lowerer {
         {
             return Err(self.err(format!("register {reg} is past the {MAX_REGS} a patch has")));
         }
+        // A domain program's declared factors: where the hull's must be.
+        let factor = (ins.opcode() == O::DclInputSiv && self.prog.stage == Stage::Domain)
+            .then(|| ins.words.first().copied().and_then(SystemValue::from_code))
+            .flatten()
+            .map(|name| {
+                let component = self.dst_mask(op).trailing_zeros().min(3) as u8;
+                (name, crate::ir::FactorSlot { reg, component })
+            });
         let info = self.info_mut()?;
         match ty {
             Some(T::InputControlPoint) => info.input_regs = info.input_regs.max(reg + 1),
             Some(T::InputPatchConstant) => {
-                info.patch_constant_regs = info.patch_constant_regs.max(reg + 1)
+                info.patch_constant_regs = info.patch_constant_regs.max(reg + 1);
+                if let Some((name, slot)) = factor {
+                    note_factor(info, Some(name), slot);
+                }
             }
             _ => {}
         }
@@ -202,26 +213,7 @@ impl Lowerer {
             return Ok(());
         }
         info.patch_constant_regs = info.patch_constant_regs.max(reg + 1);
-        use SystemValue as S;
-        match name {
-            Some(S::FinalQuadUEq0EdgeTessFactor | S::FinalTriUEq0EdgeTessFactor) => {
-                info.edge_factors[0] = Some(factor)
-            }
-            Some(S::FinalQuadVEq0EdgeTessFactor | S::FinalTriVEq0EdgeTessFactor) => {
-                info.edge_factors[1] = Some(factor)
-            }
-            Some(S::FinalQuadUEq1EdgeTessFactor | S::FinalTriWEq0EdgeTessFactor) => {
-                info.edge_factors[2] = Some(factor)
-            }
-            Some(S::FinalQuadVEq1EdgeTessFactor) => info.edge_factors[3] = Some(factor),
-            Some(S::FinalQuadUInsideTessFactor | S::FinalTriInsideTessFactor) => {
-                info.inside_factors[0] = Some(factor)
-            }
-            Some(S::FinalQuadVInsideTessFactor) => info.inside_factors[1] = Some(factor),
-            Some(S::FinalLineDensityTessFactor) => info.edge_factors[0] = Some(factor),
-            Some(S::FinalLineDetailTessFactor) => info.edge_factors[1] = Some(factor),
-            _ => {}
-        }
+        note_factor(info, name, factor);
         Ok(())
     }
 
@@ -319,5 +311,30 @@ impl Lowerer {
             None,
             swizzle_of(op.sel),
         ))
+    }
+}
+
+/// Notes that patch-constant slot `factor` holds the tessellation factor
+/// `name` names (nothing for any other name).
+fn note_factor(info: &mut TessInfo, name: Option<SystemValue>, factor: crate::ir::FactorSlot) {
+    use SystemValue as S;
+    match name {
+        Some(S::FinalQuadUEq0EdgeTessFactor | S::FinalTriUEq0EdgeTessFactor) => {
+            info.edge_factors[0] = Some(factor)
+        }
+        Some(S::FinalQuadVEq0EdgeTessFactor | S::FinalTriVEq0EdgeTessFactor) => {
+            info.edge_factors[1] = Some(factor)
+        }
+        Some(S::FinalQuadUEq1EdgeTessFactor | S::FinalTriWEq0EdgeTessFactor) => {
+            info.edge_factors[2] = Some(factor)
+        }
+        Some(S::FinalQuadVEq1EdgeTessFactor) => info.edge_factors[3] = Some(factor),
+        Some(S::FinalQuadUInsideTessFactor | S::FinalTriInsideTessFactor) => {
+            info.inside_factors[0] = Some(factor)
+        }
+        Some(S::FinalQuadVInsideTessFactor) => info.inside_factors[1] = Some(factor),
+        Some(S::FinalLineDensityTessFactor) => info.edge_factors[0] = Some(factor),
+        Some(S::FinalLineDetailTessFactor) => info.edge_factors[1] = Some(factor),
+        _ => {}
     }
 }
