@@ -101,7 +101,8 @@ enum Command {
     },
     /// Prints a shader's disassembly.
     Disasm {
-        /// Bytecode file (DXBC container or D3D9 token stream), or a case file.
+        /// Bytecode file (DXBC container or D3D9 token stream), shader
+        /// assembly text, or a case file.
         file: PathBuf,
         /// The SM4/5 text dialect: vkd3d (d3d-asm) or fxc (/Fc, with signature tables).
         #[arg(long, default_value = "vkd3d")]
@@ -117,7 +118,7 @@ enum Command {
     },
     /// Prints the IR a shader lowers to, or the code the backend makes of it.
     Ir {
-        /// Bytecode file, or a case file.
+        /// Bytecode file, shader assembly text, or a case file.
         file: PathBuf,
         /// Print the Cranelift IR instead.
         #[arg(long)]
@@ -155,7 +156,7 @@ enum Command {
     },
     /// Describes a shader: stage, model, signatures, resources, counts.
     Info {
-        /// Bytecode file, or a case file.
+        /// Bytecode file, shader assembly text, or a case file.
         file: PathBuf,
     },
 }
