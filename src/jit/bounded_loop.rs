@@ -63,9 +63,12 @@ pub fn is_bounded(rest: &[Inst]) -> bool {
         }
         match inst {
             Inst::If { cond, nz } if depth == 0 => {
-                if matches!(body.get(i + 1..i + 3), Some([Inst::Break, Inst::EndIf])) {
+                if let Some(len) = exit_len(&body[i + 1..]) {
                     exits.extend(exit_of(&known, cond, *nz));
-                    i += 3;
+                    for inst in &body[i + 1..i + len] {
+                        nested_writes.extend(temp_writes(inst));
+                    }
+                    i += len + 1;
                     continue;
                 }
                 depth += 1;
@@ -80,14 +83,11 @@ pub fn is_bounded(rest: &[Inst]) -> bool {
                 }
             }
             _ => {
-                for d in inst.destinations().iter().filter(|d| d.file == File::Temp) {
-                    for c in (0..4u8).filter(|c| d.mask & (1 << c) != 0) {
-                        let key = (d.index.base, c);
-                        if depth == 0 {
-                            known.insert(key, None);
-                        } else {
-                            nested_writes.insert(key);
-                        }
+                for key in temp_writes(inst) {
+                    if depth == 0 {
+                        known.insert(key, None);
+                    } else {
+                        nested_writes.insert(key);
                     }
                 }
             }
@@ -102,6 +102,31 @@ pub fn is_bounded(rest: &[Inst]) -> bool {
                 trips <= MAX_TRIPS && trips * body.len() as u64 <= MAX_WORK
             })
     })
+}
+
+/// The temp components `inst` writes.
+fn temp_writes(inst: &Inst) -> Vec<Key> {
+    inst.destinations()
+        .iter()
+        .filter(|d| d.file == File::Temp)
+        .flat_map(|d| {
+            (0..4u8)
+                .filter(|c| d.mask & (1 << c) != 0)
+                .map(|c| (d.index.base, c))
+        })
+        .collect()
+}
+
+/// When `after_if` (what follows an `if`) is arithmetic, then `break;
+/// endif`: an exit whose side runs the arithmetic once on its way out
+/// (a rotated loop's, `rotate`); the count of instructions up to the
+/// `endif`, past the `if`.
+fn exit_len(after_if: &[Inst]) -> Option<usize> {
+    let ops = after_if
+        .iter()
+        .take_while(|i| matches!(i, Inst::Alu { .. } | Inst::Dot { .. }))
+        .count();
+    matches!(after_if.get(ops..ops + 2), Some([Inst::Break, Inst::EndIf])).then_some(ops + 2)
 }
 
 /// The loop body up to its `endloop`, when it holds only instructions that

@@ -76,6 +76,7 @@ impl Tr<'_, '_> {
             let then = self.b.create_block();
             let skip = self.b.create_block();
             self.b.ins().brif(any, then, &[], skip, &[]);
+            self.b.seal_block(then);
             self.b.switch_to_block(then);
             self.ctl.flow.push(Flow::UniformIf { skip, merge: None });
             return Ok(());
@@ -93,6 +94,7 @@ impl Tr<'_, '_> {
         let then = self.b.create_block();
         let skip = self.b.create_block();
         self.b.ins().brif(any, then, &[], skip, &[]);
+        self.b.seal_block(then);
         self.b.switch_to_block(then);
         self.ctl.flow.push(Flow::If {
             saved_cond,
@@ -109,7 +111,8 @@ impl Tr<'_, '_> {
             let skip = *skip;
             let join = self.b.create_block();
             *merge = Some(join);
-            self.b.ins().jump(join, &[]);
+            self.fall_into(join);
+            self.b.seal_block(skip);
             self.b.switch_to_block(skip);
             return Ok(());
         }
@@ -128,6 +131,7 @@ impl Tr<'_, '_> {
         // The taken side falls into the test for the other side: lanes that
         // did not take the `if` may exist even when some lanes did.
         self.b.ins().jump(skip, &[]);
+        self.b.seal_block(skip);
         self.b.switch_to_block(skip);
         let m = self.ctl.masks;
         let saved = self.lb().use_var(saved_cond);
@@ -139,6 +143,7 @@ impl Tr<'_, '_> {
         let any = self.lb().any(exec);
         let body = self.b.create_block();
         self.b.ins().brif(any, body, &[], join, &[]);
+        self.b.seal_block(body);
         self.b.switch_to_block(body);
         Ok(())
     }
@@ -148,7 +153,8 @@ impl Tr<'_, '_> {
         if let Some(Flow::UniformIf { skip, merge }) = self.ctl.flow.last() {
             let next = merge.unwrap_or(*skip);
             self.ctl.flow.pop();
-            self.b.ins().jump(next, &[]);
+            self.fall_into(next);
+            self.b.seal_block(next);
             self.b.switch_to_block(next);
             return Ok(());
         }
@@ -163,6 +169,7 @@ impl Tr<'_, '_> {
         };
         let next = merge.unwrap_or(skip);
         self.b.ins().jump(next, &[]);
+        self.b.seal_block(next);
         self.b.switch_to_block(next);
         let m = self.ctl.masks;
         let saved = self.lb().use_var(saved_cond);
@@ -212,6 +219,7 @@ impl Tr<'_, '_> {
         let exec = self.exec();
         let any = self.lb().any(exec);
         self.b.ins().brif(any, body, &[], exit, &[]);
+        self.b.seal_block(body);
         self.b.switch_to_block(body);
         self.ctl.flow.push(Flow::Loop {
             saved,
@@ -222,6 +230,30 @@ impl Tr<'_, '_> {
             checked: true,
             parked,
         });
+    }
+
+    /// Goes on in a new block that nothing branches to (code after an
+    /// unconditional `break`, `continue` or `ret`), sealed at once: it
+    /// has no predecessors, and [`Tr::fall_into`] then leaves it empty.
+    fn switch_to_dead_block(&mut self) {
+        let dead = self.b.create_block();
+        self.b.seal_block(dead);
+        self.b.switch_to_block(dead);
+    }
+
+    /// Ends the current block with a jump to `target`, unless the block is
+    /// one nothing reaches and holds nothing: then it stays out of the
+    /// function, and `target` does not merge the values its variables
+    /// would read there (undefined, so zero), which would give `target`
+    /// a parameter for every variable live in it.
+    fn fall_into(&mut self, target: Block) {
+        let empty = self
+            .b
+            .current_block()
+            .is_some_and(|block| !self.b.func.layout.is_block_inserted(block));
+        if !(empty && self.b.is_unreachable()) {
+            self.b.ins().jump(target, &[]);
+        }
     }
 
     /// The innermost loop's latch and exit blocks when it is uniform and is
@@ -256,8 +288,7 @@ impl Tr<'_, '_> {
             }
             None => {
                 self.b.ins().jump(target, &[]);
-                let dead = self.b.create_block();
-                self.b.switch_to_block(dead);
+                self.switch_to_dead_block();
             }
         }
     }
@@ -276,17 +307,29 @@ impl Tr<'_, '_> {
         else {
             return Err(JitError::Invalid("endloop without loop".into()));
         };
-        self.b.ins().jump(latch, &[]);
+        self.fall_into(latch);
+        self.b.seal_block(latch);
         self.b.switch_to_block(latch);
-        if !uniform {
-            let m = self.ctl.masks;
-            let ones = self.lb().splat(u32::MAX);
-            self.lb().def_var(m.cont, ones);
+        // A loop whose every path breaks (a region run once) goes round
+        // from nowhere: its latch stays empty, out of the function.
+        if !self.b.is_unreachable() {
+            if !uniform {
+                let m = self.ctl.masks;
+                let ones = self.lb().splat(u32::MAX);
+                self.lb().def_var(m.cont, ones);
+            }
+            if checked {
+                self.stop_if_interrupted();
+            }
+            self.b.ins().jump(header, &[]);
         }
-        if checked {
-            self.stop_if_interrupted();
-        }
-        self.b.ins().jump(header, &[]);
+        // Every edge into the header and out of the loop is known now.
+        // Sealed here rather than at the end, the header keeps a parameter
+        // only for what the loop changes: the builder drops one whose back
+        // edge brings the header's own value, once nothing can still
+        // branch in.
+        self.b.seal_block(header);
+        self.b.seal_block(exit);
         self.b.switch_to_block(exit);
         if let Some(parked) = parked {
             self.leave_parked(parked);
@@ -477,8 +520,7 @@ impl Tr<'_, '_> {
     pub fn emit_ret(&mut self, lanes: Option<Lanes>) {
         if lanes.is_none() && self.ctl.flow.is_empty() && self.ctl.call_depth == 0 {
             self.b.ins().jump(self.func.exit, &[]);
-            let dead = self.b.create_block();
-            self.b.switch_to_block(dead);
+            self.switch_to_dead_block();
             return;
         }
         if self.ctl.call_depth == 0 {

@@ -13,7 +13,7 @@
 //! nothing.
 
 use super::lanes::{LaneVar, Lanes, MAX_K, VEC};
-use super::state::Tr;
+use super::state::{Flow, Tr};
 use super::VECTOR_REGISTERS;
 use crate::ir::{Components, File, Inst, Liveness, Program};
 use cranelift_codegen::ir::{types, InstBuilder, StackSlot, StackSlotData, StackSlotKind, Value};
@@ -109,9 +109,22 @@ impl Tr<'_, '_> {
         if state * self.k <= VECTOR_REGISTERS {
             return None;
         }
+        // What an enclosing loop parked waits in its slot all the while.
+        let enclosing: Vec<(u32, u8)> = self
+            .ctl
+            .flow
+            .iter()
+            .filter_map(|f| match f {
+                Flow::Loop {
+                    parked: Some(p), ..
+                } => Some(p.places.iter().map(|place| place.0)),
+                _ => None,
+            })
+            .flatten()
+            .collect();
         let keys: Vec<(u32, u8)> = untouched
             .into_iter()
-            .filter(|key| vector(self, key))
+            .filter(|key| vector(self, key) && !enclosing.contains(key))
             .collect();
         let fresh = keys.len() * self.k * 16;
         let slot = (fresh > 0).then(|| {
@@ -158,10 +171,25 @@ impl Tr<'_, '_> {
     /// (which may keep them parked) or an operation that neither touches
     /// them nor branches.
     pub(super) fn unpark_for(&mut self, inst: &Inst) {
-        if self.func.waiting.places.is_empty() || matches!(inst, Inst::Loop) {
+        // Code nothing reaches (after a `break`) needs nothing back.
+        if self.func.waiting.places.is_empty()
+            || matches!(inst, Inst::Loop)
+            || self.b.is_unreachable()
+        {
             return;
         }
-        let simple = matches!(inst, Inst::Alu { .. } | Inst::Dot { .. });
+        let simple = matches!(
+            inst,
+            Inst::Alu { .. }
+                | Inst::Dot { .. }
+                | Inst::If { .. }
+                | Inst::Else
+                | Inst::EndIf
+                | Inst::Break
+                | Inst::BreakC { .. }
+                | Inst::Continue
+                | Inst::ContinueC { .. }
+        );
         let touches = || {
             let mut touched = Components::new();
             !touch(inst, &mut touched)
@@ -179,18 +207,23 @@ impl Tr<'_, '_> {
 
     /// Loads every waiting component back into its variables.
     pub(super) fn unpark_waiting(&mut self) {
-        for (_, var, (slot, at)) in std::mem::take(&mut self.func.waiting.places) {
-            let mut lanes = Lanes {
-                v: [Value::from_u32(0); MAX_K],
-            };
-            for (j, v) in lanes.v[..self.k].iter_mut().enumerate() {
-                *v = self
-                    .b
-                    .ins()
-                    .stack_load(types::I64, VEC, slot, at + 16 * j as i32);
-            }
-            self.lb().def_var(var, lanes);
+        for (_, var, place) in std::mem::take(&mut self.func.waiting.places) {
+            self.reload(var, place);
         }
+    }
+
+    /// Loads `var`'s vectors back from `place`.
+    fn reload(&mut self, var: LaneVar, (slot, at): Place) {
+        let mut lanes = Lanes {
+            v: [Value::from_u32(0); MAX_K],
+        };
+        for (j, v) in lanes.v[..self.k].iter_mut().enumerate() {
+            *v = self
+                .b
+                .ins()
+                .stack_load(types::I64, VEC, slot, at + 16 * j as i32);
+        }
+        self.lb().def_var(var, lanes);
     }
 }
 

@@ -146,3 +146,28 @@ fn an_endless_loop_is_unbounded() {
     assert!(!is_bounded(&[Inst::EndLoop]));
     assert!(!is_bounded(&work()));
 }
+
+#[test]
+fn an_exit_that_computes_before_its_break_still_bounds_the_loop() {
+    // if_nz (counter not below 256) { r5.x = r5.x * r5.x; break }: the
+    // arithmetic runs once, on the way out.
+    let mut exit_work = vkd3d_loop(256, 1, work());
+    exit_work.insert(4, alu(AluOp::Mul, (5, 0), vec![t(5, 0), t(5, 0)]));
+    assert!(is_bounded(&exit_work));
+    // Writing the counter there, or anything but arithmetic (a store),
+    // is not recognised as such an exit.
+    let mut counter_write = vkd3d_loop(256, 1, work());
+    counter_write.insert(4, alu(AluOp::Mov, (2, 0), vec![Src::splat(0)]));
+    assert!(!is_bounded(&counter_write));
+    let mut store = vkd3d_loop(256, 1, work());
+    store.insert(
+        4,
+        Inst::StoreRaw {
+            res: crate::ir::Resource::Uav(0),
+            offset: t(5, 0),
+            value: t(5, 0),
+            count: 1,
+        },
+    );
+    assert!(!is_bounded(&store));
+}
