@@ -16,7 +16,9 @@
 //! copy and restored before each later one.
 //!
 //! Chains are packed into as few loops as keep each loop's state within
-//! [`STATE_VECTORS`] at the chosen lane count. [`lanes_for`] picks that
+//! [`STATE_VECTORS`] at the chosen lane count, or within
+//! [`super::rotate::ROTATED_STATE_VECTORS`] when the loop rotates (its
+//! copies are rotated after the split). [`lanes_for`] picks that
 //! count: the one filling the registers best without spilling.
 
 use crate::ir::{AluOp, Body, Components, Dst, File, Inst, Liveness, Program, Src};
@@ -41,6 +43,9 @@ struct Candidate {
     sizes: Vec<usize>,
     /// Control components the loop writes.
     control_written: Vec<(u32, u8)>,
+    /// The vectors of state each of its copies may hold: more once
+    /// rotated ([`super::rotate`]).
+    limit: usize,
 }
 
 /// Temp components, as (register, component).
@@ -60,7 +65,7 @@ fn temp_reads(src: &Src, comps: &[usize], out: &mut Vec<(u32, u8)>) -> Option<()
 
 /// Temp components an instruction of a loop body reads and writes, when
 /// it is an operation a distributed loop may hold (writing at least one).
-fn access(inst: &Inst) -> Option<(Comps, Comps)> {
+pub(super) fn access(inst: &Inst) -> Option<(Comps, Comps)> {
     let mut reads = Vec::new();
     let (dst, srcs, comps): (&Dst, Vec<&Src>, Vec<usize>) = match inst {
         Inst::Alu { dst, src, .. } => {
@@ -159,7 +164,13 @@ fn close_control(control: &mut Components, ops: &[(usize, Comps, Comps)]) {
 
 /// The loop at `main[open..=close]`, if it qualifies and has two chains
 /// or more.
-fn candidate(main: &[Inst], live: &Components, open: usize, close: usize) -> Option<Candidate> {
+fn candidate(
+    main: &[Inst],
+    live: &Components,
+    open: usize,
+    close: usize,
+    limit: usize,
+) -> Option<Candidate> {
     let body = &main[open + 1..close];
     let mut control = exit_reads(body)?;
     let ops: Vec<(usize, Comps, Comps)> = body
@@ -218,6 +229,7 @@ fn candidate(main: &[Inst], live: &Components, open: usize, close: usize) -> Opt
         chain_of,
         sizes,
         control_written: written.iter().filter(|c| control.contains(c)).collect(),
+        limit,
     })
 }
 
@@ -225,6 +237,7 @@ fn candidate(main: &[Inst], live: &Components, open: usize, close: usize) -> Opt
 /// being `prog`'s.
 fn candidates(prog: &Program, liveness: &Liveness) -> Vec<Candidate> {
     let main = &prog.main;
+    let uniform = super::uniform::Uniformity::of(prog);
     let mut out = Vec::new();
     let mut open = Vec::new();
     for (i, inst) in main.iter().enumerate() {
@@ -232,7 +245,12 @@ fn candidates(prog: &Program, liveness: &Liveness) -> Vec<Candidate> {
             Inst::If { .. } | Inst::Loop | Inst::Switch { .. } => open.push((i, inst)),
             Inst::EndLoop => {
                 if let Some((o, Inst::Loop)) = open.pop() {
-                    out.extend(candidate(main, liveness.after(o), o, i));
+                    let limit = if super::rotate::rotates(prog, liveness, &uniform, o, i) {
+                        super::rotate::ROTATED_STATE_VECTORS
+                    } else {
+                        STATE_VECTORS
+                    };
+                    out.extend(candidate(main, liveness.after(o), o, i, limit));
                 }
             }
             Inst::EndIf | Inst::EndSwitch => {
@@ -244,15 +262,15 @@ fn candidates(prog: &Program, liveness: &Liveness) -> Vec<Candidate> {
     out
 }
 
-/// The chains of a loop packed into groups of at most `STATE_VECTORS`
-/// vectors at `k` vectors a component, as evenly as the count of groups
+/// The chains of a loop packed into groups of at most `limit` vectors at
+/// `k` vectors a component, as evenly as the count of groups
 /// allows; `None` when one chain alone is larger.
-fn groups(sizes: &[usize], k: usize) -> Option<Vec<Vec<usize>>> {
+fn groups(sizes: &[usize], k: usize, limit: usize) -> Option<Vec<Vec<usize>>> {
     let total: usize = sizes.iter().sum();
-    if sizes.iter().any(|s| s * k > STATE_VECTORS) {
+    if sizes.iter().any(|s| s * k > limit) {
         return None;
     }
-    let mut count = (total * k).div_ceil(STATE_VECTORS).max(1);
+    let mut count = (total * k).div_ceil(limit).max(1);
     loop {
         let share = total.div_ceil(count);
         let mut out: Vec<Vec<usize>> = vec![Vec::new()];
@@ -267,7 +285,7 @@ fn groups(sizes: &[usize], k: usize) -> Option<Vec<Vec<usize>>> {
         }
         let fits = out
             .iter()
-            .all(|g| g.iter().map(|&c| sizes[c]).sum::<usize>() * k <= STATE_VECTORS);
+            .all(|g| g.iter().map(|&c| sizes[c]).sum::<usize>() * k <= limit);
         if fits {
             return Some(out);
         }
@@ -311,7 +329,7 @@ pub fn lanes_for(prog: &Program, loops: &Splittable, max_k: usize) -> Option<usi
     let needs = |k: usize| {
         loops
             .iter()
-            .any(|l| l.sizes.iter().sum::<usize>() * k > STATE_VECTORS)
+            .any(|l| l.sizes.iter().sum::<usize>() * k > l.limit)
     };
     if !needs(max_k) {
         return None;
@@ -320,7 +338,7 @@ pub fn lanes_for(prog: &Program, loops: &Splittable, max_k: usize) -> Option<usi
         let fill = loops
             .iter()
             .map(|l| {
-                let g = groups(&l.sizes, k)?;
+                let g = groups(&l.sizes, k, l.limit)?;
                 g.iter()
                     .map(|g| g.iter().map(|&c| l.sizes[c]).sum::<usize>() * k)
                     .max()
@@ -343,9 +361,9 @@ pub fn lanes_for(prog: &Program, loops: &Splittable, max_k: usize) -> Option<usi
 pub fn split_loops(prog: &Program, k: usize) -> Option<Program> {
     let loops: Vec<(Candidate, Vec<Vec<usize>>)> = candidates(prog, &Liveness::of(prog))
         .into_iter()
-        .filter(|l| l.sizes.iter().sum::<usize>() * k > STATE_VECTORS)
+        .filter(|l| l.sizes.iter().sum::<usize>() * k > l.limit)
         .filter_map(|l| {
-            let g = groups(&l.sizes, k)?;
+            let g = groups(&l.sizes, k, l.limit)?;
             (g.len() > 1).then_some((l, g))
         })
         .collect();

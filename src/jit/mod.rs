@@ -30,6 +30,7 @@ mod operand;
 mod park;
 mod peephole;
 mod reuse;
+mod rotate;
 mod sample_indexed;
 mod scalar;
 mod state;
@@ -463,6 +464,11 @@ pub fn compile_on(
         Codegen::Quick => None,
     };
     let prog = split.as_ref().unwrap_or(prog);
+    let rotated = match opts.codegen {
+        Codegen::Full => rotate::rotate_loops(prog),
+        Codegen::Quick => None,
+    };
+    let prog = rotated.as_ref().unwrap_or(prog);
     let lanes = 4 * k as u32;
     let isa = module::isa(opts.codegen)?;
     let mut module = module::new_module(isa);

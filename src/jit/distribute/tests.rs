@@ -1,7 +1,7 @@
 //! Which loops split, into what, and at which lane count, on small
 //! programs whose chains can be read off by hand.
 
-use super::{groups, split_loops, Splittable};
+use super::{groups, split_loops, Splittable, STATE_VECTORS};
 use crate::ir::Liveness;
 use crate::ir::{Inst, Program};
 use crate::shader::{lower, CompileOptions};
@@ -50,6 +50,14 @@ const FOUR_CHAINS: &str = "imad r0.x, r0.x, l(3), l(1)\niadd r1.x, r1.x, r0.x\n\
      imad r0.z, r0.z, l(3), l(1)\niadd r1.z, r1.z, r0.z\n\
      imad r0.w, r0.w, l(3), l(1)\niadd r1.w, r1.w, r0.w";
 
+/// [`FOUR_CHAINS`] with each `y` taking the `a` of the iteration before
+/// (y = y + a, then a = 3a + 1): nothing reads a value the iteration
+/// makes, so the loop does not rotate ([`super::super::rotate`]).
+const FOUR_CHAINS_OLD_A: &str = "iadd r1.x, r1.x, r0.x\nimad r0.x, r0.x, l(3), l(1)\n\
+     iadd r1.y, r1.y, r0.y\nimad r0.y, r0.y, l(3), l(1)\n\
+     iadd r1.z, r1.z, r0.z\nimad r0.z, r0.z, l(3), l(1)\n\
+     iadd r1.w, r1.w, r0.w\nimad r0.w, r0.w, l(3), l(1)";
+
 /// The loops of `prog`'s main function, each as the count of operations
 /// it holds besides the counter's test and increment.
 fn loop_sizes(prog: &Program) -> Vec<usize> {
@@ -68,16 +76,19 @@ fn loop_sizes(prog: &Program) -> Vec<usize> {
 
 #[test]
 fn four_chains_split_two_by_two_at_three_vectors_and_one_by_one_at_four() {
-    let prog = program(&counted(FOUR_CHAINS));
+    let prog = program(&counted(FOUR_CHAINS_OLD_A));
     assert_eq!(splittable(&prog).len(), 1);
     assert_eq!(lanes_for(&prog, 4), Some(3), "12 of 14 vectors beats 8");
     // Groups of 64 threads leave 8 of 72 lanes idle at k = 3: still
     // better than 8 vectors; groups of 4 fill only k = 1.
     assert_eq!(
-        lanes_for(&program_of(&counted(FOUR_CHAINS), 64), 4),
+        lanes_for(&program_of(&counted(FOUR_CHAINS_OLD_A), 64), 4),
         Some(3)
     );
-    assert_eq!(lanes_for(&program_of(&counted(FOUR_CHAINS), 4), 4), Some(1));
+    assert_eq!(
+        lanes_for(&program_of(&counted(FOUR_CHAINS_OLD_A), 4), 4),
+        Some(1)
+    );
     let three = split_loops(&prog, 3).expect("splits at k = 3");
     assert_eq!(loop_sizes(&three), vec![4, 4]);
     let four = split_loops(&prog, 4).expect("splits at k = 4");
@@ -96,6 +107,16 @@ fn four_chains_split_two_by_two_at_three_vectors_and_one_by_one_at_four() {
         1 + 2 + 1,
         "the first set, two increments, one restore"
     );
+}
+
+#[test]
+fn chains_of_a_loop_that_rotates_split_two_by_two_at_four_vectors() {
+    // Each `y` reads the `a` its iteration makes: the loop rotates, and a
+    // rotated copy may hold 16 vectors.
+    let prog = program(&counted(FOUR_CHAINS));
+    assert_eq!(lanes_for(&prog, 4), Some(4), "16 of 16 vectors");
+    let four = split_loops(&prog, 4).expect("splits at k = 4");
+    assert_eq!(loop_sizes(&four), vec![4, 4]);
 }
 
 #[test]
@@ -136,16 +157,29 @@ fn memory_nested_flow_and_relative_indexing_keep_a_loop_whole() {
 
 #[test]
 fn groups_are_even_and_fit() {
-    assert_eq!(groups(&[2, 2, 2, 2], 3), Some(vec![vec![0, 1], vec![2, 3]]));
-    assert_eq!(groups(&[2, 2, 2, 2], 2), Some(vec![vec![0, 1], vec![2, 3]]));
-    assert_eq!(groups(&[2, 2, 2, 2], 4).map(|g| g.len()), Some(4));
+    let limit = STATE_VECTORS;
     assert_eq!(
-        groups(&[1, 1, 1, 1, 1, 1, 1], 2),
+        groups(&[2, 2, 2, 2], 3, limit),
+        Some(vec![vec![0, 1], vec![2, 3]])
+    );
+    assert_eq!(
+        groups(&[2, 2, 2, 2], 2, limit),
+        Some(vec![vec![0, 1], vec![2, 3]])
+    );
+    assert_eq!(groups(&[2, 2, 2, 2], 4, limit).map(|g| g.len()), Some(4));
+    assert_eq!(
+        groups(&[1, 1, 1, 1, 1, 1, 1], 2, limit),
         Some(vec![(0..7).collect()])
     );
     assert_eq!(
-        groups(&[5, 1], 3),
+        groups(&[5, 1], 3, limit),
         None,
         "a chain of 15 vectors fits nowhere"
+    );
+    // A rotated loop holds 16: two chains of two components at k = 4.
+    let rotated = super::super::rotate::ROTATED_STATE_VECTORS;
+    assert_eq!(
+        groups(&[2, 2, 2, 2], 4, rotated),
+        Some(vec![vec![0, 1], vec![2, 3]])
     );
 }
