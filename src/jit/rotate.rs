@@ -400,25 +400,16 @@ pub fn rotate_loops(prog: &Program) -> Option<Program> {
                 out.push(op.clone(), None);
             }
         };
-        out.push(Inst::Loop, pos(p.open));
-        copy(&mut out, p.open + 1..p.open + 1 + p.before);
-        out.push(
-            Inst::BreakC {
-                cond: cond.clone(),
-                nz: *nz,
-            },
-            None,
-        );
+        // A loop's start: `loop`, the control before the exit test, then
+        // the test as `exit` makes it.
+        let head = |out: &mut Body, exit: fn(Src, bool) -> Inst| {
+            out.push(Inst::Loop, pos(p.open));
+            copy(out, p.open + 1..p.open + 1 + p.before);
+            out.push(exit(cond.clone(), *nz), None);
+        };
+        head(&mut out, |cond, nz| Inst::BreakC { cond, nz });
         early(&mut out);
-        out.push(Inst::Loop, pos(p.open));
-        copy(&mut out, p.open + 1..p.open + 1 + p.before);
-        out.push(
-            Inst::If {
-                cond: cond.clone(),
-                nz: *nz,
-            },
-            None,
-        );
+        head(&mut out, |cond, nz| Inst::If { cond, nz });
         late(&mut out);
         out.push(Inst::Break, None);
         out.push(Inst::EndIf, None);
