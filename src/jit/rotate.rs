@@ -197,7 +197,9 @@ fn plan(
         }
     }
     // Late: reads a carried value other than to copy it to its carrier;
-    // then what conflicts with earlier late operations.
+    // then what conflicts with earlier late operations. Control stays
+    // where it is: late work that would conflict with it touches what the
+    // control reads or writes, which is refused below.
     let mut late = vec![false; ops.len()];
     for (j, op) in ops.iter().enumerate() {
         if is_control(&accesses[j]) {
@@ -217,9 +219,6 @@ fn plan(
             rj.iter().any(|c| wi.contains(c)) || wj.iter().any(|c| ri.contains(c) || wi.contains(c))
         });
         if conflicts || (reads_carried && !copy_home) {
-            if is_control(&accesses[j]) {
-                return None;
-            }
             late[j] = true;
         }
     }
