@@ -376,6 +376,7 @@ pub fn rotate_loops(prog: &Program) -> Option<Program> {
     if plans.is_empty() {
         return None;
     }
+    log::debug!("loop rotation: {} loop(s) rotated", plans.len());
     let mut out = Body::new();
     let mut at = 0;
     let copy = |out: &mut Body, range: std::ops::Range<usize>| {
