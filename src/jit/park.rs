@@ -168,8 +168,10 @@ impl Tr<'_, '_> {
     }
 
     /// Brings waiting components back before `inst`, unless it is a loop
-    /// (which may keep them parked) or an operation that neither touches
-    /// them nor branches.
+    /// (which may keep them parked), or arithmetic or structured control
+    /// (`if`, `else`, `endif`, `break`, `continue`) that does not touch
+    /// them. A path that leaves them waiting still reads the right values
+    /// (their variables keep them); it only keeps them out of registers.
     pub(super) fn unpark_for(&mut self, inst: &Inst) {
         // Code nothing reaches (after a `break`) needs nothing back.
         if self.func.waiting.places.is_empty()
