@@ -53,7 +53,7 @@ type Comps = Vec<(u32, u8)>;
 
 /// Adds to `out` the temp components `src` supplies to the destination
 /// components `comps` (`None` when relative indexing makes them unknown).
-fn temp_reads(src: &Src, comps: &[usize], out: &mut Vec<(u32, u8)>) -> Option<()> {
+pub(super) fn temp_reads(src: &Src, comps: &[usize], out: &mut Vec<(u32, u8)>) -> Option<()> {
     if src.index.rel.is_some() {
         return None;
     }
@@ -146,12 +146,15 @@ fn exit_reads(body: &[Inst]) -> Option<Components> {
     Some(control)
 }
 
-/// `control` closed over the operations that write it: each such
-/// operation's reads and writes are control too.
-fn close_control(control: &mut Components, ops: &[(usize, Comps, Comps)]) {
+/// `control` closed over the operations that write it (their reads and
+/// writes): each such operation's reads and writes are control too.
+pub(super) fn close_control<'a>(
+    control: &mut Components,
+    ops: impl Iterator<Item = (&'a Comps, &'a Comps)> + Clone,
+) {
     loop {
         let before = control.len();
-        for (_, reads, writes) in ops {
+        for (reads, writes) in ops.clone() {
             if writes.iter().any(|w| control.contains(w)) {
                 writes.iter().chain(reads).for_each(|&c| control.insert(c));
             }
@@ -178,7 +181,7 @@ fn candidate(
         .enumerate()
         .filter_map(|(i, inst)| access(inst).map(|(r, w)| (i, r, w)))
         .collect();
-    close_control(&mut control, &ops);
+    close_control(&mut control, ops.iter().map(|(_, r, w)| (r, w)));
     let written: Components = ops.iter().flat_map(|(_, _, w)| w.iter().copied()).collect();
     let mut sets = Sets::default();
     for (_, reads, writes) in &ops {

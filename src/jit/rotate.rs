@@ -43,7 +43,7 @@
 //! component reads that component instead, so the copy it was made into
 //! need not go round the loop too.
 
-use super::distribute::access;
+use super::distribute::{access, close_control, temp_reads};
 use super::uniform::Uniformity;
 use crate::ir::{AluOp, Body, Components, File, Inst, Liveness, Program, Src};
 use std::collections::HashMap;
@@ -99,17 +99,6 @@ fn exit_at(body: &[Inst], at: usize) -> Option<(Src, bool, usize)> {
     }
 }
 
-/// The temp components `src` reads for the destination components `comps`.
-fn reads_of(src: &Src, comps: &[usize]) -> Vec<Comp> {
-    if src.file != File::Temp || src.index.rel.is_some() {
-        return Vec::new();
-    }
-    comps
-        .iter()
-        .map(|&c| (src.index.base, src.swizzle[c] & 3))
-        .collect()
-}
-
 /// The destination components an operation writes, with the value each
 /// then holds: a plain `mov` of a temp passes its source's value on.
 fn made(inst: &Inst, index: usize, values: &HashMap<Comp, Value>) -> Vec<(Comp, Value)> {
@@ -162,20 +151,10 @@ fn plan(
             .chain(writes)
             .for_each(|c| control.insert(c));
     }
-    reads_of(&cond, &[0])
-        .into_iter()
-        .for_each(|c| control.insert(c));
-    loop {
-        let size = control.len();
-        for (reads, writes) in &accesses {
-            if writes.iter().any(|w| control.contains(w)) {
-                reads.iter().chain(writes).for_each(|&c| control.insert(c));
-            }
-        }
-        if control.len() == size {
-            break;
-        }
-    }
+    let mut cond_reads = Vec::new();
+    temp_reads(&cond, &[0], &mut cond_reads)?;
+    cond_reads.into_iter().for_each(|c| control.insert(c));
+    close_control(&mut control, accesses.iter().map(|(r, w)| (r, w)));
     let is_control =
         |(_, writes): &(Vec<Comp>, Vec<Comp>)| writes.iter().any(|w| control.contains(w));
     // The value each component holds after each operation.
