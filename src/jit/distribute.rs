@@ -167,13 +167,7 @@ pub(super) fn close_control<'a>(
 
 /// The loop at `main[open..=close]`, if it qualifies and has two chains
 /// or more.
-fn candidate(
-    main: &[Inst],
-    live: &Components,
-    open: usize,
-    close: usize,
-    limit: usize,
-) -> Option<Candidate> {
+fn candidate(main: &[Inst], live: &Components, open: usize, close: usize) -> Option<Candidate> {
     let body = &main[open + 1..close];
     let mut control = exit_reads(body)?;
     let ops: Vec<(usize, Comps, Comps)> = body
@@ -232,7 +226,7 @@ fn candidate(
         chain_of,
         sizes,
         control_written: written.iter().filter(|c| control.contains(c)).collect(),
-        limit,
+        limit: STATE_VECTORS,
     })
 }
 
@@ -240,7 +234,8 @@ fn candidate(
 /// being `prog`'s.
 fn candidates(prog: &Program, liveness: &Liveness) -> Vec<Candidate> {
     let main = &prog.main;
-    let uniform = super::uniform::Uniformity::of(prog);
+    // Only a program with a candidate loop needs its uniformity.
+    let uniform = std::cell::OnceCell::new();
     let mut out = Vec::new();
     let mut open = Vec::new();
     for (i, inst) in main.iter().enumerate() {
@@ -248,12 +243,13 @@ fn candidates(prog: &Program, liveness: &Liveness) -> Vec<Candidate> {
             Inst::If { .. } | Inst::Loop | Inst::Switch { .. } => open.push((i, inst)),
             Inst::EndLoop => {
                 if let Some((o, Inst::Loop)) = open.pop() {
-                    let limit = if super::rotate::rotates(prog, liveness, &uniform, o, i) {
-                        super::rotate::ROTATED_STATE_VECTORS
-                    } else {
-                        STATE_VECTORS
-                    };
-                    out.extend(candidate(main, liveness.after(o), o, i, limit));
+                    out.extend(candidate(main, liveness.after(o), o, i).map(|mut c| {
+                        let uniform = uniform.get_or_init(|| super::uniform::Uniformity::of(prog));
+                        if super::rotate::rotates(prog, liveness, uniform, o, i) {
+                            c.limit = super::rotate::ROTATED_STATE_VECTORS;
+                        }
+                        c
+                    }));
                 }
             }
             Inst::EndIf | Inst::EndSwitch => {
