@@ -671,8 +671,13 @@ impl Tr<'_, '_> {
             slot += 1;
         }
         self.func.spill_vectors = self.func.spill_vectors.max(slot as u32);
-        self.end_batch(&looped, id, STATUS_BARRIER);
         let resume = self.b.create_block();
+        if looped.by_phase {
+            let again = self.func.resumes.last().copied().unwrap_or(looped.head);
+            self.end_phase_batch(&looped, again, resume);
+        } else {
+            self.end_batch(&looped, id, STATUS_BARRIER);
+        }
         self.func.resumes.push(resume);
         self.b.switch_to_block(resume);
         let scratch = self.frame_ptr(offset_of!(Frame, scratch));

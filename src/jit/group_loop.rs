@@ -13,6 +13,14 @@
 //! whatever its word holds) and the function sets it to 1 when it returns.
 //! A call returns `STATUS_BARRIER` when any batch stopped at a barrier,
 //! else [`STATUS_DONE`].
+//!
+//! When every barrier stands at the top level of main, and main returns
+//! only there, every batch reaches every barrier, and one call runs the
+//! whole group **phase by phase** ([`runs_by_phase`]): the code between two
+//! barriers runs in a loop of its own over the batches, which then go on
+//! together to the next phase's loop. No resume word is read and no jump
+//! table is taken; a batch's state crosses a barrier through its scratch as
+//! before.
 
 use super::state::{FuncState, Tr};
 use crate::ir::{Inst, Program, Stage};
@@ -34,6 +42,12 @@ pub const FINISHED: u32 = u32::MAX;
 pub struct BatchLoop {
     /// Lane batches in a group.
     pub batches: u32,
+    /// Whether one call runs the whole group, phase by phase
+    /// ([`runs_by_phase`]).
+    pub by_phase: bool,
+    /// Where each batch starts: every variable is zeroed, then the body or
+    /// (one phase at a time) its first phase runs.
+    pub head: Block,
     /// Byte offset of each batch's resume word in its scratch.
     pub resume_at: i32,
     /// Where a batch goes when it stops, with its status (an `i32` block
@@ -41,6 +55,26 @@ pub struct BatchLoop {
     pub next: Block,
     /// The batch index (word 0) and the statuses ORed so far (word 1).
     slot: StackSlot,
+}
+
+/// Whether every group barrier of `prog` stands at the top level of main
+/// and main returns only at its end (no subroutine calls either, which
+/// may hold barriers of their own): every batch then reaches every
+/// barrier, and one call may run the whole group phase by phase.
+pub fn runs_by_phase(prog: &Program) -> bool {
+    let mut depth = 0usize;
+    let last = prog.main.len().saturating_sub(1);
+    for (i, inst) in prog.main.iter().enumerate() {
+        match inst {
+            Inst::If { .. } | Inst::Loop | Inst::Switch { .. } => depth += 1,
+            Inst::EndIf | Inst::EndLoop | Inst::EndSwitch => depth = depth.saturating_sub(1),
+            Inst::Sync { group: true, .. } if depth > 0 => return false,
+            Inst::Ret if i < last => return false,
+            Inst::RetC { .. } | Inst::Call { .. } | Inst::CallC { .. } => return false,
+            _ => {}
+        }
+    }
+    true
 }
 
 /// Whether `prog` is a compute shader with a group barrier, whose calls
@@ -63,6 +97,8 @@ impl BatchLoop {
         let slot = b.create_sized_stack_slot(StackSlotData::new(StackSlotKind::ExplicitSlot, 8, 2));
         BatchLoop {
             batches: threads.div_ceil(lanes),
+            by_phase: runs_by_phase(prog),
+            head: b.create_block(),
             resume_at: resume_at as i32,
             next,
             slot,
@@ -163,6 +199,98 @@ impl Tr<'_, '_> {
         self.b.ins().jump(looped.next, &[s.into()]);
     }
 
+    /// Ends the running batch's part of a phase, when one call runs the
+    /// group phase by phase: the next batch runs the phase from `again`;
+    /// after the last one, the first batch goes on at `then`. The scratch
+    /// stride is not known until the body is translated: its constants
+    /// are recorded in `FuncState::scratch_strides` and set then.
+    pub fn end_phase_batch(&mut self, looped: &BatchLoop, again: Block, then: Block) {
+        let index = self
+            .b
+            .ins()
+            .stack_load(types::I64, types::I32, looped.slot, 0);
+        let index = self.b.ins().iadd_imm_s(index, 1);
+        self.b.ins().stack_store(types::I64, index, looped.slot, 0);
+        let stride = self.b.ins().iconst(types::I64, 0);
+        let placeholder = self.b.func.dfg.value_def(stride).unwrap_inst();
+        self.func.scratch_strides.push(placeholder);
+        self.step_batch_pointers(stride, 1);
+        let more = self.b.ins().icmp_imm_u(
+            cranelift_codegen::ir::condcodes::IntCC::UnsignedLessThan,
+            index,
+            i64::from(looped.batches),
+        );
+        let turn = self.b.create_block();
+        self.b.ins().brif(more, again, &[], turn, &[]);
+
+        self.b.switch_to_block(turn);
+        self.step_batch_pointers(stride, -i64::from(looped.batches));
+        let zero = self.b.ins().iconst(types::I32, 0);
+        self.b.ins().stack_store(types::I64, zero, looped.slot, 0);
+        self.b.ins().jump(then, &[]);
+    }
+
+    /// Moves the frame's per-batch pointers on by `times` batches, one
+    /// batch's scratch being `scratch_stride` bytes.
+    fn step_batch_pointers(&mut self, scratch_stride: Value, times: i64) {
+        let lanes = self.lanes();
+        for (field, by) in [
+            (offset_of!(Frame, sysvals), sysval_stride(lanes)),
+            (offset_of!(Frame, lane_mask), 4 * i64::from(lanes)),
+        ] {
+            let p = self.frame_ptr(field);
+            let p = self.b.ins().iadd_imm_s(p, by * times);
+            self.b
+                .ins()
+                .store(MemFlagsData::trusted(), p, self.frame, field as i32);
+        }
+        let field = offset_of!(Frame, scratch);
+        let p = self.frame_ptr(field);
+        let by = self.b.ins().imul_imm_s(scratch_stride, times);
+        let p = self.b.ins().iadd(p, by);
+        self.b
+            .ins()
+            .store(MemFlagsData::trusted(), p, self.frame, field as i32);
+    }
+
+    /// Fills in the loop of a group run phase by phase once the body is
+    /// translated: `dispatch` (entered from the entry block) starts the
+    /// first batch at the loop's head, which zeroes every variable and
+    /// enters `first` (the body's start); each phase's end moves on by
+    /// itself ([`Self::end_phase_batch`]). Returns [`STATUS_DONE`] from
+    /// `done`, which the last phase ends at.
+    pub fn close_phase_loop(
+        &mut self,
+        looped: &BatchLoop,
+        dispatch: Block,
+        first: Block,
+        done: Block,
+    ) {
+        self.b.switch_to_block(dispatch);
+        let zero = self.b.ins().iconst(types::I32, 0);
+        self.b.ins().stack_store(types::I64, zero, looped.slot, 0);
+        self.b.ins().jump(looped.head, &[]);
+        self.b.switch_to_block(looped.head);
+        self.zero_batch_vars();
+        self.b.ins().jump(first, &[]);
+        self.b.switch_to_block(done);
+        let status = self.b.ins().iconst(types::I32, i64::from(STATUS_DONE));
+        self.b.ins().return_(&[status]);
+    }
+
+    /// Gives every variable zero, as a call does: no value flows from one
+    /// batch into the next.
+    fn zero_batch_vars(&mut self) {
+        let zero_lanes = self.lb().splat(0);
+        for var in self.func.all_vars.clone() {
+            self.lb().def_var(var, zero_lanes);
+        }
+        let zero_word = self.b.ins().iconst(types::I32, 0);
+        for var in self.facts.scalars.all().collect::<Vec<_>>() {
+            self.b.def_var(var, zero_word);
+        }
+    }
+
     /// Fills in the loop once the body is translated: `dispatch` (entered
     /// from the entry block) starts it, and each batch enters `first` (the
     /// body's start) or the resume block its word names. `scratch_stride`
@@ -175,7 +303,7 @@ impl Tr<'_, '_> {
         scratch_stride: u32,
     ) {
         let flags = MemFlagsData::trusted();
-        let head = self.b.create_block();
+        let head = looped.head;
         let skip = self.b.create_block();
         let finish = self.b.create_block();
         self.b.switch_to_block(dispatch);
@@ -184,17 +312,9 @@ impl Tr<'_, '_> {
         self.b.ins().stack_store(types::I64, zero, looped.slot, 4);
         self.b.ins().jump(head, &[]);
 
-        // Each batch starts with every variable zero, as a call does: no
-        // value flows from one batch into the next.
         self.b.switch_to_block(head);
-        let zero_lanes = self.lb().splat(0);
-        for var in self.func.all_vars.clone() {
-            self.lb().def_var(var, zero_lanes);
-        }
+        self.zero_batch_vars();
         let zero_word = self.b.ins().iconst(types::I32, 0);
-        for var in self.facts.scalars.all().collect::<Vec<_>>() {
-            self.b.def_var(var, zero_word);
-        }
         let started = self.b.ins().load(
             types::I32,
             flags,
@@ -282,3 +402,6 @@ impl Tr<'_, '_> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -544,7 +544,11 @@ pub fn compile_on(
         let at = scratch.spill;
         scratch.spill += 16;
         scratch.size += 16;
-        group_loop::BatchLoop::new(&mut b, prog, lanes, at)
+        let looped = group_loop::BatchLoop::new(&mut b, prog, lanes, at);
+        if looped.by_phase {
+            log::debug!("group barriers: one call runs the group phase by phase");
+        }
+        looped
     });
     let mut tr = Tr {
         b,
@@ -573,6 +577,7 @@ pub fn compile_on(
             batch_loop,
             reloaded: Default::default(),
             spill_stores: Vec::new(),
+            scratch_strides: Vec::new(),
             row: None,
             row_check: None,
             vertex: None,
@@ -683,6 +688,18 @@ pub fn compile_on(
     let spill_bytes = tr.func.spill_vectors * 16;
     let batch_scratch = tr.func.scratch.size + spill_bytes;
     let scratch_size = match tr.func.batch_loop {
+        Some(looped) if looped.by_phase => {
+            let again = tr.func.resumes.last().copied().unwrap_or(looped.head);
+            let done = tr.b.create_block();
+            tr.end_phase_batch(&looped, again, done);
+            tr.close_phase_loop(&looped, dispatch, first, done);
+            for placeholder in std::mem::take(&mut tr.func.scratch_strides) {
+                tr.b.func
+                    .replace(placeholder)
+                    .iconst(types::I64, i64::from(batch_scratch));
+            }
+            batch_scratch * looped.batches
+        }
         Some(looped) => {
             tr.end_batch(&looped, group_loop::FINISHED, STATUS_DONE);
             tr.close_batch_loop(&looped, dispatch, first, batch_scratch);

@@ -522,6 +522,7 @@ fn translate(
             batch_loop: None,
             reloaded: Default::default(),
             spill_stores: Vec::new(),
+            scratch_strides: Vec::new(),
             row: None,
             row_check: None,
             vertex: None,
