@@ -231,12 +231,17 @@ impl Tr<'_, '_> {
             }
             return self.store_raw_quad(&m, off, &quad, sink, &exec);
         }
+        if let (Addr::Raw(off), Some(stride)) = (addr, stride) {
+            if stride == 16 || (stride == 4 && vals.len() == 1) {
+                return self.store_words_strided(&m, off, &vals, stride, sink, &exec);
+            }
+        }
         self.store_words(&m, addr, &vals, sink, &exec)
     }
 
     /// Stores `vals[c]` at word `c` past each active lane's address, per
     /// component bounds-checked.
-    fn store_words(
+    pub(super) fn store_words(
         &mut self,
         m: &Mem,
         addr: Addr,

@@ -3,8 +3,10 @@
 //! (see `stride`) against the actual offsets and the buffer's size, one
 //! scalar load, one vector load per four lanes, or four row loads and a
 //! transpose replace the per-lane gathers. Four-component raw stores whose
-//! offsets step by 16 bytes are stored as rows the same way. Otherwise the
-//! per-lane path runs.
+//! offsets step by 16 bytes are stored as rows the same way; stores of
+//! fewer components at that stride, one store per word from its lane's
+//! fixed place, and one-word stores at a stride of 4, one vector store per
+//! four lanes. Otherwise the per-lane path runs.
 
 use super::lanes::{Lanes, MAX_K, VEC};
 use super::memory::{Addr, Mem};
@@ -139,6 +141,58 @@ impl Tr<'_, '_> {
         self.b.switch_to_block(slow);
         self.b.set_cold_block(slow);
         self.store_raw_quad(m, off, vals, sink, exec)?;
+        self.b.ins().jump(join, &[]);
+        self.b.switch_to_block(join);
+        Ok(())
+    }
+
+    /// Stores `vals[c]` at word `c` past each lane's offset when the
+    /// offsets step by `stride` bytes from lane to lane (16, or 4 for one
+    /// word), every lane runs and every word is in bounds: at a stride of
+    /// 4 one vector store per four lanes, at 16 one store per word from
+    /// its lane's fixed place, with no address made per lane. Otherwise
+    /// the per-lane path runs.
+    pub fn store_words_strided(
+        &mut self,
+        m: &Mem,
+        off: &Lanes,
+        vals: &[Lanes],
+        stride: i64,
+        sink: Value,
+        exec: &Lanes,
+    ) -> Result<(), JitError> {
+        let (in_bounds, first) = self.strided_in_bounds(m, off, stride, 4 * vals.len() as i64);
+        let mut active = exec.v[0];
+        for j in 1..self.k {
+            active = self.b.ins().band(active, exec.v[j]);
+        }
+        let active = self.b.ins().vall_true(active);
+        let fast_ok = self.b.ins().band(in_bounds, active);
+        let fast = self.b.create_block();
+        let slow = self.b.create_block();
+        let join = self.b.create_block();
+        self.b.ins().brif(fast_ok, fast, &[], slow, &[]);
+        self.b.switch_to_block(fast);
+        let base = self.b.ins().iadd(m.ptr, first);
+        for j in 0..self.k {
+            if stride == 4 {
+                self.b
+                    .ins()
+                    .store(flags(), vals[0].v[j], base, 16 * j as i32);
+                continue;
+            }
+            for (c, v) in vals.iter().enumerate() {
+                for l in 0..4u8 {
+                    let word = self.b.ins().extractlane(v.v[j], l);
+                    let at = 16 * (4 * j as i32 + i32::from(l)) + 4 * c as i32;
+                    self.b.ins().store(flags(), word, base, at);
+                }
+            }
+        }
+        self.b.ins().jump(join, &[]);
+        self.b.switch_to_block(slow);
+        self.b.set_cold_block(slow);
+        self.store_words(m, Addr::Raw(off), vals, sink, exec)?;
         self.b.ins().jump(join, &[]);
         self.b.switch_to_block(join);
         Ok(())
