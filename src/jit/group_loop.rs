@@ -201,9 +201,7 @@ impl Tr<'_, '_> {
 
     /// Ends the running batch's part of a phase, when one call runs the
     /// group phase by phase: the next batch runs the phase from `again`;
-    /// after the last one, the first batch goes on at `then`. The scratch
-    /// stride is not known until the body is translated: its constants
-    /// are recorded in `FuncState::scratch_strides` and set then.
+    /// after the last one, the first batch goes on at `then`.
     pub fn end_phase_batch(&mut self, looped: &BatchLoop, again: Block, then: Block) {
         let index = self
             .b
@@ -211,10 +209,7 @@ impl Tr<'_, '_> {
             .stack_load(types::I64, types::I32, looped.slot, 0);
         let index = self.b.ins().iadd_imm_s(index, 1);
         self.b.ins().stack_store(types::I64, index, looped.slot, 0);
-        let stride = self.b.ins().iconst(types::I64, 0);
-        let placeholder = self.b.func.dfg.value_def(stride).unwrap_inst();
-        self.func.scratch_strides.push(placeholder);
-        self.step_batch_pointers(stride, 1);
+        self.step_batch_pointers(1);
         let more = self.b.ins().icmp_imm_u(
             cranelift_codegen::ir::condcodes::IntCC::UnsignedLessThan,
             index,
@@ -224,15 +219,17 @@ impl Tr<'_, '_> {
         self.b.ins().brif(more, again, &[], turn, &[]);
 
         self.b.switch_to_block(turn);
-        self.step_batch_pointers(stride, -i64::from(looped.batches));
+        self.step_batch_pointers(-i64::from(looped.batches));
         let zero = self.b.ins().iconst(types::I32, 0);
         self.b.ins().stack_store(types::I64, zero, looped.slot, 0);
         self.b.ins().jump(then, &[]);
     }
 
-    /// Moves the frame's per-batch pointers on by `times` batches, one
-    /// batch's scratch being `scratch_stride` bytes.
-    fn step_batch_pointers(&mut self, scratch_stride: Value, times: i64) {
+    /// Moves the frame's per-batch pointers on by `times` batches. One
+    /// batch's scratch bytes are not known until the body is translated:
+    /// the scratch pointer's step is a constant recorded in
+    /// `FuncState::scratch_steps` with `times`, and set then.
+    fn step_batch_pointers(&mut self, times: i64) {
         let lanes = self.lanes();
         for (field, by) in [
             (offset_of!(Frame, sysvals), sysval_stride(lanes)),
@@ -246,7 +243,9 @@ impl Tr<'_, '_> {
         }
         let field = offset_of!(Frame, scratch);
         let p = self.frame_ptr(field);
-        let by = self.b.ins().imul_imm_s(scratch_stride, times);
+        let by = self.b.ins().iconst(types::I64, 0);
+        let placeholder = self.b.func.dfg.value_def(by).unwrap_inst();
+        self.func.scratch_steps.push((placeholder, times));
         let p = self.b.ins().iadd(p, by);
         self.b
             .ins()

@@ -577,7 +577,7 @@ pub fn compile_on(
             batch_loop,
             reloaded: Default::default(),
             spill_stores: Vec::new(),
-            scratch_strides: Vec::new(),
+            scratch_steps: Vec::new(),
             row: None,
             row_check: None,
             vertex: None,
@@ -693,10 +693,10 @@ pub fn compile_on(
             let done = tr.b.create_block();
             tr.end_phase_batch(&looped, again, done);
             tr.close_phase_loop(&looped, dispatch, first, done);
-            for placeholder in std::mem::take(&mut tr.func.scratch_strides) {
+            for (placeholder, times) in std::mem::take(&mut tr.func.scratch_steps) {
                 tr.b.func
                     .replace(placeholder)
-                    .iconst(types::I64, i64::from(batch_scratch));
+                    .iconst(types::I64, i64::from(batch_scratch) * times);
             }
             batch_scratch * looped.batches
         }

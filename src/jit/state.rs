@@ -173,9 +173,9 @@ pub struct FuncState {
     /// Each store that spills state at a barrier, with its scratch offset
     /// (see `group_loop::drop_unchanged_spills`).
     pub spill_stores: Vec<(cranelift_codegen::ir::Inst, i32)>,
-    /// The constants that stand for one batch's scratch bytes in a group
-    /// run phase by phase, set once the body is translated.
-    pub scratch_strides: Vec<cranelift_codegen::ir::Inst>,
+    /// The constants that stand for `n` batches' scratch bytes in a group
+    /// run phase by phase, with `n`, set once the body is translated.
+    pub scratch_steps: Vec<(cranelift_codegen::ir::Inst, i64)>,
     /// Pixel shaders: the step's place and values kept in variables.
     pub row: Option<super::draw_row::RowVars>,
     /// Pixel shaders in a row: the block that tests for the next step.

@@ -522,7 +522,7 @@ fn translate(
             batch_loop: None,
             reloaded: Default::default(),
             spill_stores: Vec::new(),
-            scratch_strides: Vec::new(),
+            scratch_steps: Vec::new(),
             row: None,
             row_check: None,
             vertex: None,
