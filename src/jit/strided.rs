@@ -117,33 +117,22 @@ impl Tr<'_, '_> {
         sink: Value,
         exec: &Lanes,
     ) -> Result<(), JitError> {
-        let (in_bounds, first) = self.strided_in_bounds(m, off, 16, 16);
-        let mut active = exec.v[0];
-        for j in 1..self.k {
-            active = self.b.ins().band(active, exec.v[j]);
-        }
-        let active = self.b.ins().vall_true(active);
-        let fast_ok = self.b.ins().band(in_bounds, active);
-        let fast = self.b.create_block();
-        let slow = self.b.create_block();
-        let join = self.b.create_block();
-        self.b.ins().brif(fast_ok, fast, &[], slow, &[]);
-        self.b.switch_to_block(fast);
-        let base = self.b.ins().iadd(m.ptr, first);
-        for j in 0..self.k {
-            let rows = self.transpose(vals.map(|v| v.v[j]));
-            for (l, row) in rows.into_iter().enumerate() {
-                let at = 16 * (4 * j + l) as i32;
-                self.b.ins().store(flags(), row, base, at);
-            }
-        }
-        self.b.ins().jump(join, &[]);
-        self.b.switch_to_block(slow);
-        self.b.set_cold_block(slow);
-        self.store_raw_quad(m, off, vals, sink, exec)?;
-        self.b.ins().jump(join, &[]);
-        self.b.switch_to_block(join);
-        Ok(())
+        self.store_strided(
+            m,
+            off,
+            (16, 16),
+            exec,
+            |t, base| {
+                for j in 0..t.k {
+                    let rows = t.transpose(vals.map(|v| v.v[j]));
+                    for (l, row) in rows.into_iter().enumerate() {
+                        let at = 16 * (4 * j + l) as i32;
+                        t.b.ins().store(flags(), row, base, at);
+                    }
+                }
+            },
+            |t| t.store_raw_quad(m, off, vals, sink, exec),
+        )
     }
 
     /// Stores `vals[c]` at word `c` past each lane's offset when the
@@ -161,38 +150,62 @@ impl Tr<'_, '_> {
         sink: Value,
         exec: &Lanes,
     ) -> Result<(), JitError> {
-        let (in_bounds, first) = self.strided_in_bounds(m, off, stride, 4 * vals.len() as i64);
+        let reach = 4 * vals.len() as i64;
+        self.store_strided(
+            m,
+            off,
+            (stride, reach),
+            exec,
+            |t, base| {
+                for j in 0..t.k {
+                    if stride == 4 {
+                        t.b.ins().store(flags(), vals[0].v[j], base, 16 * j as i32);
+                        continue;
+                    }
+                    for (c, v) in vals.iter().enumerate() {
+                        for l in 0..4u8 {
+                            let word = t.b.ins().extractlane(v.v[j], l);
+                            let at = 16 * (4 * j as i32 + i32::from(l)) + 4 * c as i32;
+                            t.b.ins().store(flags(), word, base, at);
+                        }
+                    }
+                }
+            },
+            |t| t.store_words(m, Addr::Raw(off), vals, sink, exec),
+        )
+    }
+
+    /// A strided store: `fast` (given lane 0's address) when the offsets
+    /// step by `stride` bytes, every lane runs and the last lane's `reach`
+    /// bytes end in bounds (`layout` is (stride, reach)); otherwise `slow`,
+    /// out of line.
+    fn store_strided(
+        &mut self,
+        m: &Mem,
+        off: &Lanes,
+        layout: (i64, i64),
+        exec: &Lanes,
+        fast: impl FnOnce(&mut Self, Value),
+        slow: impl FnOnce(&mut Self) -> Result<(), JitError>,
+    ) -> Result<(), JitError> {
+        let (in_bounds, first) = self.strided_in_bounds(m, off, layout.0, layout.1);
         let mut active = exec.v[0];
         for j in 1..self.k {
             active = self.b.ins().band(active, exec.v[j]);
         }
         let active = self.b.ins().vall_true(active);
         let fast_ok = self.b.ins().band(in_bounds, active);
-        let fast = self.b.create_block();
-        let slow = self.b.create_block();
+        let fast_block = self.b.create_block();
+        let slow_block = self.b.create_block();
         let join = self.b.create_block();
-        self.b.ins().brif(fast_ok, fast, &[], slow, &[]);
-        self.b.switch_to_block(fast);
+        self.b.ins().brif(fast_ok, fast_block, &[], slow_block, &[]);
+        self.b.switch_to_block(fast_block);
         let base = self.b.ins().iadd(m.ptr, first);
-        for j in 0..self.k {
-            if stride == 4 {
-                self.b
-                    .ins()
-                    .store(flags(), vals[0].v[j], base, 16 * j as i32);
-                continue;
-            }
-            for (c, v) in vals.iter().enumerate() {
-                for l in 0..4u8 {
-                    let word = self.b.ins().extractlane(v.v[j], l);
-                    let at = 16 * (4 * j as i32 + i32::from(l)) + 4 * c as i32;
-                    self.b.ins().store(flags(), word, base, at);
-                }
-            }
-        }
+        fast(self, base);
         self.b.ins().jump(join, &[]);
-        self.b.switch_to_block(slow);
-        self.b.set_cold_block(slow);
-        self.store_words(m, Addr::Raw(off), vals, sink, exec)?;
+        self.b.switch_to_block(slow_block);
+        self.b.set_cold_block(slow_block);
+        slow(self)?;
         self.b.ins().jump(join, &[]);
         self.b.switch_to_block(join);
         Ok(())
