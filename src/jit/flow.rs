@@ -672,14 +672,14 @@ impl Tr<'_, '_> {
         }
         self.func.spill_vectors = self.func.spill_vectors.max(slot as u32);
         let resume = self.b.create_block();
-        if looped.by_phase {
-            let again = self.func.resumes.last().copied().unwrap_or(looped.head);
-            self.end_phase_batch(&looped, again, resume);
+        if looped.phasing.is_some() {
+            self.end_phase_batch(&looped, resume);
         } else {
             self.end_batch(&looped, id, STATUS_BARRIER);
         }
         self.func.resumes.push(resume);
         self.b.switch_to_block(resume);
+        self.begin_phase(&looped, id);
         let scratch = self.frame_ptr(offset_of!(Frame, scratch));
         let mut slot = 0i32;
         let reloaded = &mut self.func.reloaded;

@@ -14,19 +14,22 @@
 //! A call returns `STATUS_BARRIER` when any batch stopped at a barrier,
 //! else [`STATUS_DONE`].
 //!
-//! When every barrier stands at the top level of main, and main returns
-//! only there, every batch reaches every barrier, and one call runs the
-//! whole group **phase by phase** ([`runs_by_phase`]): the code between two
-//! barriers runs in a loop of its own over the batches, which then go on
-//! together to the next phase's loop. No resume word is read and no jump
-//! table is taken; a batch's state crosses a barrier through its scratch as
-//! before.
+//! When every batch reaches the same barriers in the same order (see
+//! [`phasing`]), one call runs the whole group **phase by phase**: the
+//! code between two barriers runs in a loop of its own over the batches,
+//! which then go on together to the next phase's loop. No resume word is
+//! read; a batch's state crosses a barrier through its scratch as before.
+//! When every barrier stands at the top level of main, where a phase's
+//! loop goes back to is known as it is compiled; when some stand in `if`s
+//! or loops that every thread of the group takes alike, each phase notes
+//! which barrier began it and its loop goes back through one jump table.
 
 use super::state::{FuncState, Tr};
+use super::uniform::Uniformity;
 use crate::ir::{Inst, Program, Stage};
 use cranelift_codegen::ir::{
-    types, Block, BlockArg, Function, InstBuilder, MemFlagsData, StackSlot, StackSlotData,
-    StackSlotKind, Value, ValueDef,
+    types, Block, BlockArg, Function, InstBuilder, JumpTableData, MemFlagsData, StackSlot,
+    StackSlotData, StackSlotKind, Value, ValueDef,
 };
 use cranelift_frontend::FunctionBuilder;
 use dxjit_runtime::abi::{Frame, STATUS_DONE, SYSVAL_COUNT};
@@ -42,39 +45,70 @@ pub const FINISHED: u32 = u32::MAX;
 pub struct BatchLoop {
     /// Lane batches in a group.
     pub batches: u32,
-    /// Whether one call runs the whole group, phase by phase
-    /// ([`runs_by_phase`]).
-    pub by_phase: bool,
+    /// How one call runs the whole group phase by phase, if it does.
+    pub phasing: Option<Phasing>,
     /// Where each batch starts: every variable is zeroed, then the body or
     /// (one phase at a time) its first phase runs.
     pub head: Block,
+    /// With [`Phasing::Uniform`], where a batch begins the phase under
+    /// way: a jump on the number of the barrier that began it.
+    pub again: Block,
     /// Byte offset of each batch's resume word in its scratch.
     pub resume_at: i32,
     /// Where a batch goes when it stops, with its status (an `i32` block
     /// parameter).
     pub next: Block,
-    /// The batch index (word 0) and the statuses ORed so far (word 1).
+    /// The batch index (word 0), the statuses ORed so far (word 1) and,
+    /// run phase by phase, the number of the barrier that began the phase
+    /// under way (word 2; 0 for the first phase).
     slot: StackSlot,
 }
 
-/// Whether every group barrier of `prog` stands at the top level of main
-/// and main returns only at its end (no subroutine calls either, which
-/// may hold barriers of their own): every batch then reaches every
-/// barrier, and one call may run the whole group phase by phase.
-pub fn runs_by_phase(prog: &Program) -> bool {
-    let mut depth = 0usize;
+/// Byte offset of the phase's barrier number in [`BatchLoop`]'s slot.
+const PHASE_WORD: i32 = 8;
+
+/// How one call runs a whole group phase by phase.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phasing {
+    /// Every barrier stands at the top level of main: a phase's loop goes
+    /// back to the block after the barrier before it.
+    Straight,
+    /// Some barrier stands in an `if` or loop whose every test is uniform:
+    /// a phase's loop goes back through [`BatchLoop::again`].
+    Uniform,
+}
+
+/// Whether every batch of a group reaches the same group barriers of
+/// `prog` in the same order, so that one call may run the group phase by
+/// phase, and how: every barrier stands in main, at its top level or only
+/// in `if`s with a uniform condition and loops that every active lane
+/// leaves together (`uniform`), and main returns only at its end (no
+/// subroutine calls either, which may hold barriers of their own).
+pub fn phasing(prog: &Program, uniform: &Uniformity) -> Option<Phasing> {
+    // Per open construct: whether every lane of the group takes it alike.
+    let mut open: Vec<bool> = Vec::new();
+    let mut phasing = Phasing::Straight;
     let last = prog.main.len().saturating_sub(1);
     for (i, inst) in prog.main.iter().enumerate() {
         match inst {
-            Inst::If { .. } | Inst::Loop | Inst::Switch { .. } => depth += 1,
-            Inst::EndIf | Inst::EndLoop | Inst::EndSwitch => depth = depth.saturating_sub(1),
-            Inst::Sync { group: true, .. } if depth > 0 => return false,
-            Inst::Ret if i < last => return false,
-            Inst::RetC { .. } | Inst::Call { .. } | Inst::CallC { .. } => return false,
+            Inst::If { cond, .. } => open.push(uniform.src(cond, 0)),
+            Inst::Loop => open.push(uniform.loop_is_uniform(&prog.main[i + 1..])),
+            Inst::Switch { .. } => open.push(false),
+            Inst::EndIf | Inst::EndLoop | Inst::EndSwitch => {
+                open.pop();
+            }
+            Inst::Sync { group: true, .. } if !open.is_empty() => {
+                if open.contains(&false) {
+                    return None;
+                }
+                phasing = Phasing::Uniform;
+            }
+            Inst::Ret if i < last => return None,
+            Inst::RetC { .. } | Inst::Call { .. } | Inst::CallC { .. } => return None,
             _ => {}
         }
     }
-    true
+    Some(phasing)
 }
 
 /// Whether `prog` is a compute shader with a group barrier, whose calls
@@ -90,15 +124,23 @@ pub fn runs_group(prog: &Program) -> bool {
 impl BatchLoop {
     /// The loop of `prog`'s groups at `lanes` lanes per batch, with its
     /// resume word at scratch offset `resume_at`.
-    pub fn new(b: &mut FunctionBuilder, prog: &Program, lanes: u32, resume_at: u32) -> BatchLoop {
+    pub fn new(
+        b: &mut FunctionBuilder,
+        prog: &Program,
+        uniform: &Uniformity,
+        lanes: u32,
+        resume_at: u32,
+    ) -> BatchLoop {
         let threads: u32 = prog.thread_group.iter().map(|&d| d.max(1)).product();
         let next = b.create_block();
         b.append_block_param(next, types::I32);
-        let slot = b.create_sized_stack_slot(StackSlotData::new(StackSlotKind::ExplicitSlot, 8, 2));
+        let slot =
+            b.create_sized_stack_slot(StackSlotData::new(StackSlotKind::ExplicitSlot, 12, 2));
         BatchLoop {
             batches: threads.div_ceil(lanes),
-            by_phase: runs_by_phase(prog),
+            phasing: phasing(prog, uniform),
             head: b.create_block(),
+            again: b.create_block(),
             resume_at: resume_at as i32,
             next,
             slot,
@@ -200,9 +242,13 @@ impl Tr<'_, '_> {
     }
 
     /// Ends the running batch's part of a phase, when one call runs the
-    /// group phase by phase: the next batch runs the phase from `again`;
-    /// after the last one, the first batch goes on at `then`.
-    pub fn end_phase_batch(&mut self, looped: &BatchLoop, again: Block, then: Block) {
+    /// group phase by phase: the next batch runs the phase from where it
+    /// began; after the last one, the first batch goes on at `then`.
+    pub fn end_phase_batch(&mut self, looped: &BatchLoop, then: Block) {
+        let again = match looped.phasing {
+            Some(Phasing::Uniform) => looped.again,
+            _ => self.func.resumes.last().copied().unwrap_or(looped.head),
+        };
         let index = self
             .b
             .ins()
@@ -223,6 +269,18 @@ impl Tr<'_, '_> {
         let zero = self.b.ins().iconst(types::I32, 0);
         self.b.ins().stack_store(types::I64, zero, looped.slot, 0);
         self.b.ins().jump(then, &[]);
+    }
+
+    /// Notes, at the start of the phase that barrier `id` (counted from 1)
+    /// begins, where its loop goes back to, when that is not known as the
+    /// phase is compiled.
+    pub fn begin_phase(&mut self, looped: &BatchLoop, id: u32) {
+        if looped.phasing == Some(Phasing::Uniform) {
+            let id = self.b.ins().iconst(types::I32, i64::from(id));
+            self.b
+                .ins()
+                .stack_store(types::I64, id, looped.slot, PHASE_WORD);
+        }
     }
 
     /// Moves the frame's per-batch pointers on by `times` batches. One
@@ -268,10 +326,28 @@ impl Tr<'_, '_> {
         self.b.switch_to_block(dispatch);
         let zero = self.b.ins().iconst(types::I32, 0);
         self.b.ins().stack_store(types::I64, zero, looped.slot, 0);
+        self.b
+            .ins()
+            .stack_store(types::I64, zero, looped.slot, PHASE_WORD);
         self.b.ins().jump(looped.head, &[]);
         self.b.switch_to_block(looped.head);
         self.zero_batch_vars();
         self.b.ins().jump(first, &[]);
+        if looped.phasing == Some(Phasing::Uniform) {
+            self.b.switch_to_block(looped.again);
+            let phase = self
+                .b
+                .ins()
+                .stack_load(types::I64, types::I32, looped.slot, PHASE_WORD);
+            let head = self.b.func.dfg.block_call(looped.head, &[]);
+            let mut targets = vec![head];
+            for r in self.func.resumes.clone() {
+                targets.push(self.b.func.dfg.block_call(r, &[]));
+            }
+            let table = JumpTableData::new(head, &targets);
+            let table = self.b.create_jump_table(table);
+            self.b.ins().br_table(phase, table);
+        }
         self.b.switch_to_block(done);
         let status = self.b.ins().iconst(types::I32, i64::from(STATUS_DONE));
         self.b.ins().return_(&[status]);

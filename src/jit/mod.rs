@@ -544,9 +544,9 @@ pub fn compile_on(
         let at = scratch.spill;
         scratch.spill += 16;
         scratch.size += 16;
-        let looped = group_loop::BatchLoop::new(&mut b, prog, lanes, at);
-        if looped.by_phase {
-            log::debug!("group barriers: one call runs the group phase by phase");
+        let looped = group_loop::BatchLoop::new(&mut b, prog, &uniform, lanes, at);
+        if let Some(phasing) = looped.phasing {
+            log::debug!("group barriers: one call runs the group phase by phase ({phasing:?})");
         }
         looped
     });
@@ -688,10 +688,9 @@ pub fn compile_on(
     let spill_bytes = tr.func.spill_vectors * 16;
     let batch_scratch = tr.func.scratch.size + spill_bytes;
     let scratch_size = match tr.func.batch_loop {
-        Some(looped) if looped.by_phase => {
-            let again = tr.func.resumes.last().copied().unwrap_or(looped.head);
+        Some(looped) if looped.phasing.is_some() => {
             let done = tr.b.create_block();
-            tr.end_phase_batch(&looped, again, done);
+            tr.end_phase_batch(&looped, done);
             tr.close_phase_loop(&looped, dispatch, first, done);
             for (placeholder, times) in std::mem::take(&mut tr.func.scratch_steps) {
                 tr.b.func

@@ -1,17 +1,21 @@
-//! Which compute shaders run a group phase by phase.
+//! Which compute shaders run a group phase by phase, and how.
 
-use super::runs_by_phase;
+use super::{phasing, Phasing};
 use crate::ir::Program;
+use crate::jit::uniform::Uniformity;
 use crate::shader::{lower, CompileOptions};
 
-/// A cs_5_0 program with group-shared memory from its body.
-fn program(body: &str) -> Program {
+/// How a cs_5_0 program with group-shared memory, from its body, runs
+/// its groups.
+fn phasing_of(body: &str) -> Option<Phasing> {
     let text = format!(
-        "cs_5_0\ndcl_uav_raw u0\ndcl_tgsm_raw g0, 64\ndcl_input vThreadIDInGroupFlattened.x\n\
+        "cs_5_0\ndcl_constantbuffer cb0[1], immediateIndexed\ndcl_uav_raw u0\n\
+         dcl_tgsm_raw g0, 64\ndcl_input vThreadIDInGroupFlattened.x\n\
          dcl_temps 4\ndcl_thread_group 16, 1, 1\n{body}\n"
     );
     let bytes = crate::text::assemble(&text).expect("assembles");
-    lower(&bytes, &CompileOptions::default()).expect("lowers").1
+    let prog: Program = lower(&bytes, &CompileOptions::default()).expect("lowers").1;
+    phasing(&prog, &Uniformity::of(&prog))
 }
 
 /// Writes the thread's index to g0 and reads its neighbour's back.
@@ -21,28 +25,40 @@ const EXCHANGE: &str = "ishl r0.x, vThreadIDInGroupFlattened.x, l(2)\n\
     store_raw u0.x, r0.x, r2.x";
 
 #[test]
-fn top_level_barriers_run_by_phase() {
-    assert!(runs_by_phase(&program(&format!("{EXCHANGE}\nret"))));
-    // A barrier in a branch every thread takes alike is still not at the
-    // top level.
-    let uniform_if = format!("{EXCHANGE}\nif_z l(0)\nsync_g_t\nendif\nret");
-    assert!(!runs_by_phase(&program(&uniform_if)));
+fn top_level_barriers_run_straight() {
+    assert_eq!(
+        phasing_of(&format!("{EXCHANGE}\nret")),
+        Some(Phasing::Straight)
+    );
 }
 
 #[test]
-fn barriers_in_loops_resume_batch_by_batch() {
-    let body = format!(
+fn barriers_under_uniform_tests_note_their_phase() {
+    let in_if = format!("if_nz cb0[0].x\n{EXCHANGE}\nendif\nret");
+    assert_eq!(phasing_of(&in_if), Some(Phasing::Uniform));
+    let in_loop = format!(
         "mov r3.x, l(0)\nloop\nuge r3.y, r3.x, l(2)\nbreakc_nz r3.y\n{EXCHANGE}\n\
          iadd r3.x, r3.x, l(1)\nendloop\nret"
     );
-    assert!(!runs_by_phase(&program(&body)));
+    assert_eq!(phasing_of(&in_loop), Some(Phasing::Uniform));
+}
+
+#[test]
+fn barriers_under_per_thread_tests_resume_batch_by_batch() {
+    let in_if =
+        format!("ult r3.x, vThreadIDInGroupFlattened.x, l(8)\nif_nz r3.x\n{EXCHANGE}\nendif\nret");
+    assert_eq!(phasing_of(&in_if), None);
+    let in_loop = format!(
+        "mov r3.x, vThreadIDInGroupFlattened.x\nloop\nuge r3.y, r3.x, l(2)\nbreakc_nz r3.y\n\
+         {EXCHANGE}\niadd r3.x, r3.x, l(1)\nendloop\nret"
+    );
+    assert_eq!(phasing_of(&in_loop), None);
 }
 
 #[test]
 fn an_early_return_resumes_batch_by_batch() {
     let body =
         format!("ult r3.x, vThreadIDInGroupFlattened.x, l(8)\nretc_nz r3.x\n{EXCHANGE}\nret");
-    assert!(!runs_by_phase(&program(&body)));
-    let top = format!("{EXCHANGE}\nret\nsync_g_t\nret");
-    assert!(!runs_by_phase(&program(&top)));
+    assert_eq!(phasing_of(&body), None);
+    assert_eq!(phasing_of(&format!("{EXCHANGE}\nret\nsync_g_t\nret")), None);
 }
