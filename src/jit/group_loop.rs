@@ -73,23 +73,28 @@ pub enum Phasing {
     /// Every barrier stands at the top level of main: a phase's loop goes
     /// back to the block after the barrier before it.
     Straight,
-    /// Some barrier stands in an `if` or loop whose every test is uniform:
-    /// a phase's loop goes back through [`BatchLoop::again`].
+    /// Some barrier or return stands in an `if` or loop whose every test
+    /// is uniform, or a return before main's end: a phase's loop goes
+    /// back through [`BatchLoop::again`].
     Uniform,
 }
 
 /// Whether every batch of a group reaches the same group barriers of
 /// `prog` in the same order, so that one call may run the group phase by
-/// phase, and how: every barrier stands in main, at its top level or only
-/// in `if`s with a uniform condition and loops that every active lane
-/// leaves together (`uniform`), and main returns only at its end (no
-/// subroutine calls either, which may hold barriers of their own).
+/// phase, and how: every barrier and every return stands in main, at its
+/// top level or only in `if`s with a uniform condition and loops that
+/// every active lane leaves together (`uniform`), and a conditional
+/// return tests a uniform value (no subroutine calls, which may hold
+/// barriers of their own). A return before main's end sends every batch
+/// to it alike: the batches after the first go on from where the phase
+/// began, so that phase's start must be noted.
 pub fn phasing(prog: &Program, uniform: &Uniformity) -> Option<Phasing> {
     // Per open construct: whether every lane of the group takes it alike.
     let mut open: Vec<bool> = Vec::new();
     let mut phasing = Phasing::Straight;
     let last = prog.main.len().saturating_sub(1);
     for (i, inst) in prog.main.iter().enumerate() {
+        let alike = !open.contains(&false);
         match inst {
             Inst::If { cond, .. } => open.push(uniform.src(cond, 0)),
             Inst::Loop => open.push(uniform.loop_is_uniform(&prog.main[i + 1..])),
@@ -98,13 +103,24 @@ pub fn phasing(prog: &Program, uniform: &Uniformity) -> Option<Phasing> {
                 open.pop();
             }
             Inst::Sync { group: true, .. } if !open.is_empty() => {
-                if open.contains(&false) {
+                if !alike {
                     return None;
                 }
                 phasing = Phasing::Uniform;
             }
-            Inst::Ret if i < last => return None,
-            Inst::RetC { .. } | Inst::Call { .. } | Inst::CallC { .. } => return None,
+            Inst::Ret if i < last => {
+                if !alike {
+                    return None;
+                }
+                phasing = Phasing::Uniform;
+            }
+            Inst::RetC { cond, .. } => {
+                if !alike || !uniform.src(cond, 0) {
+                    return None;
+                }
+                phasing = Phasing::Uniform;
+            }
+            Inst::Call { .. } | Inst::CallC { .. } => return None,
             _ => {}
         }
     }

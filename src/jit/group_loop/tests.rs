@@ -56,9 +56,18 @@ fn barriers_under_per_thread_tests_resume_batch_by_batch() {
 }
 
 #[test]
-fn an_early_return_resumes_batch_by_batch() {
-    let body =
-        format!("ult r3.x, vThreadIDInGroupFlattened.x, l(8)\nretc_nz r3.x\n{EXCHANGE}\nret");
+fn a_per_thread_return_resumes_batch_by_batch() {
+    let lower_half = "ult r3.x, vThreadIDInGroupFlattened.x, l(8)\n";
+    let body = format!("{lower_half}retc_nz r3.x\n{EXCHANGE}\nret");
     assert_eq!(phasing_of(&body), None);
-    assert_eq!(phasing_of(&format!("{EXCHANGE}\nret\nsync_g_t\nret")), None);
+    let in_if = format!("{lower_half}if_nz r3.x\nret\nendif\n{EXCHANGE}\nret");
+    assert_eq!(phasing_of(&in_if), None);
+}
+
+#[test]
+fn a_uniform_early_return_notes_its_phase() {
+    let body = format!("retc_nz cb0[0].x\n{EXCHANGE}\nret");
+    assert_eq!(phasing_of(&body), Some(Phasing::Uniform));
+    let in_if = format!("if_nz cb0[0].y\nret\nendif\n{EXCHANGE}\nret");
+    assert_eq!(phasing_of(&in_if), Some(Phasing::Uniform));
 }
