@@ -287,9 +287,9 @@ impl Tr<'_, '_> {
         self.b.ins().jump(then, &[]);
     }
 
-    /// Notes, at the start of the phase that barrier `id` (counted from 1)
-    /// begins, where its loop goes back to, when that is not known as the
-    /// phase is compiled.
+    /// Notes, at the start of the phase that barrier `id` (counted from 1;
+    /// 0 for the first phase) begins, where its loop goes back to, when
+    /// that is not known as the phase is compiled.
     pub fn begin_phase(&mut self, looped: &BatchLoop, id: u32) {
         if looped.phasing == Some(Phasing::Uniform) {
             let id = self.b.ins().iconst(types::I32, i64::from(id));
@@ -342,9 +342,7 @@ impl Tr<'_, '_> {
         self.b.switch_to_block(dispatch);
         let zero = self.b.ins().iconst(types::I32, 0);
         self.b.ins().stack_store(types::I64, zero, looped.slot, 0);
-        self.b
-            .ins()
-            .stack_store(types::I64, zero, looped.slot, PHASE_WORD);
+        self.begin_phase(looped, 0);
         self.b.ins().jump(looped.head, &[]);
         self.b.switch_to_block(looped.head);
         self.zero_batch_vars();
