@@ -63,10 +63,10 @@ pub fn inline_pairs(prog: &Program) -> Vec<(u32, u32)> {
 }
 
 /// The values a vector brings to the filter from either path to its taps:
-/// the top row's two pair vectors, the bottom row's, and its three weights
+/// the top row's two pair vectors, the bottom row's, and its two weights
 /// (block parameters, so that each path's loads fold into its
 /// instructions: see [`Tr::weights`]).
-const FETCHED: usize = 7;
+const FETCHED: usize = 6;
 
 /// One vector's taps (each row's two pair vectors) and weights, in the
 /// order of the filter block's parameters.
@@ -174,7 +174,7 @@ impl Tr<'_, '_> {
         let mut results = [self.lb().splat(0); 4];
         for (j, p) in params.chunks(FETCHED).enumerate() {
             let rows = [[p[0], p[1]], [p[2], p[3]]];
-            let values = self.filter_vector(selects, [p[4], p[5], p[6]], rows, needed);
+            let values = self.filter_vector(selects, [p[4], p[5]], rows, needed);
             for (c, v) in values.into_iter().enumerate() {
                 if let Some(v) = v {
                     results[c].v[j] = v;

@@ -13,48 +13,55 @@ use std::mem::offset_of;
 /// exact in f32, and both are `S / 0xff0000` rounded once.
 const FILTER_SCALE: f32 = UNORM8_SCALE * SUBTEXEL_STEPS * SUBTEXEL_STEPS;
 
+/// What the filter divides `S / 256` by: [`FILTER_SCALE`] / 256.
+const ROW_SCALE: f32 = FILTER_SCALE / SUBTEXEL_STEPS;
+
 impl Tr<'_, '_> {
     /// A vector's weights from its coordinates in steps `steps` (column,
     /// row), with `kx`, `ky` in 0..=255 steps of 256 (`n & mask`, the
-    /// description's `step_mask`):
-    /// the columns' weights for `pmaddwd` and the rows', all as `i32x4`
-    /// (see [`Self::column_weights`] and [`Self::row_weights`]). Both paths to
-    /// the taps make them and hand them to the filter as block parameters:
-    /// being used by every channel, made in the filter's block they would
-    /// keep the constants and fields they are made from out of the
-    /// instructions' memory operands (a value used more than once cannot
-    /// have a load folded anywhere in what it is computed from).
-    pub(super) fn weights(&mut self, mask: Value, steps: [Value; 2]) -> [Value; 3] {
+    /// description's `step_mask`): the columns' weights for `pmaddwd`
+    /// (`i32x4`, see [`Self::column_weights`]) and the bottom row's, `ky /
+    /// 256` (`f32x4`, exact). Both paths to the taps make them and hand
+    /// them to the filter as block parameters: being used by every
+    /// channel, made in the filter's block they would keep the constants
+    /// and fields they are made from out of the instructions' memory
+    /// operands (a value used more than once cannot have a load folded
+    /// anywhere in what it is computed from).
+    pub(super) fn weights(&mut self, mask: Value, steps: [Value; 2]) -> [Value; 2] {
         let [kx, ky] = steps.map(|n| self.b.ins().band(n, mask));
         let columns = self.column_weights(kx);
-        let [top, bottom] = self.row_weights(ky);
-        [columns, top, bottom]
+        let ky = self.b.ins().fcvt_from_sint(FVEC, ky);
+        let step = self.lb().f32s(1.0 / SUBTEXEL_STEPS);
+        let row = self.b.ins().fmul(ky, step);
+        let row = self.b.ins().bitcast(VEC, le(), row);
+        [columns, row]
     }
 
     /// A vector's filtered components (as `i32x4` bit patterns) from its
     /// weights `weights` ([`Self::weights`]) and its taps `rows` (top,
     /// bottom; each two pair vectors): the runtime's `plane::sample`
-    /// value, computed in integers. The sum `Σ wx·wy·texel` is exact, so
-    /// any order gives the runtime's sum: each row's two columns are
-    /// weighted by one `pmaddwd` per channel (each lane's left and right
-    /// values as 16-bit halves, a row's sum at most 255 × 256), then the
-    /// rows with `256 − ky` and `ky` in 32-bit integers (below 2^24, so the
-    /// one conversion to f32 is exact), and the sum divided once by
-    /// [`FILTER_SCALE`], which rounds as the runtime's division does. (The
-    /// rows weighed in f32 instead, each converted, a product and an FMA,
-    /// give the same sum and took 2 % longer on K4: the conversions and the
-    /// FMA pipes are where lookups queue.) The byte selections `selects`
-    /// ([`Self::channel_selects`]) put each format's red, green, blue and
-    /// alpha in that order.
+    /// value, `S / FILTER_SCALE` with `S = Σ wx·wy·texel` rounded once.
+    /// Each row's two columns are weighted by one `pmaddwd` per channel
+    /// (each lane's left and right values as 16-bit halves): the top row's
+    /// `T` and the bottom row's `B`, each at most 255 × 256. Then `S / 256
+    /// = T + (ky / 256) × (B − T)` is one FMA in f32 and exact: `T`, `B −
+    /// T` and `ky / 256` are exact, `ky × (B − T)` is an integer below
+    /// 2^24, and `S / 256` has at most 24 significant bits, so the one
+    /// rounding changes nothing. One division by [`ROW_SCALE`] then rounds
+    /// as the runtime's. (The rows weighed in 32-bit integers, two
+    /// `pmulld` of two µops each and a sum, took 2-6 % longer on K4.) The
+    /// byte selections `selects` ([`Self::channel_selects`]) put each
+    /// format's red, green, blue and alpha in that order.
     pub(super) fn filter_vector(
         &mut self,
         selects: [Option<Value>; 2],
-        weights: [Value; 3],
+        weights: [Value; 2],
         rows: [[Value; 2]; 2],
         needed: [bool; 4],
     ) -> [Option<Value>; 4] {
-        let [column_weights, top_weight, bottom_weight] = weights;
+        let [column_weights, row_weight] = weights;
         let column_weights = self.b.ins().bitcast(types::I16X8, le(), column_weights);
+        let row_weight = self.b.ins().bitcast(FVEC, le(), row_weight);
         let mut sums: [Option<Value>; 4] = [None; 4];
         for (half, select) in selects.into_iter().enumerate() {
             let Some(select) = select else {
@@ -67,15 +74,15 @@ impl Tr<'_, '_> {
                 }
                 let [top, bottom] =
                     [top[i], bottom[i]].map(|row| self.weigh_columns(row, column_weights));
-                let upper = self.b.ins().imul(top, top_weight);
-                let lower = self.b.ins().imul(bottom, bottom_weight);
-                let sum = self.b.ins().iadd(upper, lower);
-                sums[channel] = Some(self.b.ins().fcvt_from_sint(FVEC, sum));
+                let rise = self.b.ins().isub(bottom, top);
+                let rise = self.b.ins().fcvt_from_sint(FVEC, rise);
+                let top = self.b.ins().fcvt_from_sint(FVEC, top);
+                sums[channel] = Some(self.b.ins().fma(rise, row_weight, top));
             }
         }
         sums.map(|s| {
             s.map(|s| {
-                let scale = self.lb().f32s(FILTER_SCALE);
+                let scale = self.lb().f32s(ROW_SCALE);
                 let value = self.b.ins().fdiv(s, scale);
                 self.b.ins().bitcast(VEC, le(), value)
             })
@@ -134,20 +141,11 @@ impl Tr<'_, '_> {
         let whole = self.lb().splat(SUBTEXEL_STEPS as u32).v[0];
         self.b.ins().iadd(spread, whole)
     }
-
-    /// The two rows' weights (`i32x4`) for `k` steps (0..=255): `256 − k`
-    /// and `k`, so that the weighted rows sum to the filtered value times
-    /// [`FILTER_SCALE`].
-    fn row_weights(&mut self, k: Value) -> [Value; 2] {
-        let whole = self.lb().splat(SUBTEXEL_STEPS as u32).v[0];
-        let first = self.b.ins().isub(whole, k);
-        [first, k]
-    }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::FILTER_SCALE;
+    use super::{FILTER_SCALE, ROW_SCALE};
     use dxjit_runtime::sampler::{SUBTEXEL_STEPS, UNORM8_SCALE};
 
     /// Every weighted sum a filter makes (0 to 255 × 65536), divided once
@@ -170,6 +168,41 @@ mod tests {
         for k in 0..=255u32 {
             let both = k * 0xffff + SUBTEXEL_STEPS as u32;
             assert_eq!((both & 0xffff, both >> 16), (256 - k, k));
+        }
+    }
+
+    /// `S / 256` made as the filter makes it, one FMA of the rows' sums,
+    /// is exact for every row weight and for the rows' extreme sums and a
+    /// spread of others; its quotient by [`ROW_SCALE`] is the runtime's
+    /// for every sum a filter makes.
+    #[test]
+    fn rows_weighed_in_one_fma_are_exact() {
+        let steps = SUBTEXEL_STEPS as i64;
+        let most = 255 * steps;
+        let mut sums: Vec<i64> = vec![0, 1, 2, 255, 256, most - 1, most];
+        let mut x = 0x2545_f491u64;
+        for _ in 0..400 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            sums.push((x % (most as u64 + 1)) as i64);
+        }
+        for ky in 0..steps {
+            let row = ky as f32 / SUBTEXEL_STEPS;
+            for &top in &sums {
+                for &bottom in &sums {
+                    let exact = top * (steps - ky) + bottom * ky;
+                    let rise = (bottom - top) as f32;
+                    let made = rise.mul_add(row, top as f32);
+                    assert_eq!(made * SUBTEXEL_STEPS, exact as f32, "{top} {bottom} {ky}");
+                }
+            }
+        }
+        for sum in 0..=FILTER_SCALE as u32 {
+            let sum = sum as f32;
+            let runtime = (sum / (SUBTEXEL_STEPS * SUBTEXEL_STEPS)) / UNORM8_SCALE;
+            let made = (sum / SUBTEXEL_STEPS) / ROW_SCALE;
+            assert_eq!(made.to_bits(), runtime.to_bits(), "{sum}");
         }
     }
 }
