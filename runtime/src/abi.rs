@@ -193,7 +193,8 @@ pub struct VertexRun {
 /// - the varying inputs: component `varying[i]` of each lane from entry
 ///   `table[(quad column × varying_count + i) × 4 ..][..4]`, the
 ///   (top, top, rise, rise) of the quad's left and right columns, as
-///   `top + rise × places[row]` in f64 rounded to f32;
+///   `top + rise × places[row]` as one fused multiply-add in f64, rounded
+///   to f32;
 /// - zeros over the step's output block.
 ///
 /// After each step (and its direct-target stores) it moves

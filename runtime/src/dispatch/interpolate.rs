@@ -85,8 +85,8 @@ impl Interpolant {
 
 /// The words of an input given at the rectangle's corners at place (`u`,
 /// `v`) across it, computed as the row loop computes them: components
-/// whose corners agree keep their word; the others are `top + rise × v` in
-/// f64, rounded to f32 once.
+/// whose corners agree keep their word; the others are `top + rise × v` as
+/// one fused multiply-add in f64, rounded to f32.
 pub(crate) fn corner_value(corners: &[[u32; 4]; 4], u: f64, v: f64) -> [u32; 4] {
     std::array::from_fn(|c| match Interpolant::new(corners, c) {
         Interpolant::Flat(word) => word,
@@ -98,7 +98,7 @@ pub(crate) fn corner_value(corners: &[[u32; 4]; 4], u: f64, v: f64) -> [u32; 4] 
         } => {
             let top = top_left + top_step * u;
             let bottom = bottom_left + bottom_step * u;
-            ((top + (bottom - top) * v) as f32).to_bits()
+            ((bottom - top).mul_add(v, top) as f32).to_bits()
         }
     })
 }
@@ -106,7 +106,7 @@ pub(crate) fn corner_value(corners: &[[u32; 4]; 4], u: f64, v: f64) -> [u32; 4] 
 /// A draw's inputs, prepared once: the words that are the same at every
 /// pixel, and for the components that vary, their values along the top
 /// edge and rises to the bottom edge at every column. A pixel's word is
-/// `top + rise * v` rounded to f32, with `top = top_left + top_step * u`
+/// `top + rise * v` (one fused multiply-add in f64) rounded to f32, with `top = top_left + top_step * u`
 /// and `rise = (bottom_left + bottom_step * u) - top`.
 #[derive(Debug, Clone)]
 pub(super) struct Inputs {
@@ -180,8 +180,8 @@ impl Inputs {
     /// The compiled row loop's table ([`crate::abi::DrawRow::table`]): per
     /// quad column (columns `2q` and `2q + 1`) and varying component, the
     /// left and right columns' tops, then their rises. A pixel's word is
-    /// `top + rise * v` rounded to f32, `v` its row's place down the
-    /// rectangle.
+    /// `top + rise * v` (one fused multiply-add in f64) rounded to f32, `v`
+    /// its row's place down the rectangle.
     pub(super) fn quad_table(&self) -> Vec<f64> {
         let n = self.varying.len();
         if n == 0 {
@@ -216,7 +216,7 @@ mod tests {
         for (i, slot) in slots.iter().enumerate() {
             let entry = &table[((x / 2) * slots.len() + i) * 4..][..4];
             let (top, rise) = (entry[x % 2], entry[2 + x % 2]);
-            words[*slot as usize] = ((top + rise * v) as f32).to_bits();
+            words[*slot as usize] = (rise.mul_add(v, top) as f32).to_bits();
         }
         words
     }
