@@ -238,6 +238,15 @@ fn passed_through(
     v
 }
 
+/// Sets each constant that stands for `n` batches' scratch bytes
+/// (`FuncState::scratch_steps`) to `n × batch_scratch`.
+pub fn set_scratch_steps(func: &mut Function, state: &mut FuncState, batch_scratch: u32) {
+    for (placeholder, times) in std::mem::take(&mut state.scratch_steps) {
+        func.replace(placeholder)
+            .iconst(types::I64, i64::from(batch_scratch) * times);
+    }
+}
+
 /// Bytes of one batch's system values at `lanes` lanes.
 pub(super) fn sysval_stride(lanes: u32) -> i64 {
     (SYSVAL_COUNT * 16) as i64 * i64::from(lanes)
@@ -265,18 +274,7 @@ impl Tr<'_, '_> {
             Some(Phasing::Uniform) => looped.again,
             _ => self.func.resumes.last().copied().unwrap_or(looped.head),
         };
-        let index = self
-            .b
-            .ins()
-            .stack_load(types::I64, types::I32, looped.slot, 0);
-        let index = self.b.ins().iadd_imm_s(index, 1);
-        self.b.ins().stack_store(types::I64, index, looped.slot, 0);
-        self.step_batch_pointers(1);
-        let more = self.b.ins().icmp_imm_u(
-            cranelift_codegen::ir::condcodes::IntCC::UnsignedLessThan,
-            index,
-            i64::from(looped.batches),
-        );
+        let more = self.next_batch(looped);
         let turn = self.b.create_block();
         self.b.ins().brif(more, again, &[], turn, &[]);
 
@@ -285,6 +283,24 @@ impl Tr<'_, '_> {
         let zero = self.b.ins().iconst(types::I32, 0);
         self.b.ins().stack_store(types::I64, zero, looped.slot, 0);
         self.b.ins().jump(then, &[]);
+    }
+
+    /// Moves on to the next batch: its index in the loop's slot and the
+    /// frame's per-batch pointers. Returns whether there is one (the index
+    /// is below the group's batches).
+    fn next_batch(&mut self, looped: &BatchLoop) -> Value {
+        let index = self
+            .b
+            .ins()
+            .stack_load(types::I64, types::I32, looped.slot, 0);
+        let index = self.b.ins().iadd_imm_s(index, 1);
+        self.b.ins().stack_store(types::I64, index, looped.slot, 0);
+        self.step_batch_pointers(1);
+        self.b.ins().icmp_imm_u(
+            cranelift_codegen::ir::condcodes::IntCC::UnsignedLessThan,
+            index,
+            i64::from(looped.batches),
+        )
     }
 
     /// Notes, at the start of the phase that barrier `id` (counted from 1;
@@ -302,7 +318,8 @@ impl Tr<'_, '_> {
     /// Moves the frame's per-batch pointers on by `times` batches. One
     /// batch's scratch bytes are not known until the body is translated:
     /// the scratch pointer's step is a constant recorded in
-    /// `FuncState::scratch_steps` with `times`, and set then.
+    /// `FuncState::scratch_steps` with `times`, and set then
+    /// ([`set_scratch_steps`]).
     fn step_batch_pointers(&mut self, times: i64) {
         let lanes = self.lanes();
         for (field, by) in [
@@ -382,15 +399,8 @@ impl Tr<'_, '_> {
 
     /// Fills in the loop once the body is translated: `dispatch` (entered
     /// from the entry block) starts it, and each batch enters `first` (the
-    /// body's start) or the resume block its word names. `scratch_stride`
-    /// is the bytes of one batch's scratch.
-    pub fn close_batch_loop(
-        &mut self,
-        looped: &BatchLoop,
-        dispatch: Block,
-        first: Block,
-        scratch_stride: u32,
-    ) {
+    /// body's start) or the resume block its word names.
+    pub fn close_batch_loop(&mut self, looped: &BatchLoop, dispatch: Block, first: Block) {
         let flags = MemFlagsData::trusted();
         let head = looped.head;
         let skip = self.b.create_block();
@@ -438,24 +448,11 @@ impl Tr<'_, '_> {
             .stack_load(types::I64, types::I32, looped.slot, 4);
         let so_far = self.b.ins().bor(so_far, status);
         self.b.ins().stack_store(types::I64, so_far, looped.slot, 4);
-        let strides = self.batch_strides(scratch_stride);
-        self.move_batch_pointers(strides);
-        let index = self
-            .b
-            .ins()
-            .stack_load(types::I64, types::I32, looped.slot, 0);
-        let index = self.b.ins().iadd_imm_s(index, 1);
-        self.b.ins().stack_store(types::I64, index, looped.slot, 0);
-        let more = self.b.ins().icmp_imm_u(
-            cranelift_codegen::ir::condcodes::IntCC::UnsignedLessThan,
-            index,
-            i64::from(looped.batches),
-        );
+        let more = self.next_batch(looped);
         self.b.ins().brif(more, head, &[], finish, &[]);
 
         self.b.switch_to_block(finish);
-        let batches = i64::from(looped.batches);
-        self.move_batch_pointers(strides.map(|(field, s)| (field, -s * batches)));
+        self.step_batch_pointers(-i64::from(looped.batches));
         let one = self.b.ins().iconst(types::I32, 1);
         self.b
             .ins()
@@ -467,28 +464,6 @@ impl Tr<'_, '_> {
         // Only ends (STATUS_DONE, 0) and barriers (STATUS_BARRIER) reach
         // `next`, so the OR is STATUS_BARRIER when any batch stopped at one.
         self.b.ins().return_(&[result]);
-    }
-
-    /// The frame's per-batch pointers and the bytes from one batch's to
-    /// the next's.
-    fn batch_strides(&self, scratch_stride: u32) -> [(usize, i64); 3] {
-        let lanes = self.lanes();
-        [
-            (offset_of!(Frame, sysvals), sysval_stride(lanes)),
-            (offset_of!(Frame, lane_mask), 4 * i64::from(lanes)),
-            (offset_of!(Frame, scratch), i64::from(scratch_stride)),
-        ]
-    }
-
-    /// Adds each byte count to its frame pointer.
-    fn move_batch_pointers(&mut self, moves: [(usize, i64); 3]) {
-        for (field, by) in moves {
-            let p = self.frame_ptr(field);
-            let p = self.b.ins().iadd_imm_s(p, by);
-            self.b
-                .ins()
-                .store(MemFlagsData::trusted(), p, self.frame, field as i32);
-        }
     }
 }
 

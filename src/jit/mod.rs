@@ -692,16 +692,13 @@ pub fn compile_on(
             let done = tr.b.create_block();
             tr.end_phase_batch(&looped, done);
             tr.close_phase_loop(&looped, dispatch, first, done);
-            for (placeholder, times) in std::mem::take(&mut tr.func.scratch_steps) {
-                tr.b.func
-                    .replace(placeholder)
-                    .iconst(types::I64, i64::from(batch_scratch) * times);
-            }
+            group_loop::set_scratch_steps(tr.b.func, &mut tr.func, batch_scratch);
             batch_scratch * looped.batches
         }
         Some(looped) => {
             tr.end_batch(&looped, group_loop::FINISHED, STATUS_DONE);
-            tr.close_batch_loop(&looped, dispatch, first, batch_scratch);
+            tr.close_batch_loop(&looped, dispatch, first);
+            group_loop::set_scratch_steps(tr.b.func, &mut tr.func, batch_scratch);
             batch_scratch * looped.batches
         }
         None => {
