@@ -73,11 +73,7 @@ impl Tr<'_, '_> {
         let (load_ok, load_first) = self.strided_in_bounds(&src, &load_at, 16, 16);
         let (store_ok, store_first) = self.strided_in_bounds(&out, &store_at, 16, 16);
         let exec = self.exec();
-        let mut active = exec.v[0];
-        for j in 1..self.k {
-            active = self.b.ins().band(active, exec.v[j]);
-        }
-        let active = self.b.ins().vall_true(active);
+        let active = self.every_lane_runs(&exec);
         let both = self.b.ins().band(load_ok, store_ok);
         let fast_ok = self.b.ins().band(both, active);
         let fast = self.b.create_block();

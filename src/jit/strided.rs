@@ -105,6 +105,15 @@ impl Tr<'_, '_> {
         (b.ins().band(matches, fits), first)
     }
 
+    /// Whether every lane of `exec` runs, as an `i8` flag.
+    pub(super) fn every_lane_runs(&mut self, exec: &Lanes) -> Value {
+        let mut active = exec.v[0];
+        for j in 1..self.k {
+            active = self.b.ins().band(active, exec.v[j]);
+        }
+        self.b.ins().vall_true(active)
+    }
+
     /// Stores four components at each lane's offset when the offsets step
     /// by 16 bytes from lane to lane, every lane runs and every row is in
     /// bounds: the components transposed into rows and stored one after
@@ -189,11 +198,7 @@ impl Tr<'_, '_> {
         slow: impl FnOnce(&mut Self) -> Result<(), JitError>,
     ) -> Result<(), JitError> {
         let (in_bounds, first) = self.strided_in_bounds(m, off, layout.0, layout.1);
-        let mut active = exec.v[0];
-        for j in 1..self.k {
-            active = self.b.ins().band(active, exec.v[j]);
-        }
-        let active = self.b.ins().vall_true(active);
+        let active = self.every_lane_runs(exec);
         let fast_ok = self.b.ins().band(in_bounds, active);
         let fast_block = self.b.create_block();
         let slow_block = self.b.create_block();

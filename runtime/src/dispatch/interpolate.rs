@@ -106,8 +106,9 @@ pub(crate) fn corner_value(corners: &[[u32; 4]; 4], u: f64, v: f64) -> [u32; 4] 
 /// A draw's inputs, prepared once: the words that are the same at every
 /// pixel, and for the components that vary, their values along the top
 /// edge and rises to the bottom edge at every column. A pixel's word is
-/// `top + rise * v` (one fused multiply-add in f64) rounded to f32, with `top = top_left + top_step * u`
-/// and `rise = (bottom_left + bottom_step * u) - top`.
+/// `top + rise * v` (one fused multiply-add in f64) rounded to f32, with
+/// `top = top_left + top_step * u` and `rise = (bottom_left + bottom_step
+/// * u) - top`.
 #[derive(Debug, Clone)]
 pub(super) struct Inputs {
     /// (register × 4 + component, word) of the flat components.
