@@ -212,30 +212,47 @@ impl Tr<'_, '_> {
         self.lb().as_int(r)
     }
 
+    /// `a` with −0 made +0 (`a − (−0)`, which changes no other value).
+    pub(super) fn positive_zero(&mut self, a: Lanes) -> Lanes {
+        let negative_zero = float_lanes(&mut self.b, [-0.0; 4]);
+        self.fun(a, |b, x| b.ins().fsub(x, negative_zero))
+    }
+
     /// The legacy multiply of `a` and `b`. With more than one vector, a
     /// product by a one-signed literal makes its two constants once for
     /// all vectors: each is then a register every vector reads, one load
     /// where a constant made for each vector would be a load each (a
     /// constant row folds into its instruction only when what that
     /// computes is used once, which is rare enough in a whole shader).
+    /// A factor that is never −0 (`FuncState::never_negative_zero`) times
+    /// a positive literal is +0 exactly where the factor is +0, and needs
+    /// no subtraction, with any number of vectors.
     fn mul_legacy_lanes(&mut self, a: Lanes, b: Lanes) -> Lanes {
-        if self.k > 1 {
-            for (x, y) in [(a, b), (b, a)] {
-                if !y.shared(self.k) {
-                    continue;
-                }
-                let Some(literal) = SignedLiteral::of(&self.b, y.v[0]) else {
-                    continue;
-                };
-                let first = literal.first_constant(&mut self.b);
-                let multiplier = literal.multiplier(&mut self.b);
-                let x = self.lb().as_float(x);
-                let r = self.lb().map1(x, |b, x| {
-                    let x = literal.subtract(b, x, first);
-                    b.ins().fmul(x, multiplier)
-                });
-                return self.lb().as_int(r);
+        for (x, y) in [(a, b), (b, a)] {
+            if !y.shared(self.k) {
+                continue;
             }
+            let Some(literal) = SignedLiteral::of(&self.b, y.v[0]) else {
+                continue;
+            };
+            let plain = !literal.negative
+                && x.v[..self.k]
+                    .iter()
+                    .all(|v| self.func.never_negative_zero.contains(v));
+            if self.k == 1 && !plain {
+                continue;
+            }
+            let first = (!plain).then(|| literal.first_constant(&mut self.b));
+            let multiplier = literal.multiplier(&mut self.b);
+            let x = self.lb().as_float(x);
+            let r = self.lb().map1(x, |b, x| {
+                let x = match first {
+                    Some(first) => literal.subtract(b, x, first),
+                    None => x,
+                };
+                b.ins().fmul(x, multiplier)
+            });
+            return self.lb().as_int(r);
         }
         self.fbin(a, b, mul_legacy)
     }

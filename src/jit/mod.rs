@@ -45,6 +45,7 @@ mod typed_store;
 mod uniform;
 mod vector_memory;
 pub(crate) mod vertex_run;
+mod zero_sign;
 
 use crate::ir::{Program, Stage};
 use cranelift_codegen::ir::{
@@ -581,6 +582,8 @@ pub fn compile_on(
             row: None,
             row_check: None,
             vertex: None,
+            positive_zero_temps: Default::default(),
+            never_negative_zero: Default::default(),
         },
         ctl: Control::starting(dummy, 0),
         facts: Analyses {

@@ -103,7 +103,16 @@ impl Tr<'_, '_> {
                     .temps
                     .get(idx.base as usize * 4 + c)
                     .ok_or_else(|| JitError::Invalid(format!("r{} is not declared", idx.base)))?;
-                Ok(self.lb().use_var(var))
+                let value = self.lb().use_var(var);
+                if self
+                    .func
+                    .positive_zero_temps
+                    .contains(&(idx.base * 4 + c as u32))
+                {
+                    let lanes = value.v.into_iter().take(self.k);
+                    self.func.never_negative_zero.extend(lanes);
+                }
+                Ok(value)
             }
             File::SysVal(SysVal::GroupId) => {
                 let w = self.b.ins().load(
@@ -458,6 +467,8 @@ impl Tr<'_, '_> {
                     .ok_or_else(|| {
                         JitError::Invalid(format!("r{} is not declared", dst.index.base))
                     })?;
+                let slot = dst.index.base * 4 + c as u32;
+                self.func.positive_zero_temps.remove(&slot);
                 let blend = self.temp_needs_blend(dst.index.base, c as u8);
                 self.define_masked(var, val, blend);
                 Ok(())

@@ -182,6 +182,13 @@ pub struct FuncState {
     pub row_check: Option<Block>,
     /// Vertex shaders at the top tier: the vertex run's variables.
     pub vertex: Option<super::vertex_run::RunVars>,
+    /// Temp components (`r × 4 + c`) that hold a lookup's result whose
+    /// runtime path turned −0 into +0, because nothing reads the sign of
+    /// its zeros (see `zero_sign.rs`), until they are written again.
+    pub positive_zero_temps: std::collections::HashSet<u32>,
+    /// Values (lanes read from [`FuncState::positive_zero_temps`]) that are
+    /// never −0.
+    pub never_negative_zero: std::collections::HashSet<Value>,
 }
 
 /// Where control is: the execution masks, the open constructs and the

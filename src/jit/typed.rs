@@ -319,7 +319,10 @@ impl Tr<'_, '_> {
 
     /// sample*: filtered in compiled code for the pairs the runtime
     /// describes as inline (see `inline_sample`), otherwise one runtime
-    /// call per 2x2 quad with the lanes' coordinates.
+    /// call per 2x2 quad with the lanes' coordinates. With
+    /// `zero_sign_free` (nothing reads the sign of a zero result: see
+    /// `zero_sign.rs`), the runtime's results are made +0 where they are
+    /// −0, and the results are noted as never −0.
     #[allow(clippy::too_many_arguments)]
     pub fn emit_sample(
         &mut self,
@@ -332,6 +335,7 @@ impl Tr<'_, '_> {
         swizzle: [u8; 4],
         compare: Option<&Src>,
         slots: Option<&SlotOffsets>,
+        zero_sign_free: bool,
     ) -> Result<(), JitError> {
         let slots = self.lookup_slots(res, sampler, slots)?;
         if slots.is_none() && sampler as usize >= dxjit_runtime::abi::SAMPLER_SLOTS {
@@ -346,7 +350,12 @@ impl Tr<'_, '_> {
             _ => None,
         };
         let call = |tr: &mut Self| {
-            tr.sample_call_reading(res, sampler, coord, lod, offset, compare, slots)
+            let results =
+                tr.sample_call_reading(res, sampler, coord, lod, offset, compare, slots)?;
+            Ok(match zero_sign_free {
+                true => results.map(|r| tr.positive_zero(r)),
+                false => results,
+            })
         };
         let results = match pair {
             Some(pair) => {
@@ -371,6 +380,10 @@ impl Tr<'_, '_> {
         }
         for (c, v) in comps {
             self.write(dst, c, v)?;
+            if zero_sign_free {
+                let slot = dst.index.base * 4 + c as u32;
+                self.func.positive_zero_temps.insert(slot);
+            }
         }
         Ok(())
     }

@@ -526,6 +526,8 @@ fn translate(
             row: None,
             row_check: None,
             vertex: None,
+            positive_zero_temps: Default::default(),
+            never_negative_zero: Default::default(),
         },
         ctl: Control::starting(dummy, u32::from(key.divergent)),
         facts: Analyses {
