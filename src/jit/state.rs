@@ -272,6 +272,14 @@ impl<'p, 'f> Tr<'p, 'f> {
             .iadd_imm_s(scratch, i64::from(self.func.scratch.args))
     }
 
+    /// Whether `rest` is the main function's remainder: translating main
+    /// itself (not an inlined subroutine, whose body ends before the code
+    /// after its call, nor a stencil's lone instruction), so that nothing
+    /// runs after `rest`'s last instruction.
+    pub fn rest_of_main(&self, rest: &[crate::ir::Inst]) -> bool {
+        self.ctl.call_depth == 0 && rest.as_ptr_range().end == self.prog.main.as_ptr_range().end
+    }
+
     /// The index in the main function of the instruction followed by `rest`;
     /// `None` inside an inlined call, whose body is another function's.
     pub fn main_index(&self, rest: &[crate::ir::Inst]) -> Option<usize> {

@@ -263,7 +263,7 @@ impl Tr<'_, '_> {
                 *swizzle,
                 compare.as_ref(),
                 slots.as_deref(),
-                super::zero_sign::zero_sign_unobserved(dst, rest),
+                self.rest_of_main(rest) && super::zero_sign::zero_sign_unobserved(dst, rest),
             ),
             Inst::Fetch {
                 dst,

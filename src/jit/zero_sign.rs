@@ -12,9 +12,9 @@
 use crate::ir::{AluOp, Dst, File, Inst, Src};
 
 /// Whether the sign of a zero written to `dst` is never observed by
-/// `rest`, the instructions that follow (straight-line code only: any other
-/// instruction kind, or a read of the register in any other role, says
-/// no).
+/// `rest`, the instructions that follow up to the program's end
+/// (straight-line code only: any other instruction kind, or a read of the
+/// register in any other role, says no).
 pub fn zero_sign_unobserved(dst: &Dst, rest: &[Inst]) -> bool {
     if dst.file != File::Temp || dst.index.rel.is_some() {
         return false;
