@@ -3,6 +3,7 @@
 //! the same taps, weights and summation order.
 
 use super::filter::{axis_taps, BorderSum};
+use super::reduce::weigh;
 use super::texel::Texel;
 use super::{address, QuadSample, SamplerState};
 use crate::texture::Level;
@@ -35,6 +36,7 @@ pub(crate) fn sample<T: Texel>(
         (address::resolve(ay, y1, level.height), wy1),
     ];
     let mut sum = [0.0f32; 4];
+    let mut first = true;
     let mut border = BorderSum::default();
     for (x, wx) in columns {
         for (y, wy) in rows {
@@ -53,8 +55,9 @@ pub(crate) fn sample<T: Texel>(
                 _ => sampler.border,
             };
             for c in 0..4 {
-                sum[c] += weight * value[c];
+                sum[c] = weigh(sum[c], weight, value[c], first);
             }
+            first = false;
         }
     }
     if T::SCALE == 1.0 {

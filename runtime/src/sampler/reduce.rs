@@ -35,7 +35,7 @@ impl Reducer {
         match self.mode {
             Reduction::Standard => {
                 for (s, v) in self.value.iter_mut().zip(value) {
-                    *s += weight * v;
+                    *s = weigh(*s, weight, v, self.empty);
                 }
             }
             Reduction::Minimum if !self.empty => {
@@ -49,7 +49,7 @@ impl Reducer {
         self.empty = false;
     }
 
-    /// The combination.
+    /// The combination (zeros when nothing was added).
     pub(crate) fn finish(self) -> [f32; 4] {
         self.value
     }
@@ -66,5 +66,17 @@ impl Reducer {
             Reduction::Maximum if weight < 1.0 => std::array::from_fn(|c| a[c].max(b[c])),
             Reduction::Minimum | Reduction::Maximum => b,
         }
+    }
+}
+
+/// `sum + weight × value`, or the product alone for the first term
+/// (`first`): a sum does not start from +0, so a single tap of weight 1
+/// (point filtering) is its texel exactly, −0 included, and taps that are
+/// all −0 sum to −0.
+pub(crate) fn weigh(sum: f32, weight: f32, value: f32, first: bool) -> f32 {
+    if first {
+        weight * value
+    } else {
+        sum + weight * value
     }
 }

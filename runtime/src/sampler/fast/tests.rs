@@ -228,3 +228,60 @@ fn fast_path_covers_only_plain_2d_reads() {
     .expect("array");
     assert!(quad_for(&array, &plain).is_none());
 }
+
+/// A quad whose four lanes read (u, v) at level 0, without offsets.
+fn quad_at(u: f32, v: f32) -> QuadSample {
+    QuadSample {
+        coord: [[u; 4], [v; 4], [0.0; 4], [0.0; 4]],
+        ddx: [[0.0; 4]; 4],
+        ddy: [[0.0; 4]; 4],
+        lod: [0.0; 4],
+        reference: [0.0; 4],
+        offset: [0; 3],
+        mode: LOD_LEVEL,
+        unbound_alpha: 1.0,
+    }
+}
+
+#[test]
+fn point_samples_are_their_texels_and_negative_zeros_stay() {
+    // One rgba32_float texel: -0, -2.5, a NaN with a payload, +0.
+    let words = [0x8000_0000u32, (-2.5f32).to_bits(), 0x7fc1_2345, 0];
+    let data = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let t = Texture::new(
+        TextureKind::Texture2D,
+        Format::Rgba32Float,
+        1,
+        1,
+        1,
+        1,
+        data,
+    )
+    .expect("texture");
+    let point = SamplerState {
+        filter: Filter::Point,
+        address: [Address::Clamp; 3],
+        ..SamplerState::default()
+    };
+    let linear = SamplerState {
+        filter: Filter::Linear,
+        ..point
+    };
+    let q = quad_at(0.3, 0.8);
+    for (name, s) in [("point", point), ("linear", linear)] {
+        let fast = quad_for(&t, &s).expect("covered")(&t, &s, &q);
+        let generic = generic_quad(&t, &s, &q);
+        for (path, found) in [("fast", fast), ("generic", generic)] {
+            // Components, each of the four lanes.
+            for lane in 0..4 {
+                let bits = found.map(|c| c[lane].to_bits());
+                // Linear filtering weighs the clamped texel four times: the
+                // zeros sum to zeros of their sign.
+                assert_eq!([bits[0], bits[3]], [0x8000_0000, 0], "{name} {path}");
+                if name == "point" {
+                    assert_eq!(bits, words, "{name} {path}");
+                }
+            }
+        }
+    }
+}
