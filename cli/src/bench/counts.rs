@@ -1,5 +1,5 @@
-//! Counts what one invocation executes (float operations and group
-//! barriers) without running it: a walk of the program that follows the
+//! Counts what one invocation executes (float operations, texture
+//! lookups and group barriers) without running it: a walk of the program that follows the
 //! values known from literals and bound constants, so a loop whose trip
 //! count those values decide is counted once per iteration.
 //!
@@ -25,6 +25,9 @@ const MAX_CALL_DEPTH: u32 = 32;
 pub struct StaticCounts {
     /// Single-precision float operations (see [`super::flop_cost`]).
     pub flops: u64,
+    /// Texture lookups (`sample*`, `gather*`, `ld*` of a texture,
+    /// `texld*`) executed.
+    pub lookups: u64,
     /// Group barriers (`sync` with thread-group synchronisation) reached.
     pub barriers: u64,
     /// Whether every branch, loop exit and call was decided by known
@@ -241,6 +244,10 @@ impl<'a> Walk<'a, '_> {
                 }
                 write(dst, out, temps);
             }
+            Inst::Sample { .. }
+            | Inst::Gather { .. }
+            | Inst::Fetch { .. }
+            | Inst::LoadSample { .. } => self.counts.lookups += 1,
             Inst::Sync { group: true, .. } => self.counts.barriers += 1,
             Inst::Break => return Flow::Break,
             Inst::Continue => return Flow::Continue,

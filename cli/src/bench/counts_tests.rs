@@ -1,4 +1,4 @@
-//! The flop and barrier counter on hand-counted programs.
+//! The flop, lookup and barrier counter on hand-counted programs.
 
 use super::counts::{count, StaticCounts};
 use dxjit::ir::Program;
@@ -40,6 +40,7 @@ ret
         c,
         StaticCounts {
             flops: 18,
+            lookups: 0,
             barriers: 0,
             exact: true
         }
@@ -145,6 +146,7 @@ ret
         c,
         StaticCounts {
             flops: 0,
+            lookups: 0,
             barriers: 6,
             exact: true
         }
@@ -196,4 +198,30 @@ fn the_alu_anchor_kernel_counts_as_its_source_says() {
     let (_, prog) = dxjit::shader::lower(&bytes, &CompileOptions::default()).expect("lowers");
     let c = count(&prog, &BTreeMap::new());
     assert_eq!((c.flops, c.exact), (4096 + 4 + 3, true));
+}
+
+#[test]
+fn lookups_count_every_texture_read_of_every_iteration() {
+    // One sample, then three iterations of a sample and an ld: 7.
+    let c = counts(
+        "ps_4_0
+dcl_sampler s0, mode_default
+dcl_resource_texture2d (float,float,float,float) t0
+dcl_input_ps linear v0.xy
+dcl_output o0.xyzw
+dcl_temps 2
+sample r0.xyzw, v0.xyxx, t0.xyzw, s0
+mov r1.x, l(0)
+loop
+  uge r1.y, r1.x, l(3)
+  breakc_nz r1.y
+  sample r0.xyzw, v0.xyxx, t0.xyzw, s0
+  ld r0.xyzw, l(0, 0, 0, 0), t0.xyzw
+  iadd r1.x, r1.x, l(1)
+endloop
+mov o0.xyzw, r0.xyzw
+ret
+",
+    );
+    assert_eq!((c.lookups, c.exact), (7, true));
 }

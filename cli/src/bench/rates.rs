@@ -1,6 +1,6 @@
 //! The rates a measured point reaches and the ceilings they compare with:
-//! work per second, GFLOP/s against the peak, GB/s against memcpy,
-//! barriers per second, and which ceiling the case is nearest.
+//! work per second, GFLOP/s against the peak, GB/s against memcpy, texture
+//! lookups and barriers per second, and which ceiling the case is nearest.
 
 use super::measure::Point;
 use super::peak::Peak;
@@ -51,8 +51,13 @@ pub enum Bound {
     Alu,
     /// Memory: the larger fraction is of the memcpy rate.
     Memory,
-    /// Neither rate reaches [`NEAR`] of its ceiling: control flow, dispatch,
-    /// barriers or helper calls take the time.
+    /// Neither rate reaches [`NEAR`] of its ceiling and the shader reads
+    /// textures: the lookups' addressing, texel loads and filtering, vector
+    /// work the float-operation count leaves out, are the likeliest cost
+    /// (K4, whose two lookups take about 80 % of its time, is such a case).
+    Sampling,
+    /// Neither rate reaches [`NEAR`] of its ceiling and no texture is read:
+    /// control flow, dispatch, barriers or helper calls take the time.
     Overhead,
     /// No ceiling is known (no action, no clock, nothing bound).
     Unknown,
@@ -64,6 +69,7 @@ impl Bound {
         match self {
             Bound::Alu => "alu",
             Bound::Memory => "memory",
+            Bound::Sampling => "sampling",
             Bound::Overhead => "overhead",
             Bound::Unknown => "unknown",
         }
@@ -83,6 +89,9 @@ pub struct Rates {
     pub gb_per_s: f64,
     /// The memcpy reference in the same unit.
     pub memcpy_gb_per_s: Option<f64>,
+    /// Texture lookups per second (invocations × lookups per invocation),
+    /// when the shader makes any.
+    pub lookups_per_s: Option<f64>,
     /// Barriers the whole dispatch passes per second (groups × barriers per group).
     pub barriers_per_s: Option<f64>,
 }
@@ -102,6 +111,10 @@ impl Rates {
             peak_gflops: peak.map(|p| p.gflops(point.threads)),
             gb_per_s: per_second(point.bytes.total() as f64) / 1e9,
             memcpy_gb_per_s: point.memcpy_bytes_per_s.map(|r| r / 1e9),
+            lookups_per_s: point
+                .counts
+                .filter(|c| c.lookups > 0)
+                .map(|c| per_second(c.lookups as f64 * invocations)),
             barriers_per_s: point
                 .counts
                 .filter(|c| c.barriers > 0 && groups > 0)
@@ -128,7 +141,9 @@ impl Rates {
             (Some(a), _) => (Bound::Alu, a),
             (None, Some(m)) => (Bound::Memory, m),
         };
-        if nearest.1 < NEAR {
+        if nearest.1 < NEAR && self.lookups_per_s.is_some() {
+            Bound::Sampling
+        } else if nearest.1 < NEAR {
             Bound::Overhead
         } else {
             nearest.0
@@ -159,6 +174,7 @@ mod tests {
             peak_gflops: Some(100.0),
             gb_per_s,
             memcpy_gb_per_s: Some(10.0),
+            lookups_per_s: None,
             barriers_per_s: None,
         }
     }
@@ -168,6 +184,17 @@ mod tests {
         assert_eq!(rates(60.0, 1.0).bound(), Bound::Alu);
         assert_eq!(rates(10.0, 8.0).bound(), Bound::Memory);
         assert_eq!(rates(10.0, 1.0).bound(), Bound::Overhead);
+        let sampled = Rates {
+            lookups_per_s: Some(1e6),
+            ..rates(10.0, 1.0)
+        };
+        assert_eq!(sampled.bound(), Bound::Sampling);
+        // A lookup rate does not hide a ceiling the case is near.
+        let near = Rates {
+            lookups_per_s: Some(1e6),
+            ..rates(10.0, 8.0)
+        };
+        assert_eq!(near.bound(), Bound::Memory);
         let none = Rates {
             gflops: None,
             memcpy_gb_per_s: None,

@@ -64,6 +64,8 @@ pub fn point_json(case: &str, work: Work, point: &Point, rates: &Rates) -> Map<S
     put("gb_per_s", json!(rates.gb_per_s));
     put("memcpy_gb_per_s", json!(rates.memcpy_gb_per_s));
     put("memcpy_fraction", json!(rates.memcpy_fraction()));
+    put("lookups_per_invocation", json!(counts.map(|c| c.lookups)));
+    put("lookups_per_s", json!(rates.lookups_per_s));
     put("barriers_per_group", json!(counts.map(|c| c.barriers)));
     put("barriers_per_s", json!(rates.barriers_per_s));
     put("bound", json!(rates.bound().name()));
@@ -134,6 +136,9 @@ fn bound_text(rates: &Rates) -> String {
     match rates.bound() {
         Bound::Alu => format!("ALU ({alu} of peak GFLOP/s; memory at {memory} of memcpy)"),
         Bound::Memory => format!("memory ({memory} of memcpy; ALU at {alu} of peak GFLOP/s)"),
+        Bound::Sampling => format!(
+            "sampling: near neither ceiling ({alu} of peak GFLOP/s, {memory} of memcpy), and the shader reads textures"
+        ),
         Bound::Overhead => {
             format!("overhead: near neither ceiling ({alu} of peak GFLOP/s, {memory} of memcpy)")
         }
@@ -221,6 +226,13 @@ pub fn point_text(
         bytes_text(&point.bytes),
         rates.gb_per_s
     );
+    if let (Some(c), Some(per_s)) = (&point.counts, rates.lookups_per_s) {
+        let _ = writeln!(
+            s,
+            "lookups: {} per invocation, {per_s:.3e} per second",
+            c.lookups
+        );
+    }
     if let (Some(c), Some(per_s)) = (&point.counts, rates.barriers_per_s) {
         let _ = writeln!(
             s,
@@ -253,6 +265,9 @@ pub fn sweep_text(
         );
         if let Some(c) = &first.point.counts {
             let _ = writeln!(s, "flops: {} per invocation ({})", c.flops, flops_basis(c));
+            if c.lookups > 0 {
+                let _ = writeln!(s, "lookups: {} per invocation", c.lookups);
+            }
             if c.barriers > 0 {
                 let _ = writeln!(s, "barriers: {} per group", c.barriers);
             }
@@ -262,6 +277,7 @@ pub fn sweep_text(
             let _ = writeln!(s, "peak: {}", p.explain(last.point.threads));
         }
     }
+    let lookups = rows.iter().any(|r| r.rates.lookups_per_s.is_some());
     let barriers = rows.iter().any(|r| r.rates.barriers_per_s.is_some());
     let threads_column = sweep != Sweep::Threads;
     let mut header = vec![sweep.name().to_string()];
@@ -278,6 +294,9 @@ pub fn sweep_text(
         "memcpy GB/s".into(),
         "% memcpy".into(),
     ]);
+    if lookups {
+        header.push("lookups/s".into());
+    }
     if barriers {
         header.push("barriers/s".into());
     }
@@ -298,12 +317,13 @@ pub fn sweep_text(
             number(r.rates.memcpy_gb_per_s, 2),
             percent(r.rates.memcpy_fraction()),
         ]);
-        if barriers {
-            cells.push(
-                r.rates
-                    .barriers_per_s
-                    .map_or("-".into(), |b| format!("{b:.3e}")),
-            );
+        for (shown, rate) in [
+            (lookups, r.rates.lookups_per_s),
+            (barriers, r.rates.barriers_per_s),
+        ] {
+            if shown {
+                cells.push(rate.map_or("-".into(), |b| format!("{b:.3e}")));
+            }
         }
         cells.push(r.rates.bound().name().into());
         table.push(cells);
@@ -362,6 +382,7 @@ mod tests {
             memcpy_bytes_per_s: Some(1e10),
             counts: Some(StaticCounts {
                 flops: 10,
+                lookups: 3,
                 barriers: 2,
                 exact: true,
             }),
@@ -410,6 +431,7 @@ mod tests {
                 "gflops",
                 "gb_per_s",
                 "memcpy_gb_per_s",
+                "lookups_per_s",
                 "barriers_per_s",
                 "bound",
             ] {
@@ -424,6 +446,7 @@ mod tests {
         close("invocations_per_s", 1e6);
         close("gflops", 1e-2);
         close("gb_per_s", 8e-3);
+        close("lookups_per_s", 3e6);
         close("barriers_per_s", 8e3);
         assert_eq!(points[1]["peak_gflops"], Value::Null);
     }
@@ -446,6 +469,7 @@ mod tests {
             .skip_while(|l| !l.contains("median ms"))
             .collect();
         assert_eq!(table.len(), 3);
+        assert!(table[0].contains("lookups/s"));
         assert!(table[0].contains("barriers/s"));
     }
 }
