@@ -44,10 +44,13 @@ pub fn zero_sign_unobserved(dst: &Dst, rest: &[Inst]) -> bool {
             return false;
         }
         for written in inst.destinations() {
-            if written.file == File::Temp && written.index.base == reg {
-                if written.index.rel.is_some() {
-                    return false;
-                }
+            if written.file != File::Temp {
+                continue;
+            }
+            if written.index.rel.is_some() {
+                return false;
+            }
+            if written.index.base == reg {
                 tracked &= !written.mask;
             }
         }
