@@ -3,12 +3,16 @@
 //! together. Uniform control flow needs no execution masks: it becomes
 //! plain branches, and the writes inside it need no blending.
 //!
+//! Loads from shader resource views at uniform places are uniform (the
+//! views are read-only); loads from UAVs and group-shared memory, which
+//! other lanes may write, and lookups are not.
+//!
 //! The analysis is flow-insensitive and optimistic: it starts with every
 //! temp component uniform and removes a component when some write to it
 //! reads a non-uniform value or happens under non-uniform control, until
 //! nothing changes.
 
-use crate::ir::{File, Inst, Program, Src, SysVal};
+use crate::ir::{File, Inst, Program, Resource, Src, SysVal};
 
 /// How control enters a function body the analysis walks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -109,6 +113,37 @@ impl Uniformity {
                     let level = self.src(mip, 0);
                     self.vary_all(dst, divergent || !level);
                 }
+                // A shader resource view does not change during a call: a
+                // load from one at a uniform place reads the same value in
+                // every lane (and in every batch of a group).
+                Inst::LoadRaw {
+                    dst,
+                    res: Resource::Srv(_),
+                    offset,
+                    ..
+                } => self.vary_all(dst, divergent || !self.src(offset, 0)),
+                Inst::LoadStructured {
+                    dst,
+                    res: Resource::Srv(_),
+                    index,
+                    offset,
+                    ..
+                } => {
+                    let place = self.src(index, 0) && self.src(offset, 0);
+                    self.vary_all(dst, divergent || !place);
+                }
+                Inst::LoadTyped {
+                    dst,
+                    res: Resource::Srv(_),
+                    coord,
+                    ..
+                }
+                | Inst::Fetch {
+                    dst,
+                    coord,
+                    slots: None,
+                    ..
+                } => self.vary_all(dst, divergent || !self.all(coord)),
                 Inst::LoadRaw { dst, .. }
                 | Inst::LoadStructured { dst, .. }
                 | Inst::LoadTyped { dst, .. }

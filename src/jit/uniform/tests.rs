@@ -98,3 +98,42 @@ fn resinfo_is_uniform_at_a_uniform_level_under_uniform_control() {
     assert!(!u.temp(2, 0), "a per-lane level");
     assert!(!u.temp(3, 0), "under a varying branch");
 }
+
+/// A load of component x into temp `dst` from `res` at byte `offset`.
+fn load_raw(dst: u32, res: crate::ir::Resource, offset: Src) -> Inst {
+    Inst::LoadRaw {
+        dst: Dst::temp(dst, 0b0001),
+        res,
+        offset,
+        swizzle: [0; 4],
+    }
+}
+
+#[test]
+fn loads_from_views_at_uniform_places_are_uniform() {
+    use crate::ir::Resource::{Srv, Tgsm, Uav};
+    let u = Uniformity::of(&program(vec![
+        load_raw(0, Srv(0), cb()),
+        load_raw(1, Srv(0), tid()),
+        load_raw(2, Uav(0), cb()),
+        load_raw(3, Tgsm(0), cb()),
+    ]));
+    assert!(u.temp(0, 0), "a read-only view at a uniform place");
+    assert!(!u.temp(1, 0), "a varying place");
+    assert!(!u.temp(2, 0), "a UAV other lanes may write");
+    assert!(!u.temp(3, 0), "group-shared memory other lanes may write");
+}
+
+#[test]
+fn a_uniform_load_under_a_varying_branch_varies() {
+    let u = Uniformity::of(&program(vec![
+        mov(0, tid()),
+        Inst::If {
+            cond: Src::temp(0).scalar(0),
+            nz: true,
+        },
+        load_raw(1, crate::ir::Resource::Srv(0), cb()),
+        Inst::EndIf,
+    ]));
+    assert!(!u.temp(1, 0));
+}
