@@ -501,6 +501,9 @@ typedef struct dxjit_compile_options {
 // A buffer in the caller's memory, bound to a constant-buffer, SRV or UAV
 // slot. The memory must stay valid, and untouched by other threads, for
 // the call; shaders only write UAVs, and only inside `data .. data + size`.
+// As in Direct3D, memory bound for reading must not also be bound as a
+// UAV: compiled code takes what it reads from a constant buffer or SRV to
+// stay the same for the whole call.
 typedef struct dxjit_buffer_binding {
   // `sizeof(dxjit_buffer_binding)`.
   size_t struct_size;
