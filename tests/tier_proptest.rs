@@ -13,7 +13,9 @@
 //! and reads its index from an input where a thread reads its id; a pixel
 //! computes its index from its position, and half of the pixels discard
 //! before writing their outputs to `rgba32_uint` targets). Loops of
-//! independent chains check the top tier's loop distribution.
+//! independent chains check the top tier's loop distribution. Programs
+//! with a group barrier check the top tier's temps split into their live
+//! ranges and its group loop.
 
 use dxjit::ir::*;
 use dxjit::jit::{compile, Codegen, JitOptions};
@@ -401,6 +403,25 @@ fn program(body: Vec<Inst>) -> Program {
     p
 }
 
+/// `program(body)` with a group barrier between the body and the stores:
+/// at the top tier its group runs in one call, and its temps are split
+/// into their live ranges first (`jit/webs.rs`).
+fn program_with_barrier(body: Vec<Inst>) -> Program {
+    let at = TEMPS as usize + 1 + body.len();
+    let mut prog = program(body);
+    let mut main = prog.main.to_vec();
+    main.insert(
+        at,
+        Inst::Sync {
+            group: true,
+            uav: false,
+            tgsm: true,
+        },
+    );
+    prog.main = main.into();
+    prog
+}
+
 /// Declares outputs `o0..` for the temps, with `semantic`.
 fn declare_outputs(p: &mut Program, semantic: &str) {
     for reg in 0..TEMPS {
@@ -622,6 +643,20 @@ proptest! {
         prop_assume!(validate(&prog).is_ok());
         let top = run(&prog, Codegen::Full, 4, &constants);
         for k in [1, 2, 4] {
+            let first = run(&prog, Codegen::Quick, k, &constants);
+            prop_assert_eq!(&first, &top, "first tier at k = {}:\n{:#?}", k, prog.main);
+        }
+    }
+
+    #[test]
+    fn random_programs_with_a_barrier_agree_across_tiers(
+        body in body(),
+        constants in prop::collection::vec(any::<u32>(), CB_ROWS * 4),
+    ) {
+        let prog = program_with_barrier(body);
+        prop_assume!(validate(&prog).is_ok());
+        let top = run(&prog, Codegen::Full, 4, &constants);
+        for k in [1, 4] {
             let first = run(&prog, Codegen::Quick, k, &constants);
             prop_assert_eq!(&first, &top, "first tier at k = {}:\n{:#?}", k, prog.main);
         }

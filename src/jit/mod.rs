@@ -45,6 +45,7 @@ mod typed_store;
 mod uniform;
 mod vector_memory;
 pub(crate) mod vertex_run;
+mod webs;
 mod zero_sign;
 
 use crate::ir::{Program, Stage};
@@ -460,6 +461,11 @@ pub fn compile_on(
             return Ok(compiled);
         }
     }
+    let webs = match opts.codegen {
+        Codegen::Full => webs::split_live_ranges(prog),
+        Codegen::Quick => None,
+    };
+    let prog = webs.as_ref().unwrap_or(prog);
     let split = match opts.codegen {
         Codegen::Full => distribute::split_loops(prog, k),
         Codegen::Quick => None,
