@@ -639,26 +639,14 @@ proptest! {
         body in body(),
         constants in prop::collection::vec(any::<u32>(), CB_ROWS * 4),
     ) {
-        let prog = program(body);
-        prop_assume!(validate(&prog).is_ok());
-        let top = run(&prog, Codegen::Full, 4, &constants);
-        for k in [1, 2, 4] {
-            let first = run(&prog, Codegen::Quick, k, &constants);
-            prop_assert_eq!(&first, &top, "first tier at k = {}:\n{:#?}", k, prog.main);
-        }
-    }
-
-    #[test]
-    fn random_programs_with_a_barrier_agree_across_tiers(
-        body in body(),
-        constants in prop::collection::vec(any::<u32>(), CB_ROWS * 4),
-    ) {
-        let prog = program_with_barrier(body);
-        prop_assume!(validate(&prog).is_ok());
-        let top = run(&prog, Codegen::Full, 4, &constants);
-        for k in [1, 4] {
-            let first = run(&prog, Codegen::Quick, k, &constants);
-            prop_assert_eq!(&first, &top, "first tier at k = {}:\n{:#?}", k, prog.main);
+        // Each body alone, and followed by a group barrier.
+        for prog in [program(body.clone()), program_with_barrier(body)] {
+            prop_assume!(validate(&prog).is_ok());
+            let top = run(&prog, Codegen::Full, 4, &constants);
+            for k in [1, 2, 4] {
+                let first = run(&prog, Codegen::Quick, k, &constants);
+                prop_assert_eq!(&first, &top, "first tier at k = {}:\n{:#?}", k, prog.main);
+            }
         }
     }
 
