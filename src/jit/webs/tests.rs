@@ -75,3 +75,29 @@ fn components_read_together_share_a_register() {
     );
     assert_eq!(split_live_ranges(&apart).map(|p| p.temps), Some(3));
 }
+
+#[test]
+fn a_value_falling_through_a_switch_stays_with_its_read() {
+    // Case 1 writes r0.x and falls through to case 2, which reads it with
+    // the first write's value on the other path: one web. The write after
+    // the switch starts another.
+    let prog = program(
+        "mov r0.x, l(5)\nswitch vThreadIDInGroupFlattened.x\ncase l(1)\nmov r0.x, l(7)\n\
+         case l(2)\niadd r1.x, r0.x, l(1)\nstore_raw u0.x, l(0), r1.x\nbreak\n\
+         default\nbreak\nendswitch\nmov r0.x, vThreadIDInGroupFlattened.x\n\
+         store_raw u0.x, l(4), r0.x",
+    );
+    let split = split_live_ranges(&prog).expect("splits");
+    let registers: Vec<u32> = split
+        .main
+        .iter()
+        .filter_map(|i| match i {
+            crate::ir::Inst::Alu { dst, .. } if dst.index.base != 1 => Some(dst.index.base),
+            _ => None,
+        })
+        .collect();
+    // The two writes before the read share a register; the last has its own.
+    assert_eq!(registers.len(), 3);
+    assert_eq!(registers[0], registers[1]);
+    assert_ne!(registers[1], registers[2]);
+}
