@@ -144,13 +144,13 @@ fn successors(main: &[Inst]) -> Option<Vec<Vec<usize>>> {
         return None;
     }
     for (i, inst) in main.iter().enumerate() {
+        // The construct this instruction closes, if it closes one.
+        let mut closed = None;
         match inst {
             Inst::If { .. } => open.push((Open::If, i)),
             Inst::Loop => open.push((Open::Loop, i)),
             Inst::Switch { .. } => open.push((Open::Switch, i)),
-            Inst::EndIf | Inst::EndLoop | Inst::EndSwitch => {
-                open.pop();
-            }
+            Inst::EndIf | Inst::EndLoop | Inst::EndSwitch => closed = open.pop(),
             _ => {}
         }
         let next = i + 1;
@@ -175,16 +175,8 @@ fn successors(main: &[Inst]) -> Option<Vec<Vec<usize>>> {
                 let at = open.last()?.1;
                 vec![close[at]]
             }
-            Inst::EndLoop => {
-                // The loop just closed: back to its first instruction.
-                let at = main[..i]
-                    .iter()
-                    .enumerate()
-                    .rev()
-                    .find(|(j, _)| close[*j] == i && matches!(main[*j], Inst::Loop))?
-                    .0;
-                vec![at + 1]
-            }
+            // Back to the first instruction of the loop it closes.
+            Inst::EndLoop => vec![closed?.1 + 1],
             Inst::Switch { .. } => {
                 let mut to = cases[i].clone();
                 if !cases[i].iter().any(|c| matches!(main[*c], Inst::Default)) {
