@@ -59,6 +59,13 @@ macro_rules! foreach_helper {
                     args: *const $crate::sampler::QuadSample,
                     out: *mut [[f32; 4]; 4]
                 ) -> ();
+                /// Up to sixteen lanes' inline lookups, of one or more lookups, in AVX-512 code
+                /// (a bit per lookup taken).
+                SampleWide = sampler::dxjit_sample_wide(
+                    batch: *mut $crate::sampler::WideBatch,
+                    count: u32,
+                    lanes: u32
+                ) -> u32;
                 /// One `gather4*` for a 2x2 quad.
                 GatherQuad = sampler::dxjit_gather_quad(
                     view: *const $crate::abi::View,

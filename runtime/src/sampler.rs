@@ -61,6 +61,7 @@ mod plane;
 mod reduce;
 mod seam;
 mod texel;
+mod wide;
 
 pub use filter::{SUBTEXEL_STEPS, UNORM8_SCALE};
 pub use gather::{dxjit_gather_quad, dxjit_lod_quad, gather_quad, lod_quad, GatherSample};
@@ -69,6 +70,9 @@ pub use indexed::{
     dxjit_sample_quad_indexed, QuadSlots,
 };
 pub use inline::{InlineSampler, INLINE_PAIRS};
+pub use wide::{
+    dxjit_sample_wide, wide_sampling_available, WideBatch, WideLookup, WIDE_BATCH, WIDE_LANES,
+};
 
 use crate::abi::View;
 use crate::format::{Format, FormatKind};

@@ -1,0 +1,496 @@
+//! Sixteen lanes' inline lookups at once, in AVX-512 code.
+//!
+//! Cranelift 0.135 makes only 128-bit vector code, so compiled code
+//! filters an [`InlineSampler`] pair four lanes a vector. On a CPU with
+//! AVX-512 (F, VL, BW and VBMI), compiled code hands a lookup's lanes (up
+//! to sixteen) to [`dxjit_sample_wide`] instead: the same steps, taps,
+//! weights and sums as the compiled filter (`src/jit/inline_sample`), made
+//! eight lanes a vector, with the texel pairs gathered, each channel
+//! picked from them by one two-source byte permutation and the quotient
+//! by 255 made without a division. Its results are the compiled
+//! filter's, and so the runtime's, bit for bit.
+//!
+//! The vectors are 256 bits wide, with AVX-512's masks and permutations:
+//! while 512-bit instructions are in flight, Intel cores run vector
+//! instructions on two ports instead of three, and the compiled code
+//! around each call (interpolation, arithmetic, target conversion) would
+//! run on two as well. (Measured on K4: 512-bit lookups left the draw as
+//! fast as the compiled filter; 256-bit ones made it faster.)
+
+use super::inline::InlineSampler;
+use super::{SUBTEXEL_STEPS, UNORM8_SCALE};
+use std::arch::x86_64::*;
+
+/// The lanes one wide lookup takes at most.
+pub const WIDE_LANES: usize = 16;
+
+/// The lanes of one vector.
+const HALF: usize = 8;
+
+/// What the filter divides `S / 256` by (the compiled filter's
+/// `ROW_SCALE`): the weighted sum `S` is in steps of 1/65536, then 255.
+const ROW_SCALE: f32 = UNORM8_SCALE * SUBTEXEL_STEPS;
+
+/// One wide lookup's coordinates and results, each lane at its index
+/// (16-byte aligned: each quarter of a coordinate is one vector).
+#[repr(C, align(16))]
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct WideLookup {
+    /// Each lane's u.
+    pub u: [f32; WIDE_LANES],
+    /// Each lane's v.
+    pub v: [f32; WIDE_LANES],
+    /// Red, green, blue and alpha, each lane's at its index.
+    pub out: [[f32; WIDE_LANES]; 4],
+}
+
+/// Whether this CPU runs [`dxjit_sample_wide`]'s vector code; compiled
+/// code calls it only when this holds.
+pub fn wide_sampling_available() -> bool {
+    is_x86_feature_detected!("avx512f")
+        && is_x86_feature_detected!("avx512vl")
+        && is_x86_feature_detected!("avx512bw")
+        && is_x86_feature_detected!("avx512vbmi")
+}
+
+/// Lookups one wide call takes at most: a shader's consecutive lookups
+/// that do not read each other's results go in one call, for their work
+/// to overlap.
+pub const WIDE_BATCH: usize = 2;
+
+/// One wide call's lookups, as compiled code lays them out in its
+/// (16-byte aligned) argument area.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct WideBatch {
+    /// Each lookup's (texture, sampler) pair.
+    pub samplers: [*const InlineSampler; WIDE_BATCH],
+    /// Each lookup's coordinates and results.
+    pub lookups: [WideLookup; WIDE_BATCH],
+}
+
+/// The wide lookups compiled code calls: filters the first `lanes` lanes
+/// of each of the first `count` lookups of `batch` into its results.
+/// Returns a bit per lookup taken (bit `i` for lookup `i`). A lookup is
+/// left alone, its results unwritten, when its pair has no texels or its
+/// texture is too large for 32-bit offsets, or when some lane's
+/// coordinates do not convert to steps (not numbers, or too far out):
+/// compiled code then calls the runtime for it.
+///
+/// # Safety
+///
+/// The CPU has what [`wide_sampling_available`] asks for; each of the
+/// first `count` samplers points to a valid [`InlineSampler`] whose
+/// texels, if any, are its texture's mip 0, still alive; `batch` is valid
+/// for reads and writes.
+pub unsafe extern "C" fn dxjit_sample_wide(batch: *mut WideBatch, count: u32, lanes: u32) -> u32 {
+    let count = (count as usize).min(WIDE_BATCH);
+    // SAFETY: the caller guarantees the CPU, the samplers and `batch`.
+    unsafe { lookups(&mut *batch, count, lanes) }
+}
+
+/// [`dxjit_sample_wide`]'s work: every lookup's halves placed (and
+/// tested), then every lookup's taps loaded, then each filtered, so that
+/// one lookup's loads are under way while another computes. (Straight-line
+/// code for one lookup and for two: a loop over the lookups kept their
+/// vectors in memory.)
+///
+/// # Safety
+///
+/// As [`dxjit_sample_wide`]'s.
+#[target_feature(enable = "avx512f,avx512vl,avx512bw,avx512vbmi")]
+unsafe fn lookups(batch: &mut WideBatch, count: usize, lanes: u32) -> u32 {
+    let active = (1u32 << lanes.min(WIDE_LANES as u32)) - 1;
+    let halves = [active as __mmask8, (active >> HALF) as __mmask8];
+    if count == 0 {
+        return 0;
+    }
+    // SAFETY: the caller guarantees the first `count` samplers.
+    let s0 = unsafe { &*batch.samplers[0] };
+    let a = place_both(s0, &batch.lookups[0], halves);
+    if count < 2 {
+        let Some(a) = a else {
+            return 0;
+        };
+        // SAFETY: `s0` has texels (the lookup was placed).
+        let rows = unsafe { [taps(s0, &a[0]), taps(s0, &a[1])] };
+        filter_both(s0, &a, rows, &mut batch.lookups[0]);
+        return 1;
+    }
+    // SAFETY: as above.
+    let s1 = unsafe { &*batch.samplers[1] };
+    let b = place_both(s1, &batch.lookups[1], halves);
+    let zero = _mm256_setzero_si256();
+    let none = [[[zero; 2]; 2]; 2];
+    let rows_a = match &a {
+        // SAFETY: each placed lookup's sampler has texels.
+        Some(a) => unsafe { [taps(s0, &a[0]), taps(s0, &a[1])] },
+        None => none,
+    };
+    let rows_b = match &b {
+        // SAFETY: as above.
+        Some(b) => unsafe { [taps(s1, &b[0]), taps(s1, &b[1])] },
+        None => none,
+    };
+    let [io0, io1] = &mut batch.lookups;
+    let mut taken = 0;
+    if let Some(a) = &a {
+        filter_both(s0, a, rows_a, io0);
+        taken |= 1;
+    }
+    if let Some(b) = &b {
+        filter_both(s1, b, rows_b, io1);
+        taken |= 2;
+    }
+    taken
+}
+
+/// Both halves of `io`'s lanes `halves` placed in `s`'s texture, or
+/// `None` when `s` has no texels, its texture is too large for 32-bit
+/// offsets, or some lane's coordinates do not convert.
+#[inline]
+#[target_feature(enable = "avx512f,avx512vl")]
+fn place_both(s: &InlineSampler, io: &WideLookup, halves: [__mmask8; 2]) -> Option<[Placed; 2]> {
+    if s.texels.is_null() || !fits(s) {
+        return None;
+    }
+    let low = place(s, io, 0, halves[0])?;
+    let high = place(s, io, 1, halves[1])?;
+    Some([low, high])
+}
+
+/// Both halves filtered from their taps `rows` into `io`'s results (the
+/// second only when it has lanes).
+#[inline]
+#[target_feature(enable = "avx512f,avx512vl,avx512bw,avx512vbmi")]
+fn filter_both(
+    s: &InlineSampler,
+    placed: &[Placed; 2],
+    rows: [[[__m256i; 2]; 2]; 2],
+    io: &mut WideLookup,
+) {
+    filter(s, &placed[0], rows[0], io, 0);
+    if placed[1].active != 0 {
+        filter(s, &placed[1], rows[1], io, 1);
+    }
+}
+
+/// Whether every byte offset into `s`'s mip 0 fits the gathers' signed
+/// 32-bit offsets.
+fn fits(s: &InlineSampler) -> bool {
+    let height = u64::from(s.last[1][0]) + 1;
+    u64::from(s.row_pitch[0]) * height <= i32::MAX as u64
+}
+
+/// Where one half's lanes fall: their coordinates in steps.
+struct Placed {
+    /// The lanes looked up.
+    active: __mmask8,
+    /// Each lane's coordinates in steps (column, row).
+    steps: [__m256i; 2],
+}
+
+/// Half `half`'s lanes `active` of `io` placed in `s`'s texture, or
+/// `None` when some lane's coordinates do not convert to steps.
+#[inline]
+#[target_feature(enable = "avx512f,avx512vl")]
+fn place(s: &InlineSampler, io: &WideLookup, half: usize, active: __mmask8) -> Option<Placed> {
+    let at = HALF * half;
+    // SAFETY: `io.u` and `io.v` hold sixteen floats each.
+    let coords = unsafe {
+        [
+            load_halves(io.u.as_ptr().add(at)),
+            load_halves(io.v.as_ptr().add(at)),
+        ]
+    };
+    let center = _mm256_set1_ps(s.center[0]);
+    let steps = [
+        steps(coords[0], s.scale[0][0], center),
+        steps(coords[1], s.scale[1][0], center),
+    ];
+    let invalid = _mm256_set1_epi32(i32::MIN);
+    if _mm256_mask_cmpeq_epi32_mask(active, steps[0], invalid)
+        | _mm256_mask_cmpeq_epi32_mask(active, steps[1], invalid)
+        != 0
+    {
+        return None;
+    }
+    Some(Placed { active, steps })
+}
+
+/// The weights of a half placed as `found`: the columns', `256 − kx` and
+/// `kx` as 16-bit halves of each lane, and the bottom row's, `ky / 256`.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn weights(s: &InlineSampler, found: &Placed) -> (__m256i, __m256) {
+    let mask = _mm256_set1_epi32(s.step_mask[0] as i32);
+    let kx = _mm256_and_si256(found.steps[0], mask);
+    let ky = _mm256_and_si256(found.steps[1], mask);
+    let spread = _mm256_sub_epi32(_mm256_slli_epi32::<16>(kx), kx);
+    let columns = _mm256_add_epi32(spread, _mm256_set1_epi32(SUBTEXEL_STEPS as i32));
+    let row = _mm256_mul_ps(_mm256_cvtepi32_ps(ky), _mm256_set1_ps(1.0 / SUBTEXEL_STEPS));
+    (columns, row)
+}
+
+/// Eight floats from `p`, loaded as two 128-bit halves: compiled code
+/// has just stored them so, and a wider load would wait for the stores
+/// to finish instead of taking their values.
+///
+/// # Safety
+///
+/// `p` is valid for reading eight floats and 16-byte aligned.
+#[inline]
+#[target_feature(enable = "avx")]
+unsafe fn load_halves(p: *const f32) -> __m256 {
+    // SAFETY: the caller guarantees eight floats at `p`, 16-byte aligned.
+    // (Volatile, so that the two loads stay two.)
+    let (low, high) = unsafe {
+        (
+            p.cast::<__m128>().read_volatile(),
+            p.add(4).cast::<__m128>().read_volatile(),
+        )
+    };
+    _mm256_insertf128_ps::<1>(_mm256_castps128_ps256(low), high)
+}
+
+/// Each lane's coordinate in steps along an axis, `floor(x × scale −
+/// center)` as an integer (`i32::MIN` where that is not a number or does
+/// not fit), rounded as compiled code rounds it: a product, then a
+/// difference.
+#[inline]
+#[target_feature(enable = "avx")]
+fn steps(x: __m256, scale: f32, center: __m256) -> __m256i {
+    let scaled = _mm256_sub_ps(_mm256_mul_ps(x, _mm256_set1_ps(scale)), center);
+    _mm256_cvttps_epi32(_mm256_floor_ps(scaled))
+}
+
+/// Each lane's taps, per row as two pair vectors (lanes 0–3, lanes 4–7
+/// of the half; each lane's left texel and then its right one): two
+/// 8-byte loads a lane when every lane's first taps have their second
+/// taps next to them, inside the texture; otherwise each tap wrapped or
+/// clamped and loaded alone.
+///
+/// # Safety
+///
+/// `s` describes a live mip 0 with `texels`, and `found`'s steps
+/// converted.
+#[inline]
+#[target_feature(enable = "avx512f,avx512vl")]
+unsafe fn taps(s: &InlineSampler, found: &Placed) -> [[__m256i; 2]; 2] {
+    let first = [0, 1].map(|axis| {
+        let wrap = _mm256_set1_epi32(s.wrap_mask[axis][0] as i32);
+        _mm256_and_si256(_mm256_srli_epi32::<8>(found.steps[axis]), wrap)
+    });
+    let off_pairs = [0, 1].map(|axis| {
+        let limit = _mm256_set1_epi32(s.pair_limit[axis][0]);
+        _mm256_mask_cmpgt_epi32_mask(found.active, first[axis], limit)
+    });
+    if off_pairs[0] | off_pairs[1] == 0 {
+        let at = _mm256_add_epi32(
+            row_offsets(first[1], s.row_pitch[0]),
+            _mm256_slli_epi32::<2>(first[0]),
+        );
+        // SAFETY: every active lane's pair is inside mip 0 (its pair
+        // limits passed), as is each row's pair below.
+        return unsafe { gather_pairs(s.texels, s.row_pitch[0] as usize, at, found.active) };
+    }
+    // SAFETY: the caller guarantees `s`.
+    unsafe { gather_singles(s, found) }
+}
+
+/// Each lane's row's byte offset, `row × pitch`: a shift when the pitch
+/// is a power of two (a multiply of 32-bit lanes takes ten cycles to its
+/// result).
+#[inline]
+#[target_feature(enable = "avx2")]
+fn row_offsets(row: __m256i, pitch: u32) -> __m256i {
+    if pitch.is_power_of_two() {
+        _mm256_sllv_epi32(row, _mm256_set1_epi32(pitch.trailing_zeros() as i32))
+    } else {
+        _mm256_mullo_epi32(row, _mm256_set1_epi32(pitch as i32))
+    }
+}
+
+/// The texel at byte offset `at` from `base` of each active lane and the
+/// one after it, for both rows (`base` and `base + pitch`), in [`taps`]'
+/// order (zeros for inactive lanes).
+///
+/// # Safety
+///
+/// Each active lane's eight bytes are readable from both rows.
+#[inline]
+#[target_feature(enable = "avx512f,avx512vl")]
+unsafe fn gather_pairs(
+    base: *const u8,
+    pitch: usize,
+    at: __m256i,
+    active: __mmask8,
+) -> [[__m256i; 2]; 2] {
+    let zero = _mm256_setzero_si256();
+    let low = _mm256_castsi256_si128(at);
+    let high = _mm256_extracti128_si256::<1>(at);
+    let (first, last) = (active & 0xf, active >> 4);
+    let bottom = base.wrapping_add(pitch);
+    // SAFETY: the caller guarantees both rows' pairs at these offsets.
+    unsafe {
+        [
+            [
+                _mm256_mmask_i32gather_epi64::<1>(zero, first, low, base.cast()),
+                _mm256_mmask_i32gather_epi64::<1>(zero, last, high, base.cast()),
+            ],
+            [
+                _mm256_mmask_i32gather_epi64::<1>(zero, first, low, bottom.cast()),
+                _mm256_mmask_i32gather_epi64::<1>(zero, last, high, bottom.cast()),
+            ],
+        ]
+    }
+}
+
+/// The taps of each active lane's footprint, each wrapped or clamped as
+/// `s` says and loaded alone, in [`taps`]' order.
+///
+/// # Safety
+///
+/// `s` describes a live mip 0 with `texels`.
+#[cold]
+#[inline(never)]
+#[target_feature(enable = "avx512f,avx512vl")]
+unsafe fn gather_singles(s: &InlineSampler, found: &Placed) -> [[__m256i; 2]; 2] {
+    let [left, right] = axis_taps(s, found.steps, 0);
+    let [top, bottom] = axis_taps(s, found.steps, 1);
+    let columns = [_mm256_slli_epi32::<2>(left), _mm256_slli_epi32::<2>(right)];
+    // SAFETY: the caller guarantees `s`.
+    unsafe {
+        [
+            singles_row(s, top, columns, found.active),
+            singles_row(s, bottom, columns, found.active),
+        ]
+    }
+}
+
+/// One row's taps (row `y`, columns at byte offsets `columns`: left,
+/// right) as two pair vectors, in [`taps`]' order.
+///
+/// # Safety
+///
+/// `s` describes a live mip 0 with `texels`, and every active lane's
+/// taps are inside it.
+#[inline]
+#[target_feature(enable = "avx512f,avx512vl")]
+unsafe fn singles_row(
+    s: &InlineSampler,
+    y: __m256i,
+    columns: [__m256i; 2],
+    active: __mmask8,
+) -> [__m256i; 2] {
+    let row = row_offsets(y, s.row_pitch[0]);
+    let zero = _mm256_setzero_si256();
+    let base = s.texels.cast();
+    // SAFETY: the caller guarantees each active lane's texel; inactive
+    // lanes load nothing.
+    let (l, r) = unsafe {
+        (
+            _mm256_mmask_i32gather_epi32::<1>(
+                zero,
+                active,
+                _mm256_add_epi32(row, columns[0]),
+                base,
+            ),
+            _mm256_mmask_i32gather_epi32::<1>(
+                zero,
+                active,
+                _mm256_add_epi32(row, columns[1]),
+                base,
+            ),
+        )
+    };
+    let low = _mm256_set_epi32(11, 3, 10, 2, 9, 1, 8, 0);
+    let high = _mm256_set_epi32(15, 7, 14, 6, 13, 5, 12, 4);
+    [
+        _mm256_permutex2var_epi32(l, low, r),
+        _mm256_permutex2var_epi32(l, high, r),
+    ]
+}
+
+/// Along `axis`, each lane's first and second taps from its steps, each
+/// wrapped and clamped to the texture.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn axis_taps(s: &InlineSampler, steps: [__m256i; 2], axis: usize) -> [__m256i; 2] {
+    let first = _mm256_srai_epi32::<8>(steps[axis]);
+    let second = _mm256_add_epi32(first, _mm256_set1_epi32(1));
+    let wrap = _mm256_set1_epi32(s.wrap_mask[axis][0] as i32);
+    let last = _mm256_set1_epi32(s.last[axis][0] as i32);
+    let zero = _mm256_setzero_si256();
+    let place = |i| _mm256_min_epi32(_mm256_max_epi32(_mm256_and_si256(i, wrap), zero), last);
+    [place(first), place(second)]
+}
+
+/// The filtered channels of half `half`, placed as `found`, from its taps
+/// `rows` (top, bottom), written to `io.out`.
+#[inline]
+#[target_feature(enable = "avx512f,avx512vl,avx512bw,avx512vbmi")]
+fn filter(
+    s: &InlineSampler,
+    found: &Placed,
+    rows: [[__m256i; 2]; 2],
+    io: &mut WideLookup,
+    half: usize,
+) {
+    let pick = |c: usize| {
+        // SAFETY: each selection is at least 32 bytes.
+        unsafe { _mm256_loadu_si256(s.wide_bytes[c].as_ptr().cast()) }
+    };
+    let picks = [pick(0), pick(1), pick(2), pick(3)];
+    let (columns, row) = weights(s, found);
+    let top = weigh_row(rows[0], picks, columns);
+    let bottom = weigh_row(rows[1], picks, columns);
+    for (c, out) in io.out.iter_mut().enumerate() {
+        let rise = _mm256_cvtepi32_ps(_mm256_sub_epi32(bottom[c], top[c]));
+        let sum = _mm256_fmadd_ps(rise, row, _mm256_cvtepi32_ps(top[c]));
+        // SAFETY: `out` holds sixteen floats.
+        unsafe { _mm256_storeu_ps(out.as_mut_ptr().add(HALF * half), quotient(sum)) };
+    }
+}
+
+/// One row's weighted sums, `left × (256 − k) + right × k` per lane, for
+/// red, green, blue and alpha: each channel's left and right values of
+/// every lane picked from the row's two pair vectors as 16-bit halves
+/// (one two-source byte permutation, [`InlineSampler::wide_bytes`], its
+/// odd bytes zeroed), then one multiply-add of the halves by the column
+/// weights.
+#[inline]
+#[target_feature(enable = "avx512f,avx512vl,avx512bw,avx512vbmi")]
+fn weigh_row(row: [__m256i; 2], picks: [__m256i; 4], columns: __m256i) -> [__m256i; 4] {
+    // Opaque, so that the compiler keeps the zeroing in the permutation
+    // instead of adding an AND per channel.
+    let even_bytes: __mmask32 = std::hint::black_box(0x5555_5555);
+    let weigh = |pick| {
+        let channel = _mm256_maskz_permutex2var_epi8(even_bytes, row[0], pick, row[1]);
+        _mm256_madd_epi16(channel, columns)
+    };
+    [
+        weigh(picks[0]),
+        weigh(picks[1]),
+        weigh(picks[2]),
+        weigh(picks[3]),
+    ]
+}
+
+/// `sum / ROW_SCALE` correctly rounded, for every `sum` a filter makes
+/// (`S / 256`, `S` an integer to 255 × 65536), without a division (the
+/// divider takes several cycles a vector): the product by the rounded
+/// reciprocal, corrected once by its exact residual (two FMAs). The test
+/// `quotients_by_reciprocal_are_correctly_rounded` checks every such sum.
+#[inline]
+#[target_feature(enable = "avx2,fma")]
+fn quotient(sum: __m256) -> __m256 {
+    let scale = _mm256_set1_ps(ROW_SCALE);
+    let reciprocal = _mm256_set1_ps(1.0 / ROW_SCALE);
+    let first = _mm256_mul_ps(sum, reciprocal);
+    let residual = _mm256_fnmadd_ps(first, scale, sum);
+    _mm256_fmadd_ps(residual, reciprocal, first)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,274 @@
+//! Wide lookups against the runtime's own, lane by lane and bit by bit,
+//! and what they decline.
+
+use super::super::{
+    sample_quad, Address, Filter, InlineSampler, QuadSample, SamplerState, LOD_LEVEL,
+};
+use super::{dxjit_sample_wide, wide_sampling_available, WideBatch, WideLookup, WIDE_LANES};
+use crate::format::Format;
+use crate::sampler::{SUBTEXEL_STEPS, UNORM8_SCALE};
+use crate::texture::{Texture, TextureKind};
+use std::arch::x86_64::{_mm256_loadu_ps, _mm256_storeu_ps};
+
+/// A small deterministic generator (xorshift64*).
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+
+    /// A float in `[low, high)`.
+    fn within(&mut self, low: f32, high: f32) -> f32 {
+        low + (self.next() >> 40) as f32 / (1u64 << 24) as f32 * (high - low)
+    }
+}
+
+/// A 2D texture of random bytes.
+fn texture(rng: &mut Rng, format: Format, width: u32, height: u32) -> Texture {
+    let bytes = (width * height * 4) as usize;
+    let data = (0..bytes).map(|_| rng.next() as u8).collect();
+    Texture::new(TextureKind::Texture2D, format, width, height, 1, 1, data).expect("texture")
+}
+
+/// What the runtime samples for `lanes` lanes of `io`, four at a time.
+fn runtime(t: &Texture, s: &SamplerState, io: &WideLookup, lanes: usize) -> Vec<[u32; 4]> {
+    let mut out = Vec::new();
+    for quad in 0..lanes.div_ceil(4) {
+        let mut args = QuadSample {
+            coord: [[0.0; 4]; 4],
+            ddx: [[0.0; 4]; 4],
+            ddy: [[0.0; 4]; 4],
+            lod: [0.0; 4],
+            reference: [0.0; 4],
+            offset: [0; 3],
+            mode: LOD_LEVEL,
+            unbound_alpha: 0.0,
+        };
+        for l in 0..4 {
+            args.coord[0][l] = io.u[4 * quad + l];
+            args.coord[1][l] = io.v[4 * quad + l];
+        }
+        let r = sample_quad(Some(t), s, &args);
+        out.extend((0..4).map(|l| r.map(|c| c[l].to_bits())));
+    }
+    out.truncate(lanes);
+    out
+}
+
+/// Runs one wide lookup; its results per lane when it took it.
+fn wide(inline: &InlineSampler, io: &mut WideLookup, lanes: usize) -> Option<Vec<[u32; 4]>> {
+    let mut found = both(inline, inline, [*io, *io], lanes);
+    *io = found[0].1;
+    found.swap_remove(0).0
+}
+
+/// Runs two wide lookups in one call; each one's results per lane when
+/// it was taken, and its lookup after the call. A lookup not taken has
+/// its results unwritten.
+#[allow(clippy::type_complexity)]
+fn both(
+    first: &InlineSampler,
+    second: &InlineSampler,
+    io: [WideLookup; 2],
+    lanes: usize,
+) -> Vec<(Option<Vec<[u32; 4]>>, WideLookup)> {
+    let mut batch = WideBatch {
+        samplers: [first, second],
+        lookups: io,
+    };
+    // SAFETY: the CPU was checked by the caller; both samplers describe
+    // live textures; `batch` is a valid batch.
+    let taken = unsafe { dxjit_sample_wide(&mut batch, 2, lanes as u32) };
+    (0..2)
+        .map(|i| {
+            let after = batch.lookups[i];
+            if taken & (1 << i) == 0 {
+                assert_eq!(
+                    after.out.map(|c| c.map(f32::to_bits)),
+                    io[i].out.map(|c| c.map(f32::to_bits)),
+                    "a declined lookup wrote its results"
+                );
+                return (None, after);
+            }
+            let lanes = (0..lanes)
+                .map(|l| after.out.map(|c| c[l].to_bits()))
+                .collect();
+            (Some(lanes), after)
+        })
+        .collect()
+}
+
+fn sampler(filter: Filter, address: Address) -> SamplerState {
+    SamplerState {
+        filter,
+        address: [address; 3],
+        ..SamplerState::default()
+    }
+}
+
+/// Every lookup it takes is the runtime's bit for bit: both formats,
+/// point and linear, wrap and clamp, several sizes, every lane count,
+/// coordinates inside and around the texture (taps in pairs and taps
+/// wrapped or clamped one by one).
+#[test]
+fn wide_lookups_are_the_runtimes() {
+    if !wide_sampling_available() {
+        eprintln!("skipped: this CPU lacks AVX-512 F, VL, BW and VBMI");
+        return;
+    }
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let (mut taken, mut tried) = (0, 0);
+    for format in [Format::Rgba8Unorm, Format::Bgra8Unorm] {
+        for (width, height) in [(256, 256), (8, 4), (5, 3), (2, 2), (1, 1)] {
+            let t = texture(&mut rng, format, width, height);
+            for filter in [Filter::Point, Filter::Linear] {
+                for address in [Address::Wrap, Address::Clamp] {
+                    let s = sampler(filter, address);
+                    let inline = InlineSampler::new(Some(&t), &s);
+                    if inline.texels.is_null() {
+                        continue;
+                    }
+                    for round in 0..200 {
+                        let (low, high) = if round % 2 == 0 {
+                            (0.02, 0.98)
+                        } else {
+                            (-2.0, 3.0)
+                        };
+                        let mut io = WideLookup {
+                            u: std::array::from_fn(|_| rng.within(low, high)),
+                            v: std::array::from_fn(|_| rng.within(low, high)),
+                            out: [[-7.0; WIDE_LANES]; 4],
+                        };
+                        let lanes = 1 + round % WIDE_LANES;
+                        tried += 1;
+                        if let Some(found) = wide(&inline, &mut io, lanes) {
+                            assert_eq!(
+                                found,
+                                runtime(&t, &s, &io, lanes),
+                                "{format:?} {width}x{height} {filter:?} {address:?}"
+                            );
+                            taken += 1;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert_eq!(taken, tried, "every lookup converts");
+}
+
+/// Lanes past `lanes` are not read: not-a-number coordinates there do
+/// not stop the lookup. An active lane's not-a-number, infinite or far
+/// coordinate does. A lane whose taps wrap (the last column's right
+/// neighbour is the first) is taken, and is the runtime's.
+#[test]
+fn wide_lookups_decline_only_coordinates_that_do_not_convert() {
+    if !wide_sampling_available() {
+        eprintln!("skipped: this CPU lacks AVX-512 F, VL, BW and VBMI");
+        return;
+    }
+    let mut rng = Rng(7);
+    let t = texture(&mut rng, Format::Rgba8Unorm, 16, 16);
+    let s = sampler(Filter::Linear, Address::Wrap);
+    let inline = InlineSampler::new(Some(&t), &s);
+    let inside = WideLookup {
+        u: [0.5; WIDE_LANES],
+        v: [0.25; WIDE_LANES],
+        out: [[0.0; WIDE_LANES]; 4],
+    };
+    let mut io = inside;
+    io.u[12..].fill(f32::NAN);
+    assert!(wide(&inline, &mut io, 12).is_some());
+    for bad in [f32::NAN, f32::INFINITY, -1.0e30, 1.0e30] {
+        for axis in 0..2 {
+            let mut io = inside;
+            [&mut io.u, &mut io.v][axis][3] = bad;
+            assert!(wide(&inline, &mut io, 16).is_none(), "{bad} on axis {axis}");
+        }
+    }
+    let mut io = inside;
+    io.u[5] = 15.75 / 16.0;
+    io.v[9] = -0.01;
+    let found = wide(&inline, &mut io, 16).expect("taken");
+    assert_eq!(found, runtime(&t, &s, &io, 16));
+}
+
+/// The quotient by reciprocal and correction is the correctly rounded
+/// quotient for every sum a filter makes, as the runtime divides it.
+#[test]
+fn quotients_by_reciprocal_are_correctly_rounded() {
+    if !(is_x86_feature_detected!("avx2") && is_x86_feature_detected!("fma")) {
+        eprintln!("skipped: this CPU lacks AVX2 and FMA");
+        return;
+    }
+    let steps = SUBTEXEL_STEPS * SUBTEXEL_STEPS;
+    let last = (UNORM8_SCALE * steps) as u32;
+    for first in (0..=last).step_by(WIDE_LANES) {
+        let sums: [f32; WIDE_LANES] = std::array::from_fn(|i| (first + i as u32).min(last) as f32);
+        // SAFETY: the CPU was checked above.
+        let made = unsafe { quotient_of(sums.map(|s| s / SUBTEXEL_STEPS)) };
+        for (sum, q) in sums.iter().zip(made) {
+            let runtime = (sum / steps) / UNORM8_SCALE;
+            assert_eq!(q.to_bits(), runtime.to_bits(), "{sum}");
+        }
+    }
+}
+
+/// [`super::quotient`] of sixteen sums.
+#[target_feature(enable = "avx2,fma")]
+fn quotient_of(sums: [f32; WIDE_LANES]) -> [f32; WIDE_LANES] {
+    let mut out = [0.0; WIDE_LANES];
+    for half in [0, 8] {
+        // SAFETY: both arrays hold eight floats from `half`.
+        unsafe {
+            let q = super::quotient(_mm256_loadu_ps(sums.as_ptr().add(half)));
+            _mm256_storeu_ps(out.as_mut_ptr().add(half), q);
+        }
+    }
+    out
+}
+
+/// Two lookups in one call through different textures are each the
+/// runtime's; a lookup whose coordinates do not convert is declined
+/// alone, and one whose pair has no texels is declined.
+#[test]
+fn two_lookups_in_one_call_are_taken_or_declined_each() {
+    if !wide_sampling_available() {
+        eprintln!("skipped: this CPU lacks AVX-512 F, VL, BW and VBMI");
+        return;
+    }
+    let mut rng = Rng(11);
+    let a = texture(&mut rng, Format::Rgba8Unorm, 32, 16);
+    let b = texture(&mut rng, Format::Bgra8Unorm, 8, 8);
+    let (sa, sb) = (
+        sampler(Filter::Linear, Address::Wrap),
+        sampler(Filter::Point, Address::Clamp),
+    );
+    let (ia, ib) = (
+        InlineSampler::new(Some(&a), &sa),
+        InlineSampler::new(Some(&b), &sb),
+    );
+    let lookup = |rng: &mut Rng| WideLookup {
+        u: std::array::from_fn(|_| rng.within(-1.0, 2.0)),
+        v: std::array::from_fn(|_| rng.within(-1.0, 2.0)),
+        out: [[-7.0; WIDE_LANES]; 4],
+    };
+    for lanes in [4, 8, 12, 16] {
+        let io = [lookup(&mut rng), lookup(&mut rng)];
+        let found = both(&ia, &ib, io, lanes);
+        assert_eq!(found[0].0.as_ref(), Some(&runtime(&a, &sa, &io[0], lanes)));
+        assert_eq!(found[1].0.as_ref(), Some(&runtime(&b, &sb, &io[1], lanes)));
+        let mut bad = io;
+        bad[0].v[lanes - 1] = f32::NAN;
+        let found = both(&ia, &ib, bad, lanes);
+        assert!(found[0].0.is_none());
+        assert_eq!(found[1].0.as_ref(), Some(&runtime(&b, &sb, &io[1], lanes)));
+        let found = both(&InlineSampler::RUNTIME, &ib, io, lanes);
+        assert!(found[0].0.is_none());
+        assert!(found[1].0.is_some());
+    }
+}
