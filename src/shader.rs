@@ -24,6 +24,12 @@ pub struct CompileOptions {
     pub listing: bool,
     /// Which code to compile, and when (default: [`Tier::Both`]).
     pub tier: Tier,
+    /// Let the top tier hand lookups of the common case (2D `rgba8` or
+    /// `bgra8` textures, point or linear, wrap or clamp, mip 0) to the
+    /// runtime's 512-bit filter, sixteen lanes at once, on a CPU with
+    /// AVX-512 F, BW and VBMI (default: true). The results are the same
+    /// bit for bit; turn it off to measure or test the compiled filter.
+    pub wide_sampling: bool,
 }
 
 impl Default for CompileOptions {
@@ -34,6 +40,7 @@ impl Default for CompileOptions {
             k: None,
             listing: false,
             tier: Tier::default(),
+            wide_sampling: true,
         }
     }
 }
@@ -119,6 +126,7 @@ fn jit_options(program: &Program, options: &CompileOptions, tier: Tier) -> JitOp
         listing: options.listing,
         codegen: tier.codegen(),
         keep_image: false,
+        wide_sampling: options.wide_sampling,
     }
 }
 
@@ -137,6 +145,7 @@ fn slot(
     let lowering = Lowering {
         legacy_mul: options.legacy_mul,
         verify_checksum: options.verify_checksum,
+        wide_sampling: options.wide_sampling,
     };
     Slot::new(disk, bytes, lowering, options.k, tier.codegen())
 }

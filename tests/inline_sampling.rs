@@ -41,6 +41,24 @@ mov o1.xyzw, v1.xyxx
 ret
 ";
 
+/// As `PLAIN`, through two lookups in a row that read nothing the other
+/// writes (one wide call takes both): red and green from the first,
+/// blue and alpha from the second.
+const TWO: &str = "ps_4_0
+dcl_sampler s0, mode_default
+dcl_resource_texture2d (float,float,float,float) t0
+dcl_input_ps linear v1.xy
+dcl_output o0.xyzw
+dcl_output o1.xyzw
+dcl_temps 2
+sample r0.xyzw, v1.xyxx, t0.xyzw, s0
+sample r1.xyzw, v1.xyxx, t0.xyzw, s0
+mov o0.xy, r0.xyxx
+mov o0.zw, r1.xxzw
+mov o1.xyzw, v1.xyxx
+ret
+";
+
 /// A small deterministic generator (xorshift32).
 struct Rng(u32);
 
@@ -115,12 +133,24 @@ fn same(a: f32, b: f32) -> bool {
     a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan())
 }
 
+/// The top tier's lookups filtered in compiled code (the first tier
+/// always calls the runtime).
 #[test]
 fn compiled_lookups_match_the_runtime() {
-    // The top tier filters in compiled code (the first tier always calls
-    // the runtime).
+    lookups_match_the_runtime(false);
+}
+
+/// The top tier's lookups through the runtime's AVX-512 filter, where the
+/// CPU has it (elsewhere this is the test above again).
+#[test]
+fn wide_lookups_match_the_runtime() {
+    lookups_match_the_runtime(true);
+}
+
+fn lookups_match_the_runtime(wide_sampling: bool) {
     let options = CompileOptions {
         tier: Tier::Top,
+        wide_sampling,
         ..CompileOptions::default()
     };
     let compile = |text: &str| {
@@ -130,6 +160,7 @@ fn compiled_lookups_match_the_runtime() {
     let shaders = [
         (compile(PLAIN), [0, 0], [0, 1, 2, 3], 0b1111u8),
         (compile(OFFSET), [-1, 2], [2, 0, 3, 1], 0b1011u8),
+        (compile(TWO), [0, 0], [0, 1, 2, 3], 0b1111u8),
     ];
     let mut rng = Rng(0x1234_5678);
     let mut inline_trials = 0;

@@ -282,7 +282,7 @@ proptest! {
     ) {
         let prog = program(pixel, temps, main, sub);
         if validate(&prog).is_ok() {
-            let opts = JitOptions { k: 1, listing: false, codegen: Codegen::Quick, keep_image: false };
+            let opts = JitOptions { k: 1, listing: false, codegen: Codegen::Quick, keep_image: false, wide_sampling: false };
             if let Err(e) = compile(&prog, opts) {
                 let internal = matches!(innermost(&e), JitError::Invalid(_) | JitError::Backend(_));
                 prop_assert!(!internal, "validated IR refused: {e}\n{prog:#?}");

@@ -25,6 +25,7 @@ fn run(prog: &Program, groups: [u32; 3], k: usize, words: usize) -> Vec<u32> {
             listing: false,
             codegen: Codegen::Full,
             keep_image: false,
+            wide_sampling: false,
         },
     )
     .expect("compiles");

@@ -12,6 +12,7 @@ fn quick(listing: bool) -> JitOptions {
         listing,
         codegen: Codegen::Quick,
         keep_image: true,
+        wide_sampling: false,
     }
 }
 

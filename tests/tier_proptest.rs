@@ -503,6 +503,7 @@ fn compiled(prog: &Program, codegen: Codegen, k: usize) -> dxjit::jit::Compiled 
             listing: false,
             codegen,
             keep_image: false,
+            wide_sampling: false,
         },
     )
     .expect("compiles")

@@ -46,8 +46,8 @@ fn environment(codegen: Codegen) -> Option<&'static str> {
     .as_deref()
 }
 
-/// What a compile asked for besides the bytecode and the backend: the
-/// lowering's options.
+/// What a compile asked for besides the bytecode, the lanes and the
+/// backend: the lowering's options and the lookups' path.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Lowering {
     /// D3D9's legacy multiply.
@@ -56,6 +56,9 @@ pub struct Lowering {
     /// lowering, so code stored by a compile that did not check must not
     /// be found by one that does.
     pub verify_checksum: bool,
+    /// Whether lookups may go to the runtime's 512-bit filter
+    /// (`CompileOptions::wide_sampling`).
+    pub wide_sampling: bool,
 }
 
 /// The key of the code for `bytecode` lowered as `lowering` says and
@@ -68,6 +71,7 @@ pub fn key(bytecode: &[u8], lowering: Lowering, k: Option<usize>, codegen: Codeg
     h.update(&[
         u8::from(lowering.legacy_mul),
         u8::from(lowering.verify_checksum),
+        u8::from(lowering.wide_sampling),
     ]);
     h.update(&k.map_or(0, |k| k as u64 + 1).to_le_bytes());
     h.update(&(bytecode.len() as u64).to_le_bytes());
@@ -95,6 +99,7 @@ mod tests {
         Lowering {
             legacy_mul,
             verify_checksum,
+            wide_sampling: true,
         }
     }
 
@@ -107,6 +112,15 @@ mod tests {
             key(b"abce", plain, Some(1), Codegen::Quick),
             key(b"abcd", lowering(true, true), Some(1), Codegen::Quick),
             key(b"abcd", lowering(false, false), Some(1), Codegen::Quick),
+            key(
+                b"abcd",
+                Lowering {
+                    wide_sampling: false,
+                    ..plain
+                },
+                Some(1),
+                Codegen::Quick,
+            ),
             key(b"abcd", plain, Some(2), Codegen::Quick),
             key(b"abcd", plain, None, Codegen::Quick),
             key(b"abcd", plain, Some(1), Codegen::Full),

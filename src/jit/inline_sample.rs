@@ -26,7 +26,7 @@ use super::state::Tr;
 use super::JitError;
 use crate::ir::{Dim, Inst, Program, ResourceKind};
 use cranelift_codegen::ir::condcodes::IntCC;
-use cranelift_codegen::ir::{types, BlockArg, InstBuilder, MemFlagsData, Value};
+use cranelift_codegen::ir::{types, Block, BlockArg, InstBuilder, MemFlagsData, Value};
 use dxjit_runtime::abi::Frame;
 use dxjit_runtime::sampler::{InlineSampler, INLINE_PAIRS};
 use std::mem::{offset_of, size_of};
@@ -92,26 +92,34 @@ struct Desc {
 
 impl Tr<'_, '_> {
     /// Runs a lookup through pair `pair` of the program's inline pairs: in
-    /// compiled code when the runtime's description of the pair allows it,
-    /// otherwise through `runtime`. `coords` are the lookup's u and v.
-    /// Returns the components `needed` asks for (the others are zeros).
+    /// the runtime's wide filter when the function may call it (see
+    /// `wide_sample.rs`), else in compiled code when the runtime's
+    /// description of the pair allows it, otherwise through `runtime`
+    /// (given u and v when it is to read them so, not from their
+    /// registers). `coords` are the lookup's u and v. Returns the
+    /// components `needed` asks for (the others are zeros).
     pub fn sample_inline(
         &mut self,
         pair: usize,
         coords: [Lanes; 2],
         offset: [i8; 3],
         needed: [bool; 4],
-        runtime: impl FnOnce(&mut Self) -> Result<[Lanes; 4], JitError>,
+        mut runtime: impl FnMut(&mut Self, Option<[Lanes; 2]>) -> Result<[Lanes; 4], JitError>,
     ) -> Result<[Lanes; 4], JitError> {
         let vars: Vec<_> = (0..4)
             .filter(|c| needed[*c])
             .map(|c| (c, self.lb().declare()))
             .collect();
-        let table = self.frame_ptr(offset_of!(Frame, inline_samplers));
-        let at = self
-            .b
-            .ins()
-            .iadd_imm_s(table, (pair * size_of::<InlineSampler>()) as i64);
+        if offset == [0; 3] && self.func.wide_sampling {
+            let lookup = super::wide_sample::WideArgs {
+                pair,
+                coords,
+                needed,
+            };
+            let mut results = self.wide_lookups(&[lookup], |tr, _, uv| runtime(tr, uv))?;
+            return Ok(results.remove(0));
+        }
+        let at = self.inline_sampler(pair);
         let texels = self.b.ins().load(
             types::I64,
             MemFlagsData::trusted(),
@@ -119,19 +127,52 @@ impl Tr<'_, '_> {
             offset_of!(InlineSampler, texels) as i32,
         );
         let d = Desc { at, texels };
-        let check = self.b.create_block();
+        let slow = self.b.create_block();
+        let join = self.b.create_block();
+        let filter = self.b.create_block();
+        self.b.ins().brif(texels, filter, &[], slow, &[]);
+        self.b.switch_to_block(filter);
+        let results = self.filter_here(d, coords, offset, needed, slow);
+        for (c, var) in &vars {
+            self.lb().def_var(*var, results[*c]);
+        }
+        self.b.ins().jump(join, &[]);
+
+        self.b.switch_to_block(slow);
+        self.b.set_cold_block(slow);
+        let called = runtime(self, None)?;
+        for (c, var) in &vars {
+            self.lb().def_var(*var, called[*c]);
+        }
+        self.b.ins().jump(join, &[]);
+
+        self.b.switch_to_block(join);
+        let mut out = [self.lb().splat(0); 4];
+        for (c, var) in &vars {
+            out[*c] = self.lb().use_var(*var);
+        }
+        Ok(out)
+    }
+
+    /// The lookup filtered here, four lanes a vector: from the block
+    /// after the description's `texels` test to the block that has the
+    /// results (the components `needed` asks for, the others zeros), going
+    /// on to `slow` for quads it cannot do.
+    fn filter_here(
+        &mut self,
+        d: Desc,
+        coords: [Lanes; 2],
+        offset: [i8; 3],
+        needed: [bool; 4],
+        slow: Block,
+    ) -> [Lanes; 4] {
         let pairs = self.b.create_block();
         let edges = self.b.create_block();
         let singles = self.b.create_block();
         let fetched = self.b.create_block();
-        let slow = self.b.create_block();
-        let join = self.b.create_block();
         for _ in 0..FETCHED * self.k {
             self.b.append_block_param(fetched, VEC);
         }
-        self.b.ins().brif(texels, check, &[], slow, &[]);
-
-        self.b.switch_to_block(check);
         let steps = self.lookup_steps(d, coords);
         let first = self.first_taps(d, &steps, offset);
         let bad = self.out_of_range(&steps);
@@ -181,26 +222,15 @@ impl Tr<'_, '_> {
                 }
             }
         }
-        for (c, var) in &vars {
-            let value = results[*c];
-            self.lb().def_var(*var, value);
-        }
-        self.b.ins().jump(join, &[]);
+        results
+    }
 
-        self.b.switch_to_block(slow);
-        self.b.set_cold_block(slow);
-        let called = runtime(self)?;
-        for (c, var) in &vars {
-            self.lb().def_var(*var, called[*c]);
-        }
-        self.b.ins().jump(join, &[]);
-
-        self.b.switch_to_block(join);
-        let mut out = [self.lb().splat(0); 4];
-        for (c, var) in &vars {
-            out[*c] = self.lb().use_var(*var);
-        }
-        Ok(out)
+    /// The address of the frame's description of inline pair `pair`.
+    pub(super) fn inline_sampler(&mut self, pair: usize) -> Value {
+        let table = self.frame_ptr(offset_of!(Frame, inline_samplers));
+        self.b
+            .ins()
+            .iadd_imm_s(table, (pair * size_of::<InlineSampler>()) as i64)
     }
 
     /// Each lane's coordinates in steps, `floor(u × scale − center)` as

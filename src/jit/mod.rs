@@ -46,6 +46,7 @@ mod uniform;
 mod vector_memory;
 pub(crate) mod vertex_run;
 mod webs;
+mod wide_sample;
 mod zero_sign;
 
 use crate::ir::{Program, Stage};
@@ -173,6 +174,12 @@ pub struct JitOptions {
     pub codegen: Codegen,
     /// Keep the code before relocation ([`Compiled::image`]), to store it.
     pub keep_image: bool,
+    /// Let the top tier hand a lookup's lanes to the runtime's 512-bit
+    /// filter (`dxjit_sample_wide`) instead of filtering them itself, four
+    /// lanes a vector; only where the CPU has it
+    /// ([`dxjit_runtime::sampler::wide_sampling_available`]). The results
+    /// are the same bit for bit.
+    pub wide_sampling: bool,
 }
 
 impl JitOptions {
@@ -189,12 +196,14 @@ impl JitOptions {
                 listing: false,
                 codegen: Codegen::Full,
                 keep_image: false,
+                wide_sampling: dxjit_runtime::sampler::wide_sampling_available(),
             },
             Stage::Vertex | Stage::Domain | Stage::Geometry => JitOptions {
                 k: 2,
                 listing: false,
                 codegen: Codegen::Full,
                 keep_image: false,
+                wide_sampling: dxjit_runtime::sampler::wide_sampling_available(),
             },
             // A hull runs a patch per call: its few control points, or
             // one lane for fork and join phases.
@@ -203,6 +212,7 @@ impl JitOptions {
                 listing: false,
                 codegen: Codegen::Full,
                 keep_image: false,
+                wide_sampling: dxjit_runtime::sampler::wide_sampling_available(),
             },
             // Measured on the peer kernels: k = 4 copies 1.4x faster than
             // k = 2 and runs the ALU and barrier kernels as fast.
@@ -211,6 +221,7 @@ impl JitOptions {
                 listing: false,
                 codegen: Codegen::Full,
                 keep_image: false,
+                wide_sampling: dxjit_runtime::sampler::wide_sampling_available(),
             },
         }
     }
@@ -423,11 +434,13 @@ fn scratch_layout(prog: &Program, lanes: u32) -> ScratchLayout {
 
 /// The code generator's target and settings as text: the host ISA with
 /// every shared and ISA-specific flag (the host CPU features Cranelift
-/// detected among them) for `codegen`. Code compiled under one fingerprint
-/// runs only where the fingerprint is the same.
+/// detected among them) for `codegen`, and whether the runtime's 512-bit
+/// filter runs here (compiled code may call it). Code compiled under one
+/// fingerprint runs only where the fingerprint is the same.
 pub fn target_fingerprint(codegen: Codegen) -> Result<String, JitError> {
     let isa = module::isa(codegen)?;
-    Ok(format!("{} {}", isa.triple(), isa))
+    let wide = dxjit_runtime::sampler::wide_sampling_available();
+    Ok(format!("{} {} wide sampling {wide}", isa.triple(), isa))
 }
 
 /// Compiles a program into native code.
@@ -590,6 +603,7 @@ pub fn compile_on(
             vertex: None,
             positive_zero_temps: Default::default(),
             never_negative_zero: Default::default(),
+            wide_sampling: opts.wide_sampling && dxjit_runtime::sampler::wide_sampling_available(),
         },
         ctl: Control::starting(dummy, 0),
         facts: Analyses {

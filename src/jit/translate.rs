@@ -7,6 +7,7 @@ use super::helpers::HelperId;
 use super::memory::Addr;
 use super::operand::Ty;
 use super::state::Tr;
+use super::typed::SampleOp;
 use super::JitError;
 use crate::ir::{Body, Dst, Inst};
 
@@ -19,9 +20,14 @@ impl Tr<'_, '_> {
             self.unpark_for(inst);
             let rest = &body[i + 1..];
             let pos = self.main_index(rest);
-            let fused = self
+            let mut fused = self
                 .emit_row_copy(inst, rest.first(), pos)
                 .map_err(|e| e.at(body.place(i)))?;
+            if !fused {
+                fused = self
+                    .emit_lookup_pair(inst, rest)
+                    .map_err(|e| e.at(body.place(i)))?;
+            }
             if !fused {
                 self.emit_inst(inst, rest)
                     .map_err(|e| e.at(body.place(i)))?;
@@ -30,6 +36,57 @@ impl Tr<'_, '_> {
         }
         self.unpark_waiting();
         Ok(())
+    }
+
+    /// `inst` and the first of `rest` (what follows it) as two lookups in
+    /// one wide call, when they are `sample*`s it may take and the second
+    /// reads nothing `inst` writes (`wide_sample.rs`); whether they were
+    /// emitted so.
+    fn emit_lookup_pair(&mut self, inst: &Inst, rest: &[Inst]) -> Result<bool, JitError> {
+        let Some((next, after)) = rest.split_first() else {
+            return Ok(false);
+        };
+        if !super::wide_sample::reads_apart(inst, next) {
+            return Ok(false);
+        }
+        let (Some(first), Some(second)) = (self.sample_op(inst, rest), self.sample_op(next, after))
+        else {
+            return Ok(false);
+        };
+        self.charge()?;
+        self.unpark_for(next);
+        self.emit_sample_pair(&first, &second)
+    }
+
+    /// The operands of `inst`, a `sample*` followed by `rest`.
+    fn sample_op<'a>(&self, inst: &'a Inst, rest: &[Inst]) -> Option<SampleOp<'a>> {
+        let Inst::Sample {
+            dst,
+            res,
+            sampler,
+            coord,
+            lod,
+            offset,
+            swizzle,
+            compare,
+            slots,
+        } = inst
+        else {
+            return None;
+        };
+        Some(SampleOp {
+            dst,
+            res: *res,
+            sampler: *sampler,
+            coord,
+            lod,
+            offset: *offset,
+            swizzle: *swizzle,
+            compare: compare.as_ref(),
+            slots: slots.as_deref(),
+            zero_sign_free: self.rest_of_main(rest)
+                && super::zero_sign::zero_sign_unobserved(dst, rest),
+        })
     }
 
     /// Computes every masked component of a component-wise result first,
@@ -243,28 +300,10 @@ impl Tr<'_, '_> {
                 ret,
                 swizzle,
             } => self.emit_resinfo(dst, *res, mip, *ret, *swizzle),
-            Inst::Sample {
-                dst,
-                res,
-                sampler,
-                coord,
-                lod,
-                offset,
-                swizzle,
-                compare,
-                slots,
-            } => self.emit_sample(
-                dst,
-                *res,
-                *sampler,
-                coord,
-                lod,
-                *offset,
-                *swizzle,
-                compare.as_ref(),
-                slots.as_deref(),
-                self.rest_of_main(rest) && super::zero_sign::zero_sign_unobserved(dst, rest),
-            ),
+            Inst::Sample { .. } => {
+                let op = self.sample_op(inst, rest).expect("a sample");
+                self.emit_sample(&op)
+            }
             Inst::Fetch {
                 dst,
                 res,

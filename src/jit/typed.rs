@@ -21,6 +21,44 @@ fn coord_count(dim: Option<Dim>) -> usize {
     }
 }
 
+/// A `sample*` instruction's operands, as its emitters read them.
+pub struct SampleOp<'a> {
+    /// The destination.
+    pub dst: &'a Dst,
+    /// The texture's slot.
+    pub res: u32,
+    /// The sampler's slot.
+    pub sampler: u32,
+    /// The coordinates.
+    pub coord: &'a Src,
+    /// How the level of detail is found.
+    pub lod: &'a Lod,
+    /// Texel offsets (`aoffimmi`).
+    pub offset: [i8; 3],
+    /// The result's swizzle.
+    pub swizzle: [u8; 4],
+    /// The comparison's reference, for comparison lookups.
+    pub compare: Option<&'a Src>,
+    /// Where the lanes' slots are, when the lanes choose them.
+    pub slots: Option<&'a SlotOffsets>,
+    /// Nothing reads the sign of a zero result (see `zero_sign.rs`).
+    pub zero_sign_free: bool,
+}
+
+impl SampleOp<'_> {
+    /// The result components the destination's mask reads through the
+    /// swizzle.
+    pub fn needed(&self) -> [bool; 4] {
+        let mut needed = [false; 4];
+        for c in 0..4 {
+            if self.dst.mask & (1 << c) != 0 {
+                needed[self.swizzle[c] as usize & 3] = true;
+            }
+        }
+        needed
+    }
+}
+
 impl Tr<'_, '_> {
     /// The address coordinates of `coord` for `res` (x, y, z), with the
     /// ones its dimension lacks zeroed: they may hold anything.
@@ -319,69 +357,98 @@ impl Tr<'_, '_> {
 
     /// sample*: filtered in compiled code for the pairs the runtime
     /// describes as inline (see `inline_sample`), otherwise one runtime
-    /// call per 2x2 quad with the lanes' coordinates. With
-    /// `zero_sign_free` (nothing reads the sign of a zero result: see
-    /// `zero_sign.rs`), the runtime's results are made +0 where they are
-    /// −0, and the results are noted as never −0.
-    #[allow(clippy::too_many_arguments)]
-    pub fn emit_sample(
-        &mut self,
-        dst: &Dst,
-        res: u32,
-        sampler: u32,
-        coord: &Src,
-        lod: &Lod,
-        offset: [i8; 3],
-        swizzle: [u8; 4],
-        compare: Option<&Src>,
-        slots: Option<&SlotOffsets>,
-        zero_sign_free: bool,
-    ) -> Result<(), JitError> {
-        let slots = self.lookup_slots(res, sampler, slots)?;
-        if slots.is_none() && sampler as usize >= dxjit_runtime::abi::SAMPLER_SLOTS {
-            return Err(JitError::Invalid(format!("s{sampler} out of range")));
+    /// call per 2x2 quad with the lanes' coordinates.
+    pub fn emit_sample(&mut self, op: &SampleOp) -> Result<(), JitError> {
+        let slots = self.lookup_slots(op.res, op.sampler, op.slots)?;
+        if slots.is_none() && op.sampler as usize >= dxjit_runtime::abi::SAMPLER_SLOTS {
+            return Err(JitError::Invalid(format!("s{} out of range", op.sampler)));
         }
-        let pair = match (compare, slots) {
+        let pair = match (op.compare, slots) {
             (None, None) => self
                 .facts
                 .inline_pairs
                 .iter()
-                .position(|p| *p == (res, sampler)),
+                .position(|p| *p == (op.res, op.sampler)),
             _ => None,
-        };
-        let call = |tr: &mut Self| {
-            let results =
-                tr.sample_call_reading(res, sampler, coord, lod, offset, compare, slots)?;
-            Ok(match zero_sign_free {
-                true => results.map(|r| tr.positive_zero(r)),
-                false => results,
-            })
         };
         let results = match pair {
             Some(pair) => {
-                let mut needed = [false; 4];
-                for c in 0..4 {
-                    if dst.mask & (1 << c) != 0 {
-                        needed[swizzle[c] as usize & 3] = true;
-                    }
-                }
                 // The inline path reads u and v only; the runtime's call,
                 // out of line, reads its operands itself.
-                let uv = [self.read(coord, 0, Ty::F)?, self.read(coord, 1, Ty::F)?];
-                self.sample_inline(pair, uv, offset, needed, call)?
+                let uv = self.sample_uv(op)?;
+                let call = |tr: &mut Self, uv| tr.sample_runtime(op, slots, uv);
+                self.sample_inline(pair, uv, op.offset, op.needed(), call)?
             }
-            None => call(self)?,
+            None => self.sample_runtime(op, slots, None)?,
         };
-        let mut comps = Vec::new();
-        for c in 0..4 {
-            if dst.mask & (1 << c) != 0 {
-                comps.push((c, results[swizzle[c] as usize & 3]));
-            }
+        self.write_sample(op, results)
+    }
+
+    /// Two consecutive `sample*`s in one call of the runtime's wide filter
+    /// (`wide_sample.rs`), when it may take both and the second reads
+    /// nothing the first writes; whether they were emitted so. Both read
+    /// their operands before either writes its destination.
+    pub fn emit_sample_pair(
+        &mut self,
+        first: &SampleOp,
+        second: &SampleOp,
+    ) -> Result<bool, JitError> {
+        let (Some(a), Some(b)) = (self.wide_pair(first), self.wide_pair(second)) else {
+            return Ok(false);
+        };
+        let ops = [first, second];
+        let mut lookups = Vec::with_capacity(2);
+        for (op, pair) in ops.iter().zip([a, b]) {
+            lookups.push(super::wide_sample::WideArgs {
+                pair,
+                coords: self.sample_uv(op)?,
+                needed: op.needed(),
+            });
         }
-        for (c, v) in comps {
-            self.write(dst, c, v)?;
-            if zero_sign_free {
-                let slot = dst.index.base * 4 + c as u32;
+        let results =
+            self.wide_lookups(&lookups, |tr, i, uv| tr.sample_runtime(ops[i], None, uv))?;
+        for (op, found) in ops.iter().zip(results) {
+            self.write_sample(op, found)?;
+        }
+        Ok(true)
+    }
+
+    /// A lookup's u and v.
+    fn sample_uv(&mut self, op: &SampleOp) -> Result<[Lanes; 2], JitError> {
+        Ok([
+            self.read(op.coord, 0, Ty::F)?,
+            self.read(op.coord, 1, Ty::F)?,
+        ])
+    }
+
+    /// A lookup through the runtime's general path, its operands read here
+    /// (u and v given as `uv` instead, for a 2D texture). With
+    /// `zero_sign_free` (nothing reads the sign of a zero result: see
+    /// `zero_sign.rs`), its −0 results are made +0.
+    fn sample_runtime(
+        &mut self,
+        op: &SampleOp,
+        slots: Option<[Lanes; 2]>,
+        uv: Option<[Lanes; 2]>,
+    ) -> Result<[Lanes; 4], JitError> {
+        let results = self.sample_call_reading(op, uv, slots)?;
+        Ok(match op.zero_sign_free {
+            true => results.map(|r| self.positive_zero(r)),
+            false => results,
+        })
+    }
+
+    /// Writes a lookup's components to its destination, through its
+    /// swizzle; with `zero_sign_free`, notes them as never −0 (no path
+    /// makes −0 then: see [`Self::sample_runtime`]).
+    fn write_sample(&mut self, op: &SampleOp, results: [Lanes; 4]) -> Result<(), JitError> {
+        for c in 0..4 {
+            if op.dst.mask & (1 << c) == 0 {
+                continue;
+            }
+            self.write(op.dst, c, results[op.swizzle[c] as usize & 3])?;
+            if op.zero_sign_free {
+                let slot = op.dst.index.base * 4 + c as u32;
                 self.func.positive_zero_temps.insert(slot);
             }
         }
@@ -389,20 +456,21 @@ impl Tr<'_, '_> {
     }
 
     /// One runtime call per quad for a `sample*`, reading its operands
-    /// here: the coordinates, level of detail or gradients and the
-    /// comparison's reference.
-    #[allow(clippy::too_many_arguments)]
+    /// here: the coordinates (u and v given as `uv` instead, for a 2D
+    /// texture), level of detail or gradients and the comparison's
+    /// reference.
     fn sample_call_reading(
         &mut self,
-        res: u32,
-        sampler: u32,
-        coord: &Src,
-        lod: &Lod,
-        offset: [i8; 3],
-        compare: Option<&Src>,
+        op: &SampleOp,
+        uv: Option<[Lanes; 2]>,
         slots: Option<[Lanes; 2]>,
     ) -> Result<[Lanes; 4], JitError> {
-        let coords = self.read_n(coord, 4, Ty::F)?;
+        let (coord, lod, compare) = (op.coord, op.lod, op.compare);
+        let coords = match uv {
+            // A 2D texture reads u and v only.
+            Some([u, v]) => vec![u, v, self.lb().splat(0), self.lb().splat(0)],
+            None => self.read_n(coord, 4, Ty::F)?,
+        };
         let vertex = self.prog.stage != crate::ir::Stage::Pixel;
         let (mode, lod, grads) = match lod {
             Lod::Implicit if vertex => (LOD_LEVEL, Some(self.lb().splat(0)), None),
@@ -420,14 +488,14 @@ impl Tr<'_, '_> {
             None => None,
         };
         self.sample_call(&QuadArgs {
-            res,
-            sampler,
+            res: op.res,
+            sampler: op.sampler,
             coords: &coords,
             mode,
             lod,
             grads: grads.as_ref(),
             reference,
-            offset,
+            offset: op.offset,
             slots,
         })
     }

@@ -528,6 +528,7 @@ fn translate(
             vertex: None,
             positive_zero_temps: Default::default(),
             never_negative_zero: Default::default(),
+            wide_sampling: false,
         },
         ctl: Control::starting(dummy, u32::from(key.divergent)),
         facts: Analyses {

@@ -1,0 +1,219 @@
+//! Lookups handed to the runtime's AVX-512 filter, `dxjit_sample_wide`.
+//!
+//! Cranelift makes only 128-bit vector code; on a CPU with AVX-512 the
+//! runtime filters the common case (the [`InlineSampler`] subset) sixteen
+//! lanes at a time in 256-bit vectors, with gathers and two-source byte
+//! permutations, for the same results bit for bit. A lookup's lanes go in
+//! a [`WideBatch`] in the argument area: when every lookup's pair has
+//! texels (a 2D texture of the subset), the pair's description and the
+//! coordinates are stored, one call filters every lookup of the batch, and
+//! each lookup's results are loaded where the call took it. A lookup it
+//! did not take (coordinates that do not convert) calls the runtime's
+//! general path with its u and v loaded back from the batch, so that no
+//! coordinate is kept in a register across the call; a pair without
+//! texels (another format, or a texture of another dimension bound where
+//! a D3D9 shader did not declare one) takes the general path before the
+//! call, its operands read from their registers.
+//!
+//! Consecutive lookups that do not read each other's results share one
+//! call ([`Tr::emit_sample_pair`]): one call's overhead, their work
+//! overlapped in the runtime, and no result of the first kept across a
+//! second call.
+
+use super::helpers::HelperId;
+use super::lanes::{LaneVar, Lanes};
+use super::state::Tr;
+use super::typed::SampleOp;
+use super::JitError;
+use crate::ir::{Inst, Lod, Src};
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::{types, InstBuilder, MemFlagsData, Value};
+use dxjit_runtime::sampler::{InlineSampler, WideBatch, WideLookup, WIDE_BATCH, WIDE_LANES};
+use std::mem::{offset_of, size_of};
+
+/// One lookup of a wide call.
+pub struct WideArgs {
+    /// Its pair among the program's inline pairs.
+    pub pair: usize,
+    /// Its u and v.
+    pub coords: [Lanes; 2],
+    /// The components to load (the others are zeros).
+    pub needed: [bool; 4],
+}
+
+/// Where lookup `i` of a [`WideBatch`] starts.
+fn lookup_at(i: usize) -> usize {
+    offset_of!(WideBatch, lookups) + i * size_of::<WideLookup>()
+}
+
+/// Where lookup `i`'s u and v start.
+fn coords_at(i: usize) -> [usize; 2] {
+    [offset_of!(WideLookup, u), offset_of!(WideLookup, v)].map(|field| lookup_at(i) + field)
+}
+
+impl Tr<'_, '_> {
+    /// Runs `lookups` (at most [`WIDE_BATCH`]) through one call of the
+    /// wide filter when every lookup's pair has texels (so is a 2D texture
+    /// the filter reads); otherwise each runs through `runtime`, given the
+    /// lookup's index and no coordinates (it reads its operands). A lookup
+    /// the call does not take runs through `runtime` given its u and v
+    /// (all a 2D texture reads), loaded back from the batch. Returns each
+    /// lookup's components.
+    pub(super) fn wide_lookups(
+        &mut self,
+        lookups: &[WideArgs],
+        mut runtime: impl FnMut(&mut Self, usize, Option<[Lanes; 2]>) -> Result<[Lanes; 4], JitError>,
+    ) -> Result<Vec<[Lanes; 4]>, JitError> {
+        debug_assert!(!lookups.is_empty() && lookups.len() <= WIDE_BATCH);
+        let vars: Vec<Vec<(usize, LaneVar)>> = lookups
+            .iter()
+            .map(|l| {
+                (0..4)
+                    .filter(|c| l.needed[*c])
+                    .map(|c| (c, self.lb().declare()))
+                    .collect()
+            })
+            .collect();
+        let samplers: Vec<Value> = lookups
+            .iter()
+            .map(|l| self.inline_sampler(l.pair))
+            .collect();
+        let mut every = None;
+        for sampler in &samplers {
+            let texels = self.b.ins().load(
+                types::I64,
+                MemFlagsData::trusted(),
+                *sampler,
+                offset_of!(InlineSampler, texels) as i32,
+            );
+            let present = self.b.ins().icmp_imm_u(IntCC::NotEqual, texels, 0);
+            every = Some(match every {
+                Some(all) => self.b.ins().band(all, present),
+                None => present,
+            });
+        }
+        let wide = self.b.create_block();
+        let general = self.b.create_block();
+        let join = self.b.create_block();
+        let every = every.expect("at least one lookup");
+        self.b.ins().brif(every, wide, &[], general, &[]);
+
+        self.b.switch_to_block(general);
+        self.b.set_cold_block(general);
+        for (i, vars) in vars.iter().enumerate() {
+            let called = runtime(self, i, None)?;
+            for (c, var) in vars {
+                self.lb().def_var(*var, called[*c]);
+            }
+        }
+        self.b.ins().jump(join, &[]);
+
+        self.b.switch_to_block(wide);
+        let batch = self.args_ptr();
+        for (i, (lookup, sampler)) in lookups.iter().zip(&samplers).enumerate() {
+            let at = offset_of!(WideBatch, samplers) + i * size_of::<usize>();
+            self.b
+                .ins()
+                .store(MemFlagsData::trusted(), *sampler, batch, at as i32);
+            for (coord, at) in lookup.coords.iter().zip(coords_at(i)) {
+                self.store_lanes(*coord, batch, at as i32);
+            }
+        }
+        let count = self.b.ins().iconst(types::I32, lookups.len() as i64);
+        let lanes = self.b.ins().iconst(types::I32, (4 * self.k) as i64);
+        let f = self.helper(HelperId::SampleWide);
+        let call = self.b.ins().call(f, &[batch, count, lanes]);
+        let taken = self.b.inst_results(call)[0];
+        for (i, vars) in vars.iter().enumerate() {
+            self.wide_results(i, vars, taken, |tr, uv| runtime(tr, i, Some(uv)))?;
+        }
+        self.b.ins().jump(join, &[]);
+
+        self.b.switch_to_block(join);
+        Ok(vars
+            .iter()
+            .map(|vars| {
+                let mut out = [self.lb().splat(0); 4];
+                for (c, var) in vars {
+                    out[*c] = self.lb().use_var(*var);
+                }
+                out
+            })
+            .collect())
+    }
+
+    /// Gives lookup `i`'s variables `vars` (component, variable) their
+    /// values: loaded from the batch when bit `i` of `taken` says the call
+    /// took it, else from `runtime`; ends in a new block after both.
+    fn wide_results(
+        &mut self,
+        i: usize,
+        vars: &[(usize, LaneVar)],
+        taken: Value,
+        runtime: impl FnOnce(&mut Self, [Lanes; 2]) -> Result<[Lanes; 4], JitError>,
+    ) -> Result<(), JitError> {
+        let done = self.b.create_block();
+        let slow = self.b.create_block();
+        let next = self.b.create_block();
+        let bit = self.b.ins().band_imm_u(taken, 1 << i);
+        self.b.ins().brif(bit, done, &[], slow, &[]);
+
+        self.b.switch_to_block(done);
+        let batch = self.args_ptr();
+        for (c, var) in vars {
+            let at =
+                lookup_at(i) + offset_of!(WideLookup, out) + size_of::<[f32; WIDE_LANES]>() * c;
+            let value = self.load_lanes(batch, at as i32);
+            self.lb().def_var(*var, value);
+        }
+        self.b.ins().jump(next, &[]);
+
+        self.b.switch_to_block(slow);
+        self.b.set_cold_block(slow);
+        let batch = self.args_ptr();
+        let uv = coords_at(i).map(|at| self.load_lanes(batch, at as i32));
+        let called = runtime(self, uv)?;
+        for (c, var) in vars {
+            self.lb().def_var(*var, called[*c]);
+        }
+        self.b.ins().jump(next, &[]);
+        self.b.switch_to_block(next);
+        Ok(())
+    }
+
+    /// The inline pair of `op` when the wide filter may take it: a lookup
+    /// without comparison, slots chosen by the lanes, or offsets, through
+    /// one of the program's inline pairs, in a function that may call the
+    /// filter.
+    pub(super) fn wide_pair(&self, op: &SampleOp) -> Option<usize> {
+        let plain = op.compare.is_none() && op.slots.is_none() && op.offset == [0; 3];
+        if !(plain && self.func.wide_sampling) {
+            return None;
+        }
+        self.facts
+            .inline_pairs
+            .iter()
+            .position(|p| *p == (op.res, op.sampler))
+    }
+}
+
+/// Whether `second` reads no register `first` writes, so that both may
+/// read their operands before either writes: `first` writes a register
+/// without a relative index, and none of `second`'s operands names it or
+/// is relative.
+pub fn reads_apart(first: &Inst, second: &Inst) -> bool {
+    let (Inst::Sample { dst, .. }, Inst::Sample { coord, lod, .. }) = (first, second) else {
+        return false;
+    };
+    if dst.index.rel.is_some() {
+        return false;
+    }
+    let clear =
+        |s: &Src| s.index.rel.is_none() && !(s.file == dst.file && s.index.base == dst.index.base);
+    let lod_clear = match lod {
+        Lod::Implicit => true,
+        Lod::Bias(s) | Lod::Level(s) => clear(s),
+        Lod::Gradient(x, y) => clear(x) && clear(y),
+    };
+    clear(coord) && lod_clear
+}
