@@ -46,6 +46,10 @@ enum Command {
         /// tier's and stage's own).
         #[arg(long)]
         k: Option<usize>,
+        /// Filter lookups in compiled code, not in the runtime's AVX-512
+        /// filter (the results are the same).
+        #[arg(long)]
+        no_wide_sampling: bool,
     },
     /// Compiles a case, repeats its action and reports times and rates
     /// (GFLOP/s against the peak, GB/s against memcpy), once or per value
@@ -82,6 +86,10 @@ enum Command {
         /// default compile runs once its top tier is in).
         #[arg(long)]
         tier: Option<dxjit::Tier>,
+        /// Filter lookups in compiled code, not in the runtime's AVX-512
+        /// filter.
+        #[arg(long)]
+        no_wide_sampling: bool,
         /// End with one JSON object.
         #[arg(long)]
         json: bool,
@@ -256,12 +264,14 @@ fn main() -> ExitCode {
             cache,
             tier,
             k,
+            no_wide_sampling,
         } => {
             use_cache(cache.as_ref());
             let options = CompileOptions {
                 verify_checksum: !no_checksum,
                 tier,
                 k,
+                wide_sampling: !no_wide_sampling,
                 ..CompileOptions::default()
             };
             run(&cases, json, &options, Duration::from_millis(timeout_ms))
@@ -295,6 +305,7 @@ fn main() -> ExitCode {
             threads,
             k,
             tier,
+            no_wide_sampling,
             json,
             sweep,
             values,
@@ -311,6 +322,7 @@ fn main() -> ExitCode {
                     threads,
                     k,
                     tier,
+                    wide_sampling: !no_wide_sampling,
                     json,
                     sweep,
                     values: values.map(|v| v.0),

@@ -12,6 +12,18 @@ use std::time::{Duration, Instant};
 /// Compiles timed to report the median compile time.
 pub const COMPILES: usize = 5;
 
+/// How a case's shaders are compiled for a measurement.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Build {
+    /// The `k` asked for; `None` leaves it to the JIT.
+    pub k: Option<usize>,
+    /// The tier to time; `None`: the top tier.
+    pub tier: Option<Tier>,
+    /// Whether the top tier may hand lookups to the runtime's AVX-512
+    /// filter ([`CompileOptions::wide_sampling`]).
+    pub wide_sampling: bool,
+}
+
 /// What one configuration measured.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Point {
@@ -23,6 +35,9 @@ pub struct Point {
     pub lanes: u32,
     /// The tier the timed actions ran at: [`Tier::First`] or [`Tier::Top`].
     pub tier: Tier,
+    /// Whether the timed code handed its lookups to the runtime's AVX-512
+    /// filter (asked for, the top tier, and a CPU that has it).
+    pub wide_sampling: bool,
     /// Median microseconds until the case's shaders can run: the first
     /// tier's (a default compile runs it at once), or the top tier's when
     /// `--tier top` compiles that tier alone.
@@ -75,9 +90,9 @@ fn median_compile_us(case: &Case, options: &CompileOptions) -> Result<f64, Strin
     Ok(compiles[compiles.len() / 2])
 }
 
-/// Compiles `case` with `k` vectors per component on `threads` threads
-/// (`None`: every core), times `iterations` actions (at least one) at
-/// `tier` (`None`: the top tier) after one untimed, and steps `progress`
+/// Compiles `case` as `build` says on `threads` threads (`None`: every
+/// core), times `iterations` actions (at least one) at its tier after one
+/// untimed, and steps `progress`
 /// once per timed action. Asking for a `k` the JIT does not compile is an
 /// error, and so is an action that runs past `limit`: the untimed one is
 /// stopped at `limit`, the timed ones (watched together, so that the
@@ -85,13 +100,16 @@ fn median_compile_us(case: &Case, options: &CompileOptions) -> Result<f64, Strin
 pub fn measure(
     case: &Case,
     threads: Option<usize>,
-    k: Option<usize>,
-    tier: Option<Tier>,
+    build: Build,
     iterations: u32,
     limit: Duration,
     progress: &mut Progress,
 ) -> Result<Point, String> {
-    let asked = tier;
+    let Build {
+        k,
+        tier: asked,
+        wide_sampling,
+    } = build;
     let tier = match asked {
         Some(Tier::First) => Tier::First,
         _ => Tier::Top,
@@ -99,6 +117,7 @@ pub fn measure(
     let at = |tier| CompileOptions {
         k,
         tier,
+        wide_sampling,
         ..CompileOptions::default()
     };
     let options = at(tier);
@@ -144,6 +163,9 @@ pub fn measure(
             k,
             lanes: prepared.lanes,
             tier,
+            wide_sampling: wide_sampling
+                && tier == Tier::Top
+                && dxjit_runtime::sampler::wide_sampling_available(),
             compile_us: if asked == Some(Tier::Top) {
                 top_tier_us
             } else {

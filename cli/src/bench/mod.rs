@@ -24,7 +24,7 @@ pub use sweep::{Sweep, SweepValues};
 
 use crate::case::{parse_case, Case};
 use dxjit::Tier;
-use measure::measure;
+use measure::{measure, Build};
 use peak::Peak;
 use progress::Progress;
 use rates::{groups, Rates, Work};
@@ -45,6 +45,9 @@ pub struct BenchOptions {
     /// The tier the timed actions run at; `None`: the top tier, as a
     /// shader compiled at [`Tier::Both`] runs once the top tier is in.
     pub tier: Option<Tier>,
+    /// Whether the top tier may hand lookups to the runtime's AVX-512
+    /// filter (`--no-wide-sampling` turns it off).
+    pub wide_sampling: bool,
     /// End with one JSON object.
     pub json: bool,
     /// The parameter to sweep, if any.
@@ -71,11 +74,15 @@ pub fn bench(path: &Path, options: &BenchOptions) -> Result<bool, String> {
 
 fn once(case: &Case, options: &BenchOptions, peak: Option<&Peak>) -> Result<bool, String> {
     let mut progress = Progress::new(u64::from(options.iterations.max(1)));
+    let build = Build {
+        k: options.k,
+        tier: options.tier,
+        wide_sampling: options.wide_sampling,
+    };
     let point = measure(
         case,
         options.threads,
-        options.k,
-        options.tier,
+        build,
         options.iterations,
         options.timeout,
         &mut progress,
@@ -132,11 +139,15 @@ fn swept(
     for &value in &values {
         progress.set_message(format!("{sweep} = {value}"));
         let (threads, k) = setting(sweep, value, options)?;
+        let build = Build {
+            k,
+            tier: options.tier,
+            wide_sampling: options.wide_sampling,
+        };
         points.push(measure(
             case,
             threads,
-            k,
-            options.tier,
+            build,
             iterations,
             options.timeout,
             &mut progress,

@@ -66,6 +66,7 @@ pub fn point_json(case: &str, work: Work, point: &Point, rates: &Rates) -> Map<S
     put("memcpy_fraction", json!(rates.memcpy_fraction()));
     put("lookups_per_invocation", json!(counts.map(|c| c.lookups)));
     put("lookups_per_s", json!(rates.lookups_per_s));
+    put("wide_sampling", json!(point.wide_sampling));
     put("barriers_per_group", json!(counts.map(|c| c.barriers)));
     put("barriers_per_s", json!(rates.barriers_per_s));
     put("bound", json!(rates.bound().name()));
@@ -227,9 +228,13 @@ pub fn point_text(
         rates.gb_per_s
     );
     if let (Some(c), Some(per_s)) = (&point.counts, rates.lookups_per_s) {
+        let filter = match point.wide_sampling {
+            true => "the runtime's AVX-512 filter where it can",
+            false => "filtered in compiled code where it can",
+        };
         let _ = writeln!(
             s,
-            "lookups: {} per invocation, {per_s:.3e} per second",
+            "lookups: {} per invocation, {per_s:.3e} per second ({filter})",
             c.lookups
         );
     }
@@ -367,6 +372,7 @@ mod tests {
             k: None,
             lanes: 16,
             tier: dxjit::Tier::Top,
+            wide_sampling: false,
             compile_us: 900.0,
             first_tier_us: 300.0,
             top_tier_us: 900.0,
