@@ -60,6 +60,8 @@ mod lod;
 mod plane;
 mod reduce;
 mod seam;
+#[cfg(test)]
+mod test_rng;
 mod texel;
 mod wide;
 

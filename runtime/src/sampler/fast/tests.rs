@@ -8,52 +8,8 @@ use super::super::{
 };
 use super::quad_for;
 use crate::format::Format;
+use crate::sampler::test_rng::Rng;
 use crate::texture::{Texture, TextureKind};
-
-/// A small deterministic generator (xorshift64*).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    fn pick<T: Copy>(&mut self, items: &[T]) -> T {
-        items[self.below(items.len())]
-    }
-
-    /// Mostly ordinary values in [-3, 3), sometimes an edge value.
-    fn float(&mut self) -> f32 {
-        const EDGES: [f32; 14] = [
-            0.0,
-            -0.0,
-            1.0,
-            -1.0,
-            0.5,
-            0.999_999_94,
-            1.000_000_1,
-            1.0e-40,
-            1.0e30,
-            -3.0e38,
-            f32::MAX,
-            f32::INFINITY,
-            f32::NEG_INFINITY,
-            f32::NAN,
-        ];
-        if self.below(8) == 0 {
-            self.pick(&EDGES)
-        } else {
-            (self.next() >> 40) as f32 / (1u64 << 24) as f32 * 6.0 - 3.0
-        }
-    }
-}
 
 const FORMATS: [Format; 8] = [
     Format::Rgba8Unorm,

@@ -6,26 +6,10 @@ use super::super::{
 };
 use super::{dxjit_sample_wide, wide_sampling_available, WideBatch, WideLookup, WIDE_LANES};
 use crate::format::Format;
+use crate::sampler::test_rng::Rng;
 use crate::sampler::{SUBTEXEL_STEPS, UNORM8_SCALE};
 use crate::texture::{Texture, TextureKind};
 use std::arch::x86_64::{_mm256_loadu_ps, _mm256_storeu_ps};
-
-/// A small deterministic generator (xorshift64*).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-
-    /// A float in `[low, high)`.
-    fn within(&mut self, low: f32, high: f32) -> f32 {
-        low + (self.next() >> 40) as f32 / (1u64 << 24) as f32 * (high - low)
-    }
-}
 
 /// A 2D texture of random bytes.
 fn texture(rng: &mut Rng, format: Format, width: u32, height: u32) -> Texture {
