@@ -116,7 +116,7 @@ impl Tr<'_, '_> {
                 coords,
                 needed,
             };
-            let mut results = self.wide_lookups(&[lookup], |tr, _, uv| runtime(tr, uv))?;
+            let mut results = self.wide_lookups(&[lookup], |tr, _, uv| runtime(tr, Some(uv)))?;
             return Ok(results.remove(0));
         }
         let at = self.inline_sampler(pair);

@@ -405,8 +405,9 @@ impl Tr<'_, '_> {
                 needed: op.needed(),
             });
         }
-        let results =
-            self.wide_lookups(&lookups, |tr, i, uv| tr.sample_runtime(ops[i], None, uv))?;
+        let results = self.wide_lookups(&lookups, |tr, i, uv| {
+            tr.sample_runtime(ops[i], None, Some(uv))
+        })?;
         for (op, found) in ops.iter().zip(results) {
             self.write_sample(op, found)?;
         }
@@ -422,7 +423,7 @@ impl Tr<'_, '_> {
     }
 
     /// A lookup through the runtime's general path, its operands read here
-    /// (u and v given as `uv` instead, for a 2D texture). With
+    /// (u and v given as `uv` instead, when they were kept elsewhere). With
     /// `zero_sign_free` (nothing reads the sign of a zero result: see
     /// `zero_sign.rs`), its −0 results are made +0.
     fn sample_runtime(
@@ -456,9 +457,9 @@ impl Tr<'_, '_> {
     }
 
     /// One runtime call per quad for a `sample*`, reading its operands
-    /// here: the coordinates (u and v given as `uv` instead, for a 2D
-    /// texture), level of detail or gradients and the comparison's
-    /// reference.
+    /// here: the coordinates (u and v given as `uv` instead, when they
+    /// were kept elsewhere), level of detail or gradients and the
+    /// comparison's reference.
     fn sample_call_reading(
         &mut self,
         op: &SampleOp,
@@ -467,8 +468,12 @@ impl Tr<'_, '_> {
     ) -> Result<[Lanes; 4], JitError> {
         let (coord, lod, compare) = (op.coord, op.lod, op.compare);
         let coords = match uv {
-            // A 2D texture reads u and v only.
-            Some([u, v]) => vec![u, v, self.lb().splat(0), self.lb().splat(0)],
+            Some([u, v]) => vec![
+                u,
+                v,
+                self.read(coord, 2, Ty::F)?,
+                self.read(coord, 3, Ty::F)?,
+            ],
             None => self.read_n(coord, 4, Ty::F)?,
         };
         let vertex = self.prog.stage != crate::ir::Stage::Pixel;

@@ -55,14 +55,15 @@ impl Tr<'_, '_> {
     /// Runs `lookups` (at most [`WIDE_BATCH`]) through one call of the
     /// wide filter when every lookup's pair has texels (so is a 2D texture
     /// the filter reads); otherwise each runs through `runtime`, given the
-    /// lookup's index and no coordinates (it reads its operands). A lookup
-    /// the call does not take runs through `runtime` given its u and v
-    /// (all a 2D texture reads), loaded back from the batch. Returns each
-    /// lookup's components.
+    /// lookup's index and its u and v. So does a lookup the call does not
+    /// take. The u and v are stored in the batch first, before the test,
+    /// and every path loads them back from there: kept in registers into
+    /// the cold paths, they were spilled and reloaded on the hot one.
+    /// Returns each lookup's components.
     pub(super) fn wide_lookups(
         &mut self,
         lookups: &[WideArgs],
-        mut runtime: impl FnMut(&mut Self, usize, Option<[Lanes; 2]>) -> Result<[Lanes; 4], JitError>,
+        mut runtime: impl FnMut(&mut Self, usize, [Lanes; 2]) -> Result<[Lanes; 4], JitError>,
     ) -> Result<Vec<[Lanes; 4]>, JitError> {
         debug_assert!(!lookups.is_empty() && lookups.len() <= WIDE_BATCH);
         let vars: Vec<Vec<(usize, LaneVar)>> = lookups
@@ -78,6 +79,16 @@ impl Tr<'_, '_> {
             .iter()
             .map(|l| self.inline_sampler(l.pair))
             .collect();
+        let batch = self.args_ptr();
+        for (i, (lookup, sampler)) in lookups.iter().zip(&samplers).enumerate() {
+            let at = offset_of!(WideBatch, samplers) + i * size_of::<usize>();
+            self.b
+                .ins()
+                .store(MemFlagsData::trusted(), *sampler, batch, at as i32);
+            for (coord, at) in lookup.coords.iter().zip(coords_at(i)) {
+                self.store_lanes(*coord, batch, at as i32);
+            }
+        }
         let mut every = None;
         for sampler in &samplers {
             let texels = self.b.ins().load(
@@ -101,7 +112,8 @@ impl Tr<'_, '_> {
         self.b.switch_to_block(general);
         self.b.set_cold_block(general);
         for (i, vars) in vars.iter().enumerate() {
-            let called = runtime(self, i, None)?;
+            let uv = self.wide_coords(i);
+            let called = runtime(self, i, uv)?;
             for (c, var) in vars {
                 self.lb().def_var(*var, called[*c]);
             }
@@ -110,22 +122,13 @@ impl Tr<'_, '_> {
 
         self.b.switch_to_block(wide);
         let batch = self.args_ptr();
-        for (i, (lookup, sampler)) in lookups.iter().zip(&samplers).enumerate() {
-            let at = offset_of!(WideBatch, samplers) + i * size_of::<usize>();
-            self.b
-                .ins()
-                .store(MemFlagsData::trusted(), *sampler, batch, at as i32);
-            for (coord, at) in lookup.coords.iter().zip(coords_at(i)) {
-                self.store_lanes(*coord, batch, at as i32);
-            }
-        }
         let count = self.b.ins().iconst(types::I32, lookups.len() as i64);
         let lanes = self.b.ins().iconst(types::I32, (4 * self.k) as i64);
         let f = self.helper(HelperId::SampleWide);
         let call = self.b.ins().call(f, &[batch, count, lanes]);
         let taken = self.b.inst_results(call)[0];
         for (i, vars) in vars.iter().enumerate() {
-            self.wide_results(i, vars, taken, |tr, uv| runtime(tr, i, Some(uv)))?;
+            self.wide_results(i, vars, taken, |tr, uv| runtime(tr, i, uv))?;
         }
         self.b.ins().jump(join, &[]);
 
@@ -170,8 +173,7 @@ impl Tr<'_, '_> {
 
         self.b.switch_to_block(slow);
         self.b.set_cold_block(slow);
-        let batch = self.args_ptr();
-        let uv = coords_at(i).map(|at| self.load_lanes(batch, at as i32));
+        let uv = self.wide_coords(i);
         let called = runtime(self, uv)?;
         for (c, var) in vars {
             self.lb().def_var(*var, called[*c]);
@@ -179,6 +181,12 @@ impl Tr<'_, '_> {
         self.b.ins().jump(next, &[]);
         self.b.switch_to_block(next);
         Ok(())
+    }
+
+    /// Lookup `i`'s u and v, loaded back from the batch.
+    fn wide_coords(&mut self, i: usize) -> [Lanes; 2] {
+        let batch = self.args_ptr();
+        coords_at(i).map(|at| self.load_lanes(batch, at as i32))
     }
 
     /// The inline pair of `op` when the wide filter may take it: a lookup
