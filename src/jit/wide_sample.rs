@@ -4,16 +4,16 @@
 //! runtime filters the common case (the [`InlineSampler`] subset) sixteen
 //! lanes at a time in 256-bit vectors, with gathers and two-source byte
 //! permutations, for the same results bit for bit. A lookup's lanes go in
-//! a [`WideBatch`] in the argument area: when every lookup's pair has
-//! texels (a 2D texture of the subset), the pair's description and the
-//! coordinates are stored, one call filters every lookup of the batch, and
-//! each lookup's results are loaded where the call took it. A lookup it
-//! did not take (coordinates that do not convert) calls the runtime's
-//! general path with its u and v loaded back from the batch, so that no
-//! coordinate is kept in a register across the call; a pair without
-//! texels (another format, or a texture of another dimension bound where
-//! a D3D9 shader did not declare one) takes the general path before the
-//! call, its operands read from their registers.
+//! a [`WideBatch`] in the argument area: the pair's description and the
+//! coordinates are stored first. When every lookup's pair has texels (a
+//! 2D texture of the subset), one call filters every lookup of the batch,
+//! and each lookup's results are loaded where the call took it. A lookup
+//! it did not take (coordinates that do not convert), and every lookup of
+//! a batch with a pair without texels (another format, or a texture of
+//! another dimension bound where a D3D9 shader did not declare one),
+//! calls the runtime's general path with its u and v loaded back from the
+//! batch and its other coordinates read from their registers, so that no
+//! u or v is kept in a register into a cold path or across the call.
 //!
 //! Consecutive lookups that do not read each other's results share one
 //! call ([`Tr::emit_sample_pair`]): one call's overhead, their work
