@@ -23,14 +23,8 @@ fn runtime(t: &Texture, s: &SamplerState, io: &WideLookup, lanes: usize) -> Vec<
     let mut out = Vec::new();
     for quad in 0..lanes.div_ceil(4) {
         let mut args = QuadSample {
-            coord: [[0.0; 4]; 4],
-            ddx: [[0.0; 4]; 4],
-            ddy: [[0.0; 4]; 4],
-            lod: [0.0; 4],
-            reference: [0.0; 4],
-            offset: [0; 3],
             mode: LOD_LEVEL,
-            unbound_alpha: 0.0,
+            ..QuadSample::default()
         };
         for l in 0..4 {
             args.coord[0][l] = io.u[4 * quad + l];
