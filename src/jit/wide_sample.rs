@@ -28,7 +28,9 @@ use super::JitError;
 use crate::ir::{Inst, Lod, Src};
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{types, InstBuilder, MemFlagsData, Value};
-use dxjit_runtime::sampler::{InlineSampler, WideBatch, WideLookup, WIDE_BATCH, WIDE_LANES};
+use dxjit_runtime::sampler::{
+    InlineSampler, QuadSample, WideBatch, WideLookup, WIDE_BATCH, WIDE_LANES,
+};
 use std::mem::{offset_of, size_of};
 
 /// One lookup of a wide call.
@@ -40,6 +42,15 @@ pub struct WideArgs {
     /// The components to load (the others are zeros).
     pub needed: [bool; 4],
 }
+
+// A lookup the call declines runs the runtime's general path, which
+// stores its arguments and results at the start of the argument area:
+// they must end before the second lookup's coordinates, which are loaded
+// after that.
+const _: () = assert!(
+    size_of::<QuadSample>().next_multiple_of(16) + size_of::<[[f32; 4]; 4]>()
+        <= offset_of!(WideBatch, lookups) + size_of::<WideLookup>()
+);
 
 /// Where lookup `i` of a [`WideBatch`] starts.
 fn lookup_at(i: usize) -> usize {
