@@ -106,10 +106,6 @@ impl Tr<'_, '_> {
         needed: [bool; 4],
         mut runtime: impl FnMut(&mut Self, Option<[Lanes; 2]>) -> Result<[Lanes; 4], JitError>,
     ) -> Result<[Lanes; 4], JitError> {
-        let vars: Vec<_> = (0..4)
-            .filter(|c| needed[*c])
-            .map(|c| (c, self.lb().declare()))
-            .collect();
         if offset == [0; 3] && self.func.wide_sampling {
             let lookup = super::wide_sample::WideArgs {
                 pair,
@@ -119,6 +115,10 @@ impl Tr<'_, '_> {
             let mut results = self.wide_lookups(&[lookup], |tr, _, uv| runtime(tr, Some(uv)))?;
             return Ok(results.remove(0));
         }
+        let vars: Vec<_> = (0..4)
+            .filter(|c| needed[*c])
+            .map(|c| (c, self.lb().declare()))
+            .collect();
         let at = self.inline_sampler(pair);
         let texels = self.b.ins().load(
             types::I64,
