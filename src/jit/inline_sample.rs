@@ -225,6 +225,15 @@ impl Tr<'_, '_> {
         results
     }
 
+    /// The index among the program's inline pairs of texture `res` read
+    /// through sampler `sampler`, if they are one.
+    pub(super) fn inline_pair(&self, res: u32, sampler: u32) -> Option<usize> {
+        self.facts
+            .inline_pairs
+            .iter()
+            .position(|p| *p == (res, sampler))
+    }
+
     /// The address of the frame's description of inline pair `pair`.
     pub(super) fn inline_sampler(&mut self, pair: usize) -> Value {
         let table = self.frame_ptr(offset_of!(Frame, inline_samplers));

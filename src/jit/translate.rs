@@ -53,9 +53,13 @@ impl Tr<'_, '_> {
         else {
             return Ok(false);
         };
+        let (Some(a), Some(b)) = (self.wide_pair(&first), self.wide_pair(&second)) else {
+            return Ok(false);
+        };
         self.charge()?;
         self.unpark_for(next);
-        self.emit_sample_pair(&first, &second)
+        self.emit_sample_pair(&first, &second, [a, b])?;
+        Ok(true)
     }
 
     /// The operands of `inst`, a `sample*` followed by `rest`.

@@ -364,11 +364,7 @@ impl Tr<'_, '_> {
             return Err(JitError::Invalid(format!("s{} out of range", op.sampler)));
         }
         let pair = match (op.compare, slots) {
-            (None, None) => self
-                .facts
-                .inline_pairs
-                .iter()
-                .position(|p| *p == (op.res, op.sampler)),
+            (None, None) => self.inline_pair(op.res, op.sampler),
             _ => None,
         };
         let results = match pair {
@@ -384,21 +380,20 @@ impl Tr<'_, '_> {
         self.write_sample(op, results)
     }
 
-    /// Two consecutive `sample*`s in one call of the runtime's wide filter
-    /// (`wide_sample.rs`), when it may take both and the second reads
-    /// nothing the first writes; whether they were emitted so. Both read
-    /// their operands before either writes its destination.
+    /// Two consecutive `sample*`s through pairs `pairs` of the program's
+    /// inline pairs ([`Self::wide_pair`]), in one call of the runtime's wide
+    /// filter (`wide_sample.rs`); the second reads nothing the first
+    /// writes, and both read their operands before either writes its
+    /// destination.
     pub fn emit_sample_pair(
         &mut self,
         first: &SampleOp,
         second: &SampleOp,
-    ) -> Result<bool, JitError> {
-        let (Some(a), Some(b)) = (self.wide_pair(first), self.wide_pair(second)) else {
-            return Ok(false);
-        };
+        pairs: [usize; 2],
+    ) -> Result<(), JitError> {
         let ops = [first, second];
         let mut lookups = Vec::with_capacity(2);
-        for (op, pair) in ops.iter().zip([a, b]) {
+        for (op, pair) in ops.iter().zip(pairs) {
             lookups.push(super::wide_sample::WideArgs {
                 pair,
                 coords: self.sample_uv(op)?,
@@ -411,7 +406,7 @@ impl Tr<'_, '_> {
         for (op, found) in ops.iter().zip(results) {
             self.write_sample(op, found)?;
         }
-        Ok(true)
+        Ok(())
     }
 
     /// A lookup's u and v.

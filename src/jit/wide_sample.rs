@@ -209,10 +209,7 @@ impl Tr<'_, '_> {
         if !(plain && self.func.wide_sampling) {
             return None;
         }
-        self.facts
-            .inline_pairs
-            .iter()
-            .position(|p| *p == (op.res, op.sampler))
+        self.inline_pair(op.res, op.sampler)
     }
 }
 
