@@ -89,11 +89,13 @@ pub unsafe extern "C" fn dxjit_sample_wide(batch: *mut WideBatch, count: u32, la
     unsafe { lookups(&mut *batch, count, lanes) }
 }
 
-/// [`dxjit_sample_wide`]'s work: every lookup's halves placed (and
-/// tested), then every lookup's taps loaded, then each filtered, so that
-/// one lookup's loads are under way while another computes. (Straight-line
-/// code for one lookup and for two: a loop over the lookups kept their
-/// vectors in memory.)
+/// [`dxjit_sample_wide`]'s work. The common case is straight-line code:
+/// every lookup's halves placed, every lane's texel pairs inside the
+/// texture, then every lookup's pairs gathered before any is filtered, so
+/// that one lookup's loads are under way while another computes. A lookup
+/// whose coordinates do not convert, or whose taps wrap or clamp, goes
+/// through [`each_alone`]. (A loop over the lookups, or arrays indexed by
+/// lookup, kept their vectors in memory.)
 ///
 /// # Safety
 ///
@@ -102,61 +104,117 @@ pub unsafe extern "C" fn dxjit_sample_wide(batch: *mut WideBatch, count: u32, la
 unsafe fn lookups(batch: &mut WideBatch, count: usize, lanes: u32) -> u32 {
     let active = (1u32 << lanes.min(WIDE_LANES as u32)) - 1;
     let halves = [active as __mmask8, (active >> HALF) as __mmask8];
+    // Opaque, so that the compiler keeps the zeroing in the channel
+    // permutations instead of adding an AND per channel.
+    let even_bytes: __mmask32 = std::hint::black_box(0x5555_5555);
     if count == 0 {
         return 0;
     }
     // SAFETY: the caller guarantees the first `count` samplers.
     let s0 = unsafe { &*batch.samplers[0] };
-    let a = place_both(s0, &batch.lookups[0], halves);
+    let a = readable(s0).then(|| place_both(s0, &batch.lookups[0], halves));
     if count < 2 {
-        let Some(a) = &a else {
-            return 0;
-        };
-        // SAFETY: `s0` has texels (the lookup was placed).
-        let rows = unsafe { [taps(s0, &a[0]), taps(s0, &a[1])] };
-        filter_both(s0, a, rows, &mut batch.lookups[0]);
-        return 1;
+        if let Some(a) = a.filter(|a| unusable(s0, a) == 0) {
+            // SAFETY: every lane's pair is inside the texture (tested above).
+            let rows = unsafe { gather_both(s0, &a) };
+            filter_both(s0, &a, rows, &mut batch.lookups[0], even_bytes);
+            return 1;
+        }
+        // SAFETY: forwarded from the caller.
+        return unsafe { each_alone(batch, 1, halves, even_bytes) };
     }
     // SAFETY: as above.
     let s1 = unsafe { &*batch.samplers[1] };
-    let b = place_both(s1, &batch.lookups[1], halves);
-    let zero = _mm256_setzero_si256();
-    let none = [[[zero; 2]; 2]; 2];
-    let rows_a = match &a {
-        // SAFETY: each placed lookup's sampler has texels.
-        Some(a) => unsafe { [taps(s0, &a[0]), taps(s0, &a[1])] },
-        None => none,
+    let b = readable(s1).then(|| place_both(s1, &batch.lookups[1], halves));
+    let (Some(a), Some(b)) = (a, b) else {
+        // SAFETY: forwarded from the caller.
+        return unsafe { each_alone(batch, 2, halves, even_bytes) };
     };
-    let rows_b = match &b {
-        // SAFETY: as above.
-        Some(b) => unsafe { [taps(s1, &b[0]), taps(s1, &b[1])] },
-        None => none,
-    };
-    let [io0, io1] = &mut batch.lookups;
-    let mut taken = 0;
-    if let Some(a) = &a {
-        filter_both(s0, a, rows_a, io0);
-        taken |= 1;
+    if unusable(s0, &a) | unusable(s1, &b) != 0 {
+        // SAFETY: forwarded from the caller.
+        return unsafe { each_alone(batch, 2, halves, even_bytes) };
     }
-    if let Some(b) = &b {
-        filter_both(s1, b, rows_b, io1);
-        taken |= 2;
+    // SAFETY: both lookups' pairs are inside their textures (tested above).
+    let (rows_a, rows_b) = unsafe { (gather_both(s0, &a), gather_both(s1, &b)) };
+    let [io0, io1] = &mut batch.lookups;
+    filter_both(s0, &a, rows_a, io0, even_bytes);
+    filter_both(s1, &b, rows_b, io1, even_bytes);
+    3
+}
+
+/// The first `count` lookups of `batch` one after the other, each with
+/// its taps wrapped or clamped where its pairs leave the texture, or left
+/// alone when its sampler has no texels or its coordinates do not
+/// convert. Returns a bit per lookup taken.
+///
+/// # Safety
+///
+/// As [`dxjit_sample_wide`]'s.
+#[cold]
+#[inline(never)]
+#[target_feature(enable = "avx512f,avx512vl,avx512bw,avx512vbmi")]
+unsafe fn each_alone(
+    batch: &mut WideBatch,
+    count: usize,
+    halves: [__mmask8; 2],
+    even_bytes: __mmask32,
+) -> u32 {
+    let mut taken = 0;
+    for (i, (s, io)) in batch
+        .samplers
+        .iter()
+        .zip(&mut batch.lookups)
+        .enumerate()
+        .take(count)
+    {
+        // SAFETY: the caller guarantees the first `count` samplers.
+        let s = unsafe { &**s };
+        if !readable(s) {
+            continue;
+        }
+        let placed = place_both(s, io, halves);
+        if placed.iter().any(|found| !converted(found)) {
+            continue;
+        }
+        // SAFETY: `s` has texels (it is readable).
+        let rows = unsafe { [taps(s, &placed[0]), taps(s, &placed[1])] };
+        filter_both(s, &placed, rows, io, even_bytes);
+        taken |= 1 << i;
     }
     taken
 }
 
-/// Both halves of `io`'s lanes `halves` placed in `s`'s texture, or
-/// `None` when `s` has no texels, its texture is too large for 32-bit
-/// offsets, or some lane's coordinates do not convert.
+/// Whether the wide filter may read `s`'s texture: it has texels, at
+/// byte offsets that fit the gathers' signed 32-bit offsets.
+fn readable(s: &InlineSampler) -> bool {
+    let height = u64::from(s.last[1][0]) + 1;
+    !s.texels.is_null() && u64::from(s.row_pitch[0]) * height <= i32::MAX as u64
+}
+
+/// Both halves of `io`'s lanes `halves` placed in `s`'s texture.
 #[inline]
 #[target_feature(enable = "avx512f,avx512vl")]
-fn place_both(s: &InlineSampler, io: &WideLookup, halves: [__mmask8; 2]) -> Option<[Placed; 2]> {
-    if s.texels.is_null() || !fits(s) {
-        return None;
-    }
-    let low = place(s, io, 0, halves[0])?;
-    let high = place(s, io, 1, halves[1])?;
-    Some([low, high])
+fn place_both(s: &InlineSampler, io: &WideLookup, halves: [__mmask8; 2]) -> [Placed; 2] {
+    [place(s, io, 0, halves[0]), place(s, io, 1, halves[1])]
+}
+
+/// The active lanes of both halves that [`gather_both`] cannot take:
+/// coordinates that did not convert to steps (`i32::MIN`, which no
+/// converted step equals), or pairs that leave the texture (their second
+/// taps wrap or clamp).
+#[inline]
+#[target_feature(enable = "avx512f,avx512vl")]
+fn unusable(s: &InlineSampler, placed: &[Placed; 2]) -> __mmask8 {
+    let invalid = _mm256_set1_epi32(i32::MIN);
+    let limit = |axis: usize| _mm256_set1_epi32(s.pair_limit[axis][0]);
+    let half = |found: &Placed| {
+        let first = first_taps(s, found);
+        let lowest = _mm256_min_epi32(found.steps[0], found.steps[1]);
+        _mm256_mask_cmpeq_epi32_mask(found.active, lowest, invalid)
+            | _mm256_mask_cmpgt_epi32_mask(found.active, first[0], limit(0))
+            | _mm256_mask_cmpgt_epi32_mask(found.active, first[1], limit(1))
+    };
+    half(&placed[0]) | half(&placed[1])
 }
 
 /// Both halves filtered from their taps `rows` into `io`'s results (the
@@ -168,18 +226,12 @@ fn filter_both(
     placed: &[Placed; 2],
     rows: [[[__m256i; 2]; 2]; 2],
     io: &mut WideLookup,
+    even_bytes: __mmask32,
 ) {
-    filter(s, &placed[0], rows[0], io, 0);
+    filter(s, &placed[0], rows[0], io, 0, even_bytes);
     if placed[1].active != 0 {
-        filter(s, &placed[1], rows[1], io, 1);
+        filter(s, &placed[1], rows[1], io, 1, even_bytes);
     }
-}
-
-/// Whether every byte offset into `s`'s mip 0 fits the gathers' signed
-/// 32-bit offsets.
-fn fits(s: &InlineSampler) -> bool {
-    let height = u64::from(s.last[1][0]) + 1;
-    u64::from(s.row_pitch[0]) * height <= i32::MAX as u64
 }
 
 /// Where one half's lanes fall: their coordinates in steps.
@@ -190,11 +242,10 @@ struct Placed {
     steps: [__m256i; 2],
 }
 
-/// Half `half`'s lanes `active` of `io` placed in `s`'s texture, or
-/// `None` when some lane's coordinates do not convert to steps.
+/// Half `half`'s lanes `active` of `io` placed in `s`'s texture.
 #[inline]
 #[target_feature(enable = "avx512f,avx512vl")]
-fn place(s: &InlineSampler, io: &WideLookup, half: usize, active: __mmask8) -> Option<Placed> {
+fn place(s: &InlineSampler, io: &WideLookup, half: usize, active: __mmask8) -> Placed {
     let at = HALF * half;
     // SAFETY: `io.u` and `io.v` hold sixteen floats each.
     let coords = unsafe {
@@ -208,14 +259,17 @@ fn place(s: &InlineSampler, io: &WideLookup, half: usize, active: __mmask8) -> O
         steps(coords[0], s.scale[0][0], center),
         steps(coords[1], s.scale[1][0], center),
     ];
+    Placed { active, steps }
+}
+
+/// Whether every active lane of `found` converted to steps.
+#[inline]
+#[target_feature(enable = "avx512f,avx512vl")]
+fn converted(found: &Placed) -> bool {
     let invalid = _mm256_set1_epi32(i32::MIN);
-    if _mm256_mask_cmpeq_epi32_mask(active, steps[0], invalid)
-        | _mm256_mask_cmpeq_epi32_mask(active, steps[1], invalid)
-        != 0
-    {
-        return None;
-    }
-    Some(Placed { active, steps })
+    _mm256_mask_cmpeq_epi32_mask(found.active, found.steps[0], invalid)
+        | _mm256_mask_cmpeq_epi32_mask(found.active, found.steps[1], invalid)
+        == 0
 }
 
 /// The weights of a half placed as `found`: the columns', `256 − kx` and
@@ -264,6 +318,64 @@ fn steps(x: __m256, scale: f32, center: __m256) -> __m256i {
     _mm256_cvttps_epi32(_mm256_floor_ps(scaled))
 }
 
+/// Each lane's first taps (column, row), wrapped: its steps' whole part
+/// masked by the texture's size, exact for wrap addressing; clamp
+/// addressing's in-range taps are unchanged by the mask.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn first_taps(s: &InlineSampler, found: &Placed) -> [__m256i; 2] {
+    let wrap = |axis: usize| _mm256_set1_epi32(s.wrap_mask[axis][0] as i32);
+    let whole = |axis: usize| _mm256_srli_epi32::<8>(found.steps[axis]);
+    [
+        _mm256_and_si256(whole(0), wrap(0)),
+        _mm256_and_si256(whole(1), wrap(1)),
+    ]
+}
+
+/// Whether every active lane of `found` has its second taps next to its
+/// first ones, inside the texture, so that [`gather_half`] may load them
+/// as pairs.
+#[inline]
+#[target_feature(enable = "avx512f,avx512vl")]
+fn pair_inside(s: &InlineSampler, found: &Placed) -> bool {
+    let first = first_taps(s, found);
+    let limit = |axis: usize| _mm256_set1_epi32(s.pair_limit[axis][0]);
+    let out = _mm256_mask_cmpgt_epi32_mask(found.active, first[0], limit(0))
+        | _mm256_mask_cmpgt_epi32_mask(found.active, first[1], limit(1));
+    out == 0
+}
+
+/// Both halves' taps as texel pairs, in [`taps`]' order.
+///
+/// # Safety
+///
+/// `s` describes a live mip 0 with `texels`, and [`unusable`] leaves no
+/// lane of `placed`.
+#[inline]
+#[target_feature(enable = "avx512f,avx512vl")]
+unsafe fn gather_both(s: &InlineSampler, placed: &[Placed; 2]) -> [[[__m256i; 2]; 2]; 2] {
+    // SAFETY: forwarded from the caller.
+    unsafe { [gather_half(s, &placed[0]), gather_half(s, &placed[1])] }
+}
+
+/// One half's taps as texel pairs, two 8-byte loads a lane, in [`taps`]'
+/// order.
+///
+/// # Safety
+///
+/// `s` describes a live mip 0 with `texels`, and [`pair_inside`] holds
+/// for `found`.
+#[inline]
+#[target_feature(enable = "avx512f,avx512vl")]
+unsafe fn gather_half(s: &InlineSampler, found: &Placed) -> [[__m256i; 2]; 2] {
+    let pitch = s.row_pitch[0];
+    let [column, row] = first_taps(s, found);
+    let at = _mm256_add_epi32(row_offsets(row, pitch), _mm256_slli_epi32::<2>(column));
+    // SAFETY: every active lane's pair is inside mip 0, as is each row's
+    // pair below (the caller's test).
+    unsafe { gather_pairs(s.texels, pitch as usize, at, found.active) }
+}
+
 /// Each lane's taps, per row as two pair vectors (lanes 0–3, lanes 4–7
 /// of the half; each lane's left texel and then its right one): two
 /// 8-byte loads a lane when every lane's first taps have their second
@@ -277,22 +389,9 @@ fn steps(x: __m256, scale: f32, center: __m256) -> __m256i {
 #[inline]
 #[target_feature(enable = "avx512f,avx512vl")]
 unsafe fn taps(s: &InlineSampler, found: &Placed) -> [[__m256i; 2]; 2] {
-    let first = [0, 1].map(|axis| {
-        let wrap = _mm256_set1_epi32(s.wrap_mask[axis][0] as i32);
-        _mm256_and_si256(_mm256_srli_epi32::<8>(found.steps[axis]), wrap)
-    });
-    let off_pairs = [0, 1].map(|axis| {
-        let limit = _mm256_set1_epi32(s.pair_limit[axis][0]);
-        _mm256_mask_cmpgt_epi32_mask(found.active, first[axis], limit)
-    });
-    if off_pairs[0] | off_pairs[1] == 0 {
-        let at = _mm256_add_epi32(
-            row_offsets(first[1], s.row_pitch[0]),
-            _mm256_slli_epi32::<2>(first[0]),
-        );
-        // SAFETY: every active lane's pair is inside mip 0 (its pair
-        // limits passed), as is each row's pair below.
-        return unsafe { gather_pairs(s.texels, s.row_pitch[0] as usize, at, found.active) };
+    if pair_inside(s, found) {
+        // SAFETY: the test above.
+        return unsafe { gather_half(s, found) };
     }
     // SAFETY: the caller guarantees `s`.
     unsafe { gather_singles(s, found) }
@@ -436,6 +535,7 @@ fn filter(
     rows: [[__m256i; 2]; 2],
     io: &mut WideLookup,
     half: usize,
+    even_bytes: __mmask32,
 ) {
     let pick = |c: usize| {
         // SAFETY: each selection is at least 32 bytes.
@@ -443,8 +543,8 @@ fn filter(
     };
     let picks = [pick(0), pick(1), pick(2), pick(3)];
     let (columns, row) = weights(s, found);
-    let top = weigh_row(rows[0], picks, columns);
-    let bottom = weigh_row(rows[1], picks, columns);
+    let top = weigh_row(rows[0], picks, columns, even_bytes);
+    let bottom = weigh_row(rows[1], picks, columns, even_bytes);
     for (c, out) in io.out.iter_mut().enumerate() {
         let rise = _mm256_cvtepi32_ps(_mm256_sub_epi32(bottom[c], top[c]));
         let sum = _mm256_fmadd_ps(rise, row, _mm256_cvtepi32_ps(top[c]));
@@ -457,15 +557,17 @@ fn filter(
 /// red, green, blue and alpha: each channel's left and right values of
 /// every lane picked from the row's two pair vectors as 16-bit halves
 /// (one two-source byte permutation, [`InlineSampler::wide_bytes`], its
-/// odd bytes zeroed), then one multiply-add of the halves by the column
-/// weights.
+/// odd bytes zeroed by the mask `even_bytes`), then one multiply-add of
+/// the halves by the column weights.
 #[inline]
 #[target_feature(enable = "avx512f,avx512vl,avx512bw,avx512vbmi")]
-fn weigh_row(row: [__m256i; 2], picks: [__m256i; 4], columns: __m256i) -> [__m256i; 4] {
+fn weigh_row(
+    row: [__m256i; 2],
+    picks: [__m256i; 4],
+    columns: __m256i,
+    even_bytes: __mmask32,
+) -> [__m256i; 4] {
     let row = [opaque(row[0]), opaque(row[1])];
-    // Opaque, so that the compiler keeps the zeroing in the permutation
-    // instead of adding an AND per channel.
-    let even_bytes: __mmask32 = std::hint::black_box(0x5555_5555);
     let weigh = |pick| {
         let channel = _mm256_maskz_permutex2var_epi8(even_bytes, row[0], pick, row[1]);
         _mm256_madd_epi16(channel, columns)
@@ -496,18 +598,23 @@ fn opaque(mut v: __m256i) -> __m256i {
 
 /// `sum / ROW_SCALE` correctly rounded, for every `sum` a filter makes
 /// (`S / 256`, `S` an integer to 255 × 65536), without a division (the
-/// divider takes several cycles a vector): the product by the rounded
-/// reciprocal, corrected once by its exact residual (two FMAs). The test
+/// divider takes several cycles a vector): the product by the reciprocal
+/// split in two floats, `sum × high + sum × low`, with one rounding of
+/// the small product and one of the FMA. The test
 /// `quotients_by_reciprocal_are_correctly_rounded` checks every such sum.
 #[inline]
 #[target_feature(enable = "avx2,fma")]
 fn quotient(sum: __m256) -> __m256 {
-    let scale = _mm256_set1_ps(ROW_SCALE);
-    let reciprocal = _mm256_set1_ps(1.0 / ROW_SCALE);
-    let first = _mm256_mul_ps(sum, reciprocal);
-    let residual = _mm256_fnmadd_ps(first, scale, sum);
-    _mm256_fmadd_ps(residual, reciprocal, first)
+    let high = _mm256_set1_ps(RECIPROCAL_HIGH);
+    let low = _mm256_set1_ps(RECIPROCAL_LOW);
+    _mm256_fmadd_ps(sum, high, _mm256_mul_ps(sum, low))
 }
+
+/// `1 / ROW_SCALE` rounded to f32.
+const RECIPROCAL_HIGH: f32 = (1.0 / ROW_SCALE as f64) as f32;
+
+/// What `RECIPROCAL_HIGH` leaves of `1 / ROW_SCALE`, rounded to f32.
+const RECIPROCAL_LOW: f32 = (1.0 / ROW_SCALE as f64 - RECIPROCAL_HIGH as f64) as f32;
 
 #[cfg(test)]
 mod tests;
