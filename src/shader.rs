@@ -26,8 +26,8 @@ pub struct CompileOptions {
     pub tier: Tier,
     /// Let the top tier hand lookups of the common case (2D `rgba8` or
     /// `bgra8` textures, point or linear, wrap or clamp, mip 0) to the
-    /// runtime's 512-bit filter, sixteen lanes at once, on a CPU with
-    /// AVX-512 F, BW and VBMI (default: true). The results are the same
+    /// runtime's 256-bit filter, sixteen lanes at once, on a CPU with
+    /// AVX2 and FMA (default: true). The results are the same
     /// bit for bit; turn it off to measure or test the compiled filter.
     pub wide_sampling: bool,
 }

@@ -46,7 +46,7 @@ enum Command {
         /// tier's and stage's own).
         #[arg(long)]
         k: Option<usize>,
-        /// Filter lookups in compiled code, not in the runtime's AVX-512
+        /// Filter lookups in compiled code, not in the runtime's AVX2
         /// filter (the results are the same).
         #[arg(long)]
         no_wide_sampling: bool,
@@ -86,7 +86,7 @@ enum Command {
         /// default compile runs once its top tier is in).
         #[arg(long)]
         tier: Option<dxjit::Tier>,
-        /// Filter lookups in compiled code, not in the runtime's AVX-512
+        /// Filter lookups in compiled code, not in the runtime's AVX2
         /// filter.
         #[arg(long)]
         no_wide_sampling: bool,

@@ -59,7 +59,7 @@ macro_rules! foreach_helper {
                     args: *const $crate::sampler::QuadSample,
                     out: *mut [[f32; 4]; 4]
                 ) -> ();
-                /// Up to sixteen lanes' inline lookups, of one or more lookups, in AVX-512 code
+                /// Up to sixteen lanes' inline lookups, of one or more lookups, in AVX2 code
                 /// (a bit per lookup taken).
                 SampleWide = sampler::dxjit_sample_wide(
                     batch: *mut $crate::sampler::WideBatch,

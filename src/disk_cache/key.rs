@@ -56,7 +56,7 @@ pub struct Lowering {
     /// lowering, so code stored by a compile that did not check must not
     /// be found by one that does.
     pub verify_checksum: bool,
-    /// Whether lookups may go to the runtime's 512-bit filter
+    /// Whether lookups may go to the runtime's AVX2 filter
     /// (`CompileOptions::wide_sampling`).
     pub wide_sampling: bool,
 }

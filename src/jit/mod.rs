@@ -174,7 +174,7 @@ pub struct JitOptions {
     pub codegen: Codegen,
     /// Keep the code before relocation ([`Compiled::image`]), to store it.
     pub keep_image: bool,
-    /// Let the top tier hand a lookup's lanes to the runtime's 512-bit
+    /// Let the top tier hand a lookup's lanes to the runtime's AVX2
     /// filter (`dxjit_sample_wide`) instead of filtering them itself, four
     /// lanes a vector; only where the CPU has it
     /// ([`dxjit_runtime::sampler::wide_sampling_available`]). The results
@@ -434,7 +434,7 @@ fn scratch_layout(prog: &Program, lanes: u32) -> ScratchLayout {
 
 /// The code generator's target and settings as text: the host ISA with
 /// every shared and ISA-specific flag (the host CPU features Cranelift
-/// detected among them) for `codegen`, and whether the runtime's 512-bit
+/// detected among them) for `codegen`, and whether the runtime's AVX2
 /// filter runs here (compiled code may call it). Code compiled under one
 /// fingerprint runs only where the fingerprint is the same.
 pub fn target_fingerprint(codegen: Codegen) -> Result<String, JitError> {

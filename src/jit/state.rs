@@ -189,7 +189,7 @@ pub struct FuncState {
     /// Values (lanes read from [`FuncState::positive_zero_temps`]) that are
     /// never −0.
     pub never_negative_zero: std::collections::HashSet<Value>,
-    /// Whether lookups go to the runtime's 512-bit filter
+    /// Whether lookups go to the runtime's AVX2 filter
     /// ([`super::JitOptions::wide_sampling`], on a CPU that has it).
     pub wide_sampling: bool,
 }

@@ -1,9 +1,9 @@
-//! Lookups handed to the runtime's AVX-512 filter, `dxjit_sample_wide`.
+//! Lookups handed to the runtime's AVX2 filter, `dxjit_sample_wide`.
 //!
-//! Cranelift makes only 128-bit vector code; on a CPU with AVX-512 the
-//! runtime filters the common case (the [`InlineSampler`] subset) sixteen
-//! lanes at a time in 256-bit vectors, with gathers and two-source byte
-//! permutations, for the same results bit for bit. A lookup's lanes go in
+//! Cranelift makes only 128-bit vector code; on a CPU with AVX2 and FMA
+//! the runtime filters the common case (the [`InlineSampler`] subset)
+//! sixteen lanes at a time in 256-bit vectors, with gathers and in-lane
+//! byte shuffles, for the same results bit for bit. A lookup's lanes go in
 //! a [`WideBatch`] in the argument area: the pair's description and the
 //! coordinates are stored first. When every lookup's pair has texels (a
 //! 2D texture of the subset), one call filters every lookup of the batch,

@@ -19,7 +19,7 @@ pub struct Build {
     pub k: Option<usize>,
     /// The tier to time; `None`: the top tier.
     pub tier: Option<Tier>,
-    /// Whether the top tier may hand lookups to the runtime's AVX-512
+    /// Whether the top tier may hand lookups to the runtime's AVX2
     /// filter ([`CompileOptions::wide_sampling`]).
     pub wide_sampling: bool,
 }
@@ -35,7 +35,7 @@ pub struct Point {
     pub lanes: u32,
     /// The tier the timed actions ran at: [`Tier::First`] or [`Tier::Top`].
     pub tier: Tier,
-    /// Whether the timed code handed its lookups to the runtime's AVX-512
+    /// Whether the timed code handed its lookups to the runtime's AVX2
     /// filter (asked for, the top tier, and a CPU that has it).
     pub wide_sampling: bool,
     /// Median microseconds until the case's shaders can run: the first

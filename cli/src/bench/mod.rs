@@ -45,7 +45,7 @@ pub struct BenchOptions {
     /// The tier the timed actions run at; `None`: the top tier, as a
     /// shader compiled at [`Tier::Both`] runs once the top tier is in.
     pub tier: Option<Tier>,
-    /// Whether the top tier may hand lookups to the runtime's AVX-512
+    /// Whether the top tier may hand lookups to the runtime's AVX2
     /// filter (`--no-wide-sampling` turns it off).
     pub wide_sampling: bool,
     /// End with one JSON object.

@@ -229,7 +229,7 @@ pub fn point_text(
     );
     if let (Some(c), Some(per_s)) = (&point.counts, rates.lookups_per_s) {
         let filter = match point.wide_sampling {
-            true => "the runtime's AVX-512 filter where it can",
+            true => "the runtime's AVX2 filter where it can",
             false => "filtered in compiled code where it can",
         };
         let _ = writeln!(

@@ -49,12 +49,6 @@ pub struct InlineSampler {
     /// first and third bytes for `rgba8_unorm`, its third and first for
     /// `bgra8_unorm`.
     pub channel_bytes: [[u8; 16]; 2],
-    /// Byte selections of the wide lookup (`wide.rs`), one per channel
-    /// (red, green, blue, alpha): from two vectors of eight lanes' texel
-    /// pairs each (lane `l`'s left texel at byte `8l`, its right at `8l +
-    /// 4`), the channel's left and right bytes of lane `l` at bytes `4l`
-    /// and `4l + 2` (the bytes between are zeroed by a mask).
-    pub wide_bytes: [[u8; 64]; 4],
     /// Subtracted from `u × scale` before the floor: 128 (half a texel)
     /// for linear filtering, 0 for point.
     pub center: [f32; 4],
@@ -82,7 +76,6 @@ impl InlineSampler {
         texels: std::ptr::null(),
         row_pitch: [0; 4],
         channel_bytes: [[0; 16]; 2],
-        wide_bytes: [[0; 64]; 4],
         center: [0.0; 4],
         step_mask: [0; 4],
         scale: [[0.0; 4]; 2],
@@ -130,7 +123,6 @@ impl InlineSampler {
             texels: level.bytes.as_ptr(),
             row_pitch: [4 * width; 4],
             channel_bytes: channel_bytes(first_bytes),
-            wide_bytes: first_bytes.map(wide_bytes),
             center: [if linear { STEP_CENTER } else { 0.0 }; 4],
             step_mask: [if linear { STEP_MASK } else { 0 }; 4],
             scale: [width, height].map(|n| [n as f32 * SUBTEXEL_STEPS; 4]),
@@ -162,17 +154,6 @@ fn channel_bytes(first_bytes: [u8; 4]) -> [[u8; 16]; 2] {
         }
     }
     masks
-}
-
-/// [`InlineSampler::wide_bytes`] for a channel in byte `byte` of a texel.
-fn wide_bytes(byte: u8) -> [u8; 64] {
-    let mut picks = [0; 64];
-    for lane in 0..16u8 {
-        let at = 4 * usize::from(lane);
-        picks[at] = 8 * lane + byte;
-        picks[at + 2] = 8 * lane + 4 + byte;
-    }
-    picks
 }
 
 #[cfg(test)]

@@ -1,21 +1,25 @@
-//! Sixteen lanes' inline lookups at once, in AVX-512 code.
+//! Sixteen lanes' inline lookups at once, in AVX2 code.
 //!
 //! Cranelift 0.135 makes only 128-bit vector code, so compiled code
 //! filters an [`InlineSampler`] pair four lanes a vector. On a CPU with
-//! AVX-512 (F, VL, BW and VBMI), compiled code hands a lookup's lanes (up
-//! to sixteen) to [`dxjit_sample_wide`] instead: the same steps, taps,
-//! weights and sums as the compiled filter (`src/jit/inline_sample`), made
-//! eight lanes a vector, with the texel pairs gathered, each channel
-//! picked from them by one two-source byte permutation and the quotient
-//! by 255 made without a division. Its results are the compiled
-//! filter's, and so the runtime's, bit for bit.
+//! AVX2 and FMA, compiled code hands a lookup's lanes (up to sixteen) to
+//! [`dxjit_sample_wide`] instead: the same steps, taps, weights and sums
+//! as the compiled filter (`src/jit/inline_sample`), made eight lanes a
+//! vector, with the texel pairs gathered and the quotient by 255 made
+//! without a division. Its results are the compiled filter's, and so the
+//! runtime's, bit for bit.
 //!
-//! The vectors are 256 bits wide, with AVX-512's masks and permutations:
-//! while 512-bit instructions are in flight, Intel cores run vector
-//! instructions on two ports instead of three, and the compiled code
-//! around each call (interpolation, arithmetic, target conversion) would
-//! run on two as well. (Measured on K4: 512-bit lookups left the draw as
-//! fast as the compiled filter; 256-bit ones made it faster.)
+//! A row's pairs are gathered lanes 0, 1, 4, 5 into one vector and 2, 3,
+//! 6, 7 into the other, so that each 128-bit half holds two lanes' pairs:
+//! one shuffle of each vector by [`InlineSampler::channel_bytes`] puts two
+//! channels of those lanes in 16-bit words, and an interleave of their
+//! 64-bit halves gives each channel's words for lanes 0 to 7 in order.
+//!
+//! AVX-512 adds nothing measurable: a build with mask registers and one
+//! two-source byte permutation a channel (two instructions fewer a row)
+//! ran K4 in the same time, and 512-bit vectors make Intel cores run
+//! vector instructions on two ports instead of three while they are in
+//! flight, the compiled code's around each call too.
 
 use super::inline::InlineSampler;
 use super::{SUBTEXEL_STEPS, UNORM8_SCALE};
@@ -44,13 +48,10 @@ pub struct WideLookup {
     pub out: [[f32; WIDE_LANES]; 4],
 }
 
-/// Whether this CPU runs [`dxjit_sample_wide`]'s vector code; compiled
+/// Whether this CPU runs [`dxjit_sample_wide`] (AVX2 and FMA); compiled
 /// code calls it only when this holds.
 pub fn wide_sampling_available() -> bool {
-    is_x86_feature_detected!("avx512f")
-        && is_x86_feature_detected!("avx512vl")
-        && is_x86_feature_detected!("avx512bw")
-        && is_x86_feature_detected!("avx512vbmi")
+    is_x86_feature_detected!("avx2") && is_x86_feature_detected!("fma")
 }
 
 /// Lookups one wide call takes at most: a shader's consecutive lookups
@@ -79,109 +80,13 @@ pub struct WideBatch {
 ///
 /// # Safety
 ///
-/// The CPU has what [`wide_sampling_available`] asks for; each of the
-/// first `count` samplers points to a valid [`InlineSampler`] whose
-/// texels, if any, are its texture's mip 0, still alive; `batch` is valid
-/// for reads and writes.
+/// [`wide_sampling_available`] holds; each of the first `count` samplers
+/// points to a valid [`InlineSampler`] whose texels, if any, are its
+/// texture's mip 0, still alive; `batch` is valid for reads and writes.
 pub unsafe extern "C" fn dxjit_sample_wide(batch: *mut WideBatch, count: u32, lanes: u32) -> u32 {
     let count = (count as usize).min(WIDE_BATCH);
     // SAFETY: the caller guarantees the CPU, the samplers and `batch`.
     unsafe { lookups(&mut *batch, count, lanes) }
-}
-
-/// [`dxjit_sample_wide`]'s work. The common case is straight-line code:
-/// every lookup's halves placed, every lane's texel pairs inside the
-/// texture, then every lookup's pairs gathered before any is filtered, so
-/// that one lookup's loads are under way while another computes. A lookup
-/// whose coordinates do not convert, or whose taps wrap or clamp, goes
-/// through [`each_alone`]. (A loop over the lookups, or arrays indexed by
-/// lookup, kept their vectors in memory.)
-///
-/// # Safety
-///
-/// As [`dxjit_sample_wide`]'s.
-#[target_feature(enable = "avx512f,avx512vl,avx512bw,avx512vbmi")]
-unsafe fn lookups(batch: &mut WideBatch, count: usize, lanes: u32) -> u32 {
-    let active = (1u32 << lanes.min(WIDE_LANES as u32)) - 1;
-    let halves = [active as __mmask8, (active >> HALF) as __mmask8];
-    // Opaque, so that the compiler keeps the zeroing in the channel
-    // permutations instead of adding an AND per channel.
-    let even_bytes: __mmask32 = std::hint::black_box(0x5555_5555);
-    if count == 0 {
-        return 0;
-    }
-    // SAFETY: the caller guarantees the first `count` samplers.
-    let s0 = unsafe { &*batch.samplers[0] };
-    let a = readable(s0).then(|| place_both(s0, &batch.lookups[0], halves));
-    if count < 2 {
-        if let Some(a) = a.filter(|a| unusable(s0, a) == 0) {
-            // SAFETY: every lane's pair is inside the texture (tested above).
-            let rows = unsafe { gather_both(s0, &a) };
-            filter_both(s0, &a, rows, &mut batch.lookups[0], even_bytes);
-            return 1;
-        }
-        // SAFETY: forwarded from the caller.
-        return unsafe { each_alone(batch, 1, halves, even_bytes) };
-    }
-    // SAFETY: as above.
-    let s1 = unsafe { &*batch.samplers[1] };
-    let b = readable(s1).then(|| place_both(s1, &batch.lookups[1], halves));
-    let (Some(a), Some(b)) = (a, b) else {
-        // SAFETY: forwarded from the caller.
-        return unsafe { each_alone(batch, 2, halves, even_bytes) };
-    };
-    if unusable(s0, &a) | unusable(s1, &b) != 0 {
-        // SAFETY: forwarded from the caller.
-        return unsafe { each_alone(batch, 2, halves, even_bytes) };
-    }
-    // SAFETY: both lookups' pairs are inside their textures (tested above).
-    let (rows_a, rows_b) = unsafe { (gather_both(s0, &a), gather_both(s1, &b)) };
-    let [io0, io1] = &mut batch.lookups;
-    filter_both(s0, &a, rows_a, io0, even_bytes);
-    filter_both(s1, &b, rows_b, io1, even_bytes);
-    3
-}
-
-/// The first `count` lookups of `batch` one after the other, each with
-/// its taps wrapped or clamped where its pairs leave the texture, or left
-/// alone when its sampler has no texels or its coordinates do not
-/// convert. Returns a bit per lookup taken.
-///
-/// # Safety
-///
-/// As [`dxjit_sample_wide`]'s.
-#[cold]
-#[inline(never)]
-#[target_feature(enable = "avx512f,avx512vl,avx512bw,avx512vbmi")]
-unsafe fn each_alone(
-    batch: &mut WideBatch,
-    count: usize,
-    halves: [__mmask8; 2],
-    even_bytes: __mmask32,
-) -> u32 {
-    let mut taken = 0;
-    for (i, (s, io)) in batch
-        .samplers
-        .iter()
-        .zip(&mut batch.lookups)
-        .enumerate()
-        .take(count)
-    {
-        // SAFETY: the caller guarantees the first `count` samplers.
-        let s = unsafe { &**s };
-        if !readable(s) {
-            continue;
-        }
-        let placed = place_both(s, io, halves);
-        if placed.iter().any(|found| !converted(found)) {
-            continue;
-        }
-        // SAFETY: `s` has texels (it is readable).
-        let rows = unsafe { [taps(s, &placed[0]), taps(s, &placed[1])] };
-        filter_both(s, &placed, rows, io, even_bytes);
-        taken |= 1 << i;
-    }
-    taken
 }
 
 /// Whether the wide filter may read `s`'s texture: it has texels, at
@@ -191,61 +96,11 @@ fn readable(s: &InlineSampler) -> bool {
     !s.texels.is_null() && u64::from(s.row_pitch[0]) * height <= i32::MAX as u64
 }
 
-/// Both halves of `io`'s lanes `halves` placed in `s`'s texture.
+/// Half `half`'s coordinates of `io` in steps of `s`'s texture (column,
+/// row).
 #[inline]
-#[target_feature(enable = "avx512f,avx512vl")]
-fn place_both(s: &InlineSampler, io: &WideLookup, halves: [__mmask8; 2]) -> [Placed; 2] {
-    [place(s, io, 0, halves[0]), place(s, io, 1, halves[1])]
-}
-
-/// The active lanes of both halves that [`gather_both`] cannot take:
-/// coordinates that did not convert to steps (`i32::MIN`, which no
-/// converted step equals), or pairs that leave the texture (their second
-/// taps wrap or clamp).
-#[inline]
-#[target_feature(enable = "avx512f,avx512vl")]
-fn unusable(s: &InlineSampler, placed: &[Placed; 2]) -> __mmask8 {
-    let invalid = _mm256_set1_epi32(i32::MIN);
-    let limit = |axis: usize| _mm256_set1_epi32(s.pair_limit[axis][0]);
-    let half = |found: &Placed| {
-        let first = first_taps(s, found);
-        let lowest = _mm256_min_epi32(found.steps[0], found.steps[1]);
-        _mm256_mask_cmpeq_epi32_mask(found.active, lowest, invalid)
-            | _mm256_mask_cmpgt_epi32_mask(found.active, first[0], limit(0))
-            | _mm256_mask_cmpgt_epi32_mask(found.active, first[1], limit(1))
-    };
-    half(&placed[0]) | half(&placed[1])
-}
-
-/// Both halves filtered from their taps `rows` into `io`'s results (the
-/// second only when it has lanes).
-#[inline]
-#[target_feature(enable = "avx512f,avx512vl,avx512bw,avx512vbmi")]
-fn filter_both(
-    s: &InlineSampler,
-    placed: &[Placed; 2],
-    rows: [[[__m256i; 2]; 2]; 2],
-    io: &mut WideLookup,
-    even_bytes: __mmask32,
-) {
-    filter(s, &placed[0], rows[0], io, 0, even_bytes);
-    if placed[1].active != 0 {
-        filter(s, &placed[1], rows[1], io, 1, even_bytes);
-    }
-}
-
-/// Where one half's lanes fall: their coordinates in steps.
-struct Placed {
-    /// The lanes looked up.
-    active: __mmask8,
-    /// Each lane's coordinates in steps (column, row).
-    steps: [__m256i; 2],
-}
-
-/// Half `half`'s lanes `active` of `io` placed in `s`'s texture.
-#[inline]
-#[target_feature(enable = "avx512f,avx512vl")]
-fn place(s: &InlineSampler, io: &WideLookup, half: usize, active: __mmask8) -> Placed {
+#[target_feature(enable = "avx")]
+fn half_steps(s: &InlineSampler, io: &WideLookup, half: usize) -> [__m256i; 2] {
     let at = HALF * half;
     // SAFETY: `io.u` and `io.v` hold sixteen floats each.
     let coords = unsafe {
@@ -255,31 +110,21 @@ fn place(s: &InlineSampler, io: &WideLookup, half: usize, active: __mmask8) -> P
         ]
     };
     let center = _mm256_set1_ps(s.center[0]);
-    let steps = [
+    [
         steps(coords[0], s.scale[0][0], center),
         steps(coords[1], s.scale[1][0], center),
-    ];
-    Placed { active, steps }
+    ]
 }
 
-/// Whether every active lane of `found` converted to steps.
-#[inline]
-#[target_feature(enable = "avx512f,avx512vl")]
-fn converted(found: &Placed) -> bool {
-    let invalid = _mm256_set1_epi32(i32::MIN);
-    _mm256_mask_cmpeq_epi32_mask(found.active, found.steps[0], invalid)
-        | _mm256_mask_cmpeq_epi32_mask(found.active, found.steps[1], invalid)
-        == 0
-}
-
-/// The weights of a half placed as `found`: the columns', `256 − kx` and
-/// `kx` as 16-bit halves of each lane, and the bottom row's, `ky / 256`.
+/// The weights of a half whose lanes lie at `steps`: the columns', `256 −
+/// kx` and `kx` as 16-bit halves of each lane, and the bottom row's, `ky /
+/// 256`.
 #[inline]
 #[target_feature(enable = "avx2")]
-fn weights(s: &InlineSampler, found: &Placed) -> (__m256i, __m256) {
+fn weights(s: &InlineSampler, steps: &[__m256i; 2]) -> (__m256i, __m256) {
     let mask = _mm256_set1_epi32(s.step_mask[0] as i32);
-    let kx = _mm256_and_si256(found.steps[0], mask);
-    let ky = _mm256_and_si256(found.steps[1], mask);
+    let kx = _mm256_and_si256(steps[0], mask);
+    let ky = _mm256_and_si256(steps[1], mask);
     let spread = _mm256_sub_epi32(_mm256_slli_epi32::<16>(kx), kx);
     let columns = _mm256_add_epi32(spread, _mm256_set1_epi32(SUBTEXEL_STEPS as i32));
     let row = _mm256_mul_ps(_mm256_cvtepi32_ps(ky), _mm256_set1_ps(1.0 / SUBTEXEL_STEPS));
@@ -318,83 +163,18 @@ fn steps(x: __m256, scale: f32, center: __m256) -> __m256i {
     _mm256_cvttps_epi32(_mm256_floor_ps(scaled))
 }
 
-/// Each lane's first taps (column, row), wrapped: its steps' whole part
+/// Each lane's first taps (column, row) from its `steps`, wrapped: its steps' whole part
 /// masked by the texture's size, exact for wrap addressing; clamp
 /// addressing's in-range taps are unchanged by the mask.
 #[inline]
 #[target_feature(enable = "avx2")]
-fn first_taps(s: &InlineSampler, found: &Placed) -> [__m256i; 2] {
+fn first_taps(s: &InlineSampler, steps: &[__m256i; 2]) -> [__m256i; 2] {
     let wrap = |axis: usize| _mm256_set1_epi32(s.wrap_mask[axis][0] as i32);
-    let whole = |axis: usize| _mm256_srli_epi32::<8>(found.steps[axis]);
+    let whole = |axis: usize| _mm256_srli_epi32::<8>(steps[axis]);
     [
         _mm256_and_si256(whole(0), wrap(0)),
         _mm256_and_si256(whole(1), wrap(1)),
     ]
-}
-
-/// Whether every active lane of `found` has its second taps next to its
-/// first ones, inside the texture, so that [`gather_half`] may load them
-/// as pairs.
-#[inline]
-#[target_feature(enable = "avx512f,avx512vl")]
-fn pair_inside(s: &InlineSampler, found: &Placed) -> bool {
-    let first = first_taps(s, found);
-    let limit = |axis: usize| _mm256_set1_epi32(s.pair_limit[axis][0]);
-    let out = _mm256_mask_cmpgt_epi32_mask(found.active, first[0], limit(0))
-        | _mm256_mask_cmpgt_epi32_mask(found.active, first[1], limit(1));
-    out == 0
-}
-
-/// Both halves' taps as texel pairs, in [`taps`]' order.
-///
-/// # Safety
-///
-/// `s` describes a live mip 0 with `texels`, and [`unusable`] leaves no
-/// lane of `placed`.
-#[inline]
-#[target_feature(enable = "avx512f,avx512vl")]
-unsafe fn gather_both(s: &InlineSampler, placed: &[Placed; 2]) -> [[[__m256i; 2]; 2]; 2] {
-    // SAFETY: forwarded from the caller.
-    unsafe { [gather_half(s, &placed[0]), gather_half(s, &placed[1])] }
-}
-
-/// One half's taps as texel pairs, two 8-byte loads a lane, in [`taps`]'
-/// order.
-///
-/// # Safety
-///
-/// `s` describes a live mip 0 with `texels`, and [`pair_inside`] holds
-/// for `found`.
-#[inline]
-#[target_feature(enable = "avx512f,avx512vl")]
-unsafe fn gather_half(s: &InlineSampler, found: &Placed) -> [[__m256i; 2]; 2] {
-    let pitch = s.row_pitch[0];
-    let [column, row] = first_taps(s, found);
-    let at = _mm256_add_epi32(row_offsets(row, pitch), _mm256_slli_epi32::<2>(column));
-    // SAFETY: every active lane's pair is inside mip 0, as is each row's
-    // pair below (the caller's test).
-    unsafe { gather_pairs(s.texels, pitch as usize, at, found.active) }
-}
-
-/// Each lane's taps, per row as two pair vectors (lanes 0–3, lanes 4–7
-/// of the half; each lane's left texel and then its right one): two
-/// 8-byte loads a lane when every lane's first taps have their second
-/// taps next to them, inside the texture; otherwise each tap wrapped or
-/// clamped and loaded alone.
-///
-/// # Safety
-///
-/// `s` describes a live mip 0 with `texels`, and `found`'s steps
-/// converted.
-#[inline]
-#[target_feature(enable = "avx512f,avx512vl")]
-unsafe fn taps(s: &InlineSampler, found: &Placed) -> [[__m256i; 2]; 2] {
-    if pair_inside(s, found) {
-        // SAFETY: the test above.
-        return unsafe { gather_half(s, found) };
-    }
-    // SAFETY: the caller guarantees `s`.
-    unsafe { gather_singles(s, found) }
 }
 
 /// Each lane's row's byte offset, `row × pitch`: a shift when the pitch
@@ -408,107 +188,6 @@ fn row_offsets(row: __m256i, pitch: u32) -> __m256i {
     } else {
         _mm256_mullo_epi32(row, _mm256_set1_epi32(pitch as i32))
     }
-}
-
-/// The texel at byte offset `at` from `base` of each active lane and the
-/// one after it, for both rows (`base` and `base + pitch`), in [`taps`]'
-/// order (zeros for inactive lanes).
-///
-/// # Safety
-///
-/// Each active lane's eight bytes are readable from both rows.
-#[inline]
-#[target_feature(enable = "avx512f,avx512vl")]
-unsafe fn gather_pairs(
-    base: *const u8,
-    pitch: usize,
-    at: __m256i,
-    active: __mmask8,
-) -> [[__m256i; 2]; 2] {
-    let zero = _mm256_setzero_si256();
-    let low = _mm256_castsi256_si128(at);
-    let high = _mm256_extracti128_si256::<1>(at);
-    let (first, last) = (active & 0xf, active >> 4);
-    let bottom = base.wrapping_add(pitch);
-    // SAFETY: the caller guarantees both rows' pairs at these offsets.
-    unsafe {
-        [
-            [
-                _mm256_mmask_i32gather_epi64::<1>(zero, first, low, base.cast()),
-                _mm256_mmask_i32gather_epi64::<1>(zero, last, high, base.cast()),
-            ],
-            [
-                _mm256_mmask_i32gather_epi64::<1>(zero, first, low, bottom.cast()),
-                _mm256_mmask_i32gather_epi64::<1>(zero, last, high, bottom.cast()),
-            ],
-        ]
-    }
-}
-
-/// The taps of each active lane's footprint, each wrapped or clamped as
-/// `s` says and loaded alone, in [`taps`]' order.
-///
-/// # Safety
-///
-/// `s` describes a live mip 0 with `texels`.
-#[cold]
-#[inline(never)]
-#[target_feature(enable = "avx512f,avx512vl")]
-unsafe fn gather_singles(s: &InlineSampler, found: &Placed) -> [[__m256i; 2]; 2] {
-    let [left, right] = axis_taps(s, found.steps, 0);
-    let [top, bottom] = axis_taps(s, found.steps, 1);
-    let columns = [_mm256_slli_epi32::<2>(left), _mm256_slli_epi32::<2>(right)];
-    // SAFETY: the caller guarantees `s`.
-    unsafe {
-        [
-            singles_row(s, top, columns, found.active),
-            singles_row(s, bottom, columns, found.active),
-        ]
-    }
-}
-
-/// One row's taps (row `y`, columns at byte offsets `columns`: left,
-/// right) as two pair vectors, in [`taps`]' order.
-///
-/// # Safety
-///
-/// `s` describes a live mip 0 with `texels`, and every active lane's
-/// taps are inside it.
-#[inline]
-#[target_feature(enable = "avx512f,avx512vl")]
-unsafe fn singles_row(
-    s: &InlineSampler,
-    y: __m256i,
-    columns: [__m256i; 2],
-    active: __mmask8,
-) -> [__m256i; 2] {
-    let row = row_offsets(y, s.row_pitch[0]);
-    let zero = _mm256_setzero_si256();
-    let base = s.texels.cast();
-    // SAFETY: the caller guarantees each active lane's texel; inactive
-    // lanes load nothing.
-    let (l, r) = unsafe {
-        (
-            _mm256_mmask_i32gather_epi32::<1>(
-                zero,
-                active,
-                _mm256_add_epi32(row, columns[0]),
-                base,
-            ),
-            _mm256_mmask_i32gather_epi32::<1>(
-                zero,
-                active,
-                _mm256_add_epi32(row, columns[1]),
-                base,
-            ),
-        )
-    };
-    let low = _mm256_set_epi32(11, 3, 10, 2, 9, 1, 8, 0);
-    let high = _mm256_set_epi32(15, 7, 14, 6, 13, 5, 12, 4);
-    [
-        _mm256_permutex2var_epi32(l, low, r),
-        _mm256_permutex2var_epi32(l, high, r),
-    ]
 }
 
 /// Along `axis`, each lane's first and second taps from its steps, each
@@ -525,75 +204,19 @@ fn axis_taps(s: &InlineSampler, steps: [__m256i; 2], axis: usize) -> [__m256i; 2
     [place(first), place(second)]
 }
 
-/// The filtered channels of half `half`, placed as `found`, from its taps
-/// `rows` (top, bottom), written to `io.out`.
+/// Half `half`'s results from its rows' weighted sums `top` and `bottom`
+/// (red, green, blue, alpha) and the bottom row's weight `row`: each
+/// channel's `S / 256 = top + row × (bottom − top)` as one exact FMA, then
+/// divided by 255 × 256 ([`quotient`]), written to `io.out`.
 #[inline]
-#[target_feature(enable = "avx512f,avx512vl,avx512bw,avx512vbmi")]
-fn filter(
-    s: &InlineSampler,
-    found: &Placed,
-    rows: [[__m256i; 2]; 2],
-    io: &mut WideLookup,
-    half: usize,
-    even_bytes: __mmask32,
-) {
-    let pick = |c: usize| {
-        // SAFETY: each selection is at least 32 bytes.
-        unsafe { _mm256_loadu_si256(s.wide_bytes[c].as_ptr().cast()) }
-    };
-    let picks = [pick(0), pick(1), pick(2), pick(3)];
-    let (columns, row) = weights(s, found);
-    let top = weigh_row(rows[0], picks, columns, even_bytes);
-    let bottom = weigh_row(rows[1], picks, columns, even_bytes);
+#[target_feature(enable = "avx2,fma")]
+fn finish(top: [__m256i; 4], bottom: [__m256i; 4], row: __m256, io: &mut WideLookup, half: usize) {
     for (c, out) in io.out.iter_mut().enumerate() {
         let rise = _mm256_cvtepi32_ps(_mm256_sub_epi32(bottom[c], top[c]));
         let sum = _mm256_fmadd_ps(rise, row, _mm256_cvtepi32_ps(top[c]));
         // SAFETY: `out` holds sixteen floats.
         unsafe { _mm256_storeu_ps(out.as_mut_ptr().add(HALF * half), quotient(sum)) };
     }
-}
-
-/// One row's weighted sums, `left × (256 − k) + right × k` per lane, for
-/// red, green, blue and alpha: each channel's left and right values of
-/// every lane picked from the row's two pair vectors as 16-bit halves
-/// (one two-source byte permutation, [`InlineSampler::wide_bytes`], its
-/// odd bytes zeroed by the mask `even_bytes`), then one multiply-add of
-/// the halves by the column weights.
-#[inline]
-#[target_feature(enable = "avx512f,avx512vl,avx512bw,avx512vbmi")]
-fn weigh_row(
-    row: [__m256i; 2],
-    picks: [__m256i; 4],
-    columns: __m256i,
-    even_bytes: __mmask32,
-) -> [__m256i; 4] {
-    let row = [opaque(row[0]), opaque(row[1])];
-    let weigh = |pick| {
-        let channel = _mm256_maskz_permutex2var_epi8(even_bytes, row[0], pick, row[1]);
-        _mm256_madd_epi16(channel, columns)
-    };
-    [
-        weigh(picks[0]),
-        weigh(picks[1]),
-        weigh(picks[2]),
-        weigh(picks[3]),
-    ]
-}
-
-/// `v`, hidden from the compiler: a two-source byte permutation of two
-/// 256-bit vectors it has seen built would be merged into a 512-bit one,
-/// and while 512-bit instructions are in flight the core runs vector
-/// instructions on two ports instead of three (measured: one lookup a
-/// step went from 8.8 to 15 ms a draw). No instruction is emitted.
-#[inline]
-#[target_feature(enable = "avx")]
-fn opaque(mut v: __m256i) -> __m256i {
-    // SAFETY: an empty instruction string: the register keeps its value,
-    // and no memory, stack or flag is touched.
-    unsafe {
-        std::arch::asm!("/* {0} */", inout(ymm_reg) v, options(pure, nomem, nostack, preserves_flags));
-    }
-    v
 }
 
 /// `sum / ROW_SCALE` correctly rounded, for every `sum` a filter makes
@@ -615,6 +238,360 @@ const RECIPROCAL_HIGH: f32 = (1.0 / ROW_SCALE as f64) as f32;
 
 /// What `RECIPROCAL_HIGH` leaves of `1 / ROW_SCALE`, rounded to f32.
 const RECIPROCAL_LOW: f32 = (1.0 / ROW_SCALE as f64 - RECIPROCAL_HIGH as f64) as f32;
+
+/// Where one half's lanes fall: their coordinates in steps.
+struct Placed {
+    /// All ones in each lane looked up.
+    active: __m256i,
+    /// Each lane's coordinates in steps (column, row).
+    steps: [__m256i; 2],
+}
+
+/// [`dxjit_sample_wide`]'s work. The common case is straight-line code:
+/// every lookup's halves placed, one test that every lane's coordinates
+/// converted and its texel pairs lie inside the texture, then every
+/// lookup's pairs gathered before any is filtered, so that one lookup's
+/// loads are under way while another computes. A lookup whose
+/// coordinates do not convert, or whose taps wrap or clamp, goes through
+/// [`each_alone`]. (A loop over the lookups, or arrays indexed by
+/// lookup, kept their vectors in memory; a cold path's results merged
+/// into the hot one's were kept on the stack.)
+///
+/// # Safety
+///
+/// As [`dxjit_sample_wide`]'s.
+#[target_feature(enable = "avx2,fma")]
+unsafe fn lookups(batch: &mut WideBatch, count: usize, lanes: u32) -> u32 {
+    let halves = active_halves(lanes);
+    if count == 0 {
+        return 0;
+    }
+    // SAFETY: the caller guarantees the first `count` samplers.
+    let s0 = unsafe { &*batch.samplers[0] };
+    let a = readable(s0).then(|| place_both(s0, &batch.lookups[0], halves));
+    if count < 2 {
+        if let Some(a) = a.filter(|a| !unusable(s0, a)) {
+            // SAFETY: every lane's pair is inside the texture (tested above).
+            let rows = unsafe { gather_both(s0, &a) };
+            filter_both(s0, &a, rows, &mut batch.lookups[0]);
+            return 1;
+        }
+        // SAFETY: forwarded from the caller.
+        return unsafe { each_alone(batch, 1, halves) };
+    }
+    // SAFETY: as above.
+    let s1 = unsafe { &*batch.samplers[1] };
+    let b = readable(s1).then(|| place_both(s1, &batch.lookups[1], halves));
+    let (Some(a), Some(b)) = (a, b) else {
+        // SAFETY: forwarded from the caller.
+        return unsafe { each_alone(batch, 2, halves) };
+    };
+    if unusable(s0, &a) || unusable(s1, &b) {
+        // SAFETY: forwarded from the caller.
+        return unsafe { each_alone(batch, 2, halves) };
+    }
+    // SAFETY: both lookups' pairs are inside their textures (tested above).
+    let (rows_a, rows_b) = unsafe { (gather_both(s0, &a), gather_both(s1, &b)) };
+    let [io0, io1] = &mut batch.lookups;
+    filter_both(s0, &a, rows_a, io0);
+    filter_both(s1, &b, rows_b, io1);
+    3
+}
+
+/// The first `count` lookups of `batch` one after the other, each with
+/// its taps wrapped or clamped where its pairs leave the texture, or left
+/// alone when its sampler has no texels or its coordinates do not
+/// convert. Returns a bit per lookup taken.
+///
+/// # Safety
+///
+/// As [`lookups`].
+#[cold]
+#[inline(never)]
+#[target_feature(enable = "avx2,fma")]
+unsafe fn each_alone(batch: &mut WideBatch, count: usize, halves: [__m256i; 2]) -> u32 {
+    let mut taken = 0;
+    let each = batch.samplers.iter().zip(&mut batch.lookups);
+    for (i, (s, io)) in each.enumerate().take(count) {
+        // SAFETY: the caller guarantees the first `count` samplers.
+        let s = unsafe { &**s };
+        if !readable(s) {
+            continue;
+        }
+        let placed = place_both(s, io, halves);
+        if placed.iter().any(|found| !converted(found)) {
+            continue;
+        }
+        // SAFETY: `s` has texels (it is readable).
+        let rows = unsafe { [taps(s, &placed[0]), taps(s, &placed[1])] };
+        filter_both(s, &placed, rows, io);
+        taken |= 1 << i;
+    }
+    taken
+}
+
+/// The lanes below `lanes` of each half, as vector masks.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn active_halves(lanes: u32) -> [__m256i; 2] {
+    let lanes = lanes.min(2 * HALF as u32) as i32;
+    let index = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    [
+        _mm256_cmpgt_epi32(_mm256_set1_epi32(lanes), index),
+        _mm256_cmpgt_epi32(_mm256_set1_epi32(lanes - HALF as i32), index),
+    ]
+}
+
+/// Both halves of `io`'s lanes `halves` placed in `s`'s texture.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn place_both(s: &InlineSampler, io: &WideLookup, halves: [__m256i; 2]) -> [Placed; 2] {
+    [
+        Placed {
+            active: halves[0],
+            steps: half_steps(s, io, 0),
+        },
+        Placed {
+            active: halves[1],
+            steps: half_steps(s, io, 1),
+        },
+    ]
+}
+
+/// Whether some active lane of either half cannot be gathered as pairs:
+/// its coordinates did not convert to steps (`i32::MIN`, which no
+/// converted step equals), or its pairs leave the texture.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn unusable(s: &InlineSampler, placed: &[Placed; 2]) -> bool {
+    let invalid = _mm256_set1_epi32(i32::MIN);
+    let limit = |axis: usize| _mm256_set1_epi32(s.pair_limit[axis][0]);
+    let half = |found: &Placed| {
+        let first = first_taps(s, &found.steps);
+        let lowest = _mm256_min_epi32(found.steps[0], found.steps[1]);
+        let bad = _mm256_or_si256(
+            _mm256_cmpeq_epi32(lowest, invalid),
+            _mm256_or_si256(
+                _mm256_cmpgt_epi32(first[0], limit(0)),
+                _mm256_cmpgt_epi32(first[1], limit(1)),
+            ),
+        );
+        _mm256_and_si256(bad, found.active)
+    };
+    let bad = _mm256_or_si256(half(&placed[0]), half(&placed[1]));
+    _mm256_testz_si256(bad, bad) == 0
+}
+
+/// Whether every active lane of `found` converted to steps.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn converted(found: &Placed) -> bool {
+    let invalid = _mm256_set1_epi32(i32::MIN);
+    let bad = _mm256_or_si256(
+        _mm256_cmpeq_epi32(found.steps[0], invalid),
+        _mm256_cmpeq_epi32(found.steps[1], invalid),
+    );
+    _mm256_testz_si256(bad, found.active) != 0
+}
+
+/// Both halves' taps as texel pairs, in [`taps`]' order.
+///
+/// # Safety
+///
+/// `s` describes a live mip 0 with `texels`, and [`unusable`] is false
+/// for `placed`.
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn gather_both(s: &InlineSampler, placed: &[Placed; 2]) -> [[[__m256i; 2]; 2]; 2] {
+    // SAFETY: forwarded from the caller.
+    unsafe { [gather_half(s, &placed[0]), gather_half(s, &placed[1])] }
+}
+
+/// One half's taps as texel pairs, two 8-byte loads a lane, in [`taps`]'
+/// order.
+///
+/// # Safety
+///
+/// `s` describes a live mip 0 with `texels`, and every active lane of
+/// `found` has its pairs inside it.
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn gather_half(s: &InlineSampler, found: &Placed) -> [[__m256i; 2]; 2] {
+    let pitch = s.row_pitch[0];
+    let [column, row] = first_taps(s, &found.steps);
+    let at = _mm256_add_epi32(row_offsets(row, pitch), _mm256_slli_epi32::<2>(column));
+    // Lanes 0, 1, 4, 5 in the low half, 2, 3, 6, 7 in the high one.
+    let at = _mm256_permute4x64_epi64::<0b11_01_10_00>(at);
+    let active = _mm256_permute4x64_epi64::<0b11_01_10_00>(found.active);
+    let offsets = [
+        _mm256_castsi256_si128(at),
+        _mm256_extracti128_si256::<1>(at),
+    ];
+    let masks = [
+        _mm256_cvtepi32_epi64(_mm256_castsi256_si128(active)),
+        _mm256_cvtepi32_epi64(_mm256_extracti128_si256::<1>(active)),
+    ];
+    let zero = _mm256_setzero_si256();
+    let top = s.texels.cast::<i64>();
+    let bottom = s.texels.wrapping_add(pitch as usize).cast::<i64>();
+    // SAFETY: every active lane's pair is inside mip 0, as is each row's
+    // pair below (the caller's guarantee); inactive lanes load nothing.
+    unsafe {
+        [
+            [
+                _mm256_mask_i32gather_epi64::<1>(zero, top, offsets[0], masks[0]),
+                _mm256_mask_i32gather_epi64::<1>(zero, top, offsets[1], masks[1]),
+            ],
+            [
+                _mm256_mask_i32gather_epi64::<1>(zero, bottom, offsets[0], masks[0]),
+                _mm256_mask_i32gather_epi64::<1>(zero, bottom, offsets[1], masks[1]),
+            ],
+        ]
+    }
+}
+
+/// Each lane's taps, per row as two pair vectors (lanes 0, 1, 4, 5 and
+/// then 2, 3, 6, 7; each lane's left texel and then its right one): two
+/// 8-byte loads a lane when every lane's pairs are inside the texture;
+/// otherwise each tap wrapped or clamped and loaded alone.
+///
+/// # Safety
+///
+/// `s` describes a live mip 0 with `texels`, and `found`'s steps
+/// converted.
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn taps(s: &InlineSampler, found: &Placed) -> [[__m256i; 2]; 2] {
+    let first = first_taps(s, &found.steps);
+    let limit = |axis: usize| _mm256_set1_epi32(s.pair_limit[axis][0]);
+    let out = _mm256_or_si256(
+        _mm256_cmpgt_epi32(first[0], limit(0)),
+        _mm256_cmpgt_epi32(first[1], limit(1)),
+    );
+    if _mm256_testz_si256(out, found.active) != 0 {
+        // SAFETY: every active lane's pairs are inside (tested above).
+        return unsafe { gather_half(s, found) };
+    }
+    // SAFETY: the caller guarantees `s`.
+    unsafe { gather_singles(s, found) }
+}
+
+/// The taps of each active lane's footprint, each wrapped or clamped as
+/// `s` says and loaded alone, in [`taps`]' order.
+///
+/// # Safety
+///
+/// `s` describes a live mip 0 with `texels`.
+#[cold]
+#[inline(never)]
+#[target_feature(enable = "avx2")]
+unsafe fn gather_singles(s: &InlineSampler, found: &Placed) -> [[__m256i; 2]; 2] {
+    let [left, right] = axis_taps(s, found.steps, 0);
+    let [top, bottom] = axis_taps(s, found.steps, 1);
+    let columns = [_mm256_slli_epi32::<2>(left), _mm256_slli_epi32::<2>(right)];
+    // SAFETY: the caller guarantees `s`.
+    unsafe {
+        [
+            singles_row(s, top, columns, found.active),
+            singles_row(s, bottom, columns, found.active),
+        ]
+    }
+}
+
+/// One row's taps (row `y`, columns at byte offsets `columns`: left,
+/// right) as two pair vectors, in [`taps`]' order: interleaving the left
+/// and right texels' words gives lanes 0, 1, 4, 5 from the low words of
+/// each 128-bit half and 2, 3, 6, 7 from the high ones.
+///
+/// # Safety
+///
+/// `s` describes a live mip 0 with `texels`, and every active lane's
+/// taps are inside it.
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn singles_row(
+    s: &InlineSampler,
+    y: __m256i,
+    columns: [__m256i; 2],
+    active: __m256i,
+) -> [__m256i; 2] {
+    let row = row_offsets(y, s.row_pitch[0]);
+    let zero = _mm256_setzero_si256();
+    let base = s.texels.cast::<i32>();
+    // SAFETY: the caller guarantees each active lane's texel; inactive
+    // lanes load nothing.
+    let (l, r) = unsafe {
+        (
+            _mm256_mask_i32gather_epi32::<1>(zero, base, _mm256_add_epi32(row, columns[0]), active),
+            _mm256_mask_i32gather_epi32::<1>(zero, base, _mm256_add_epi32(row, columns[1]), active),
+        )
+    };
+    [_mm256_unpacklo_epi32(l, r), _mm256_unpackhi_epi32(l, r)]
+}
+
+/// Both halves filtered from their taps `rows` into `io`'s results (the
+/// second only when it has lanes).
+#[inline]
+#[target_feature(enable = "avx2,fma")]
+fn filter_both(
+    s: &InlineSampler,
+    placed: &[Placed; 2],
+    rows: [[[__m256i; 2]; 2]; 2],
+    io: &mut WideLookup,
+) {
+    filter(s, &placed[0], rows[0], io, 0);
+    if _mm256_testz_si256(placed[1].active, placed[1].active) == 0 {
+        filter(s, &placed[1], rows[1], io, 1);
+    }
+}
+
+/// The filtered channels of half `half`, placed as `found`, from its taps
+/// `rows` (top, bottom), written to `io.out`.
+#[inline]
+#[target_feature(enable = "avx2,fma")]
+fn filter(
+    s: &InlineSampler,
+    found: &Placed,
+    rows: [[__m256i; 2]; 2],
+    io: &mut WideLookup,
+    half: usize,
+) {
+    let shuffle = |h: usize| {
+        // SAFETY: each selection is 16 bytes.
+        let mask = unsafe { _mm_loadu_si128(s.channel_bytes[h].as_ptr().cast()) };
+        _mm256_broadcastsi128_si256(mask)
+    };
+    let shuffles = [shuffle(0), shuffle(1)];
+    let (columns, row) = weights(s, &found.steps);
+    let top = weigh_row(rows[0], shuffles, columns);
+    let bottom = weigh_row(rows[1], shuffles, columns);
+    finish(top, bottom, row, io, half);
+}
+
+/// One row's weighted sums, `left × (256 − k) + right × k` per lane, for
+/// red, green, blue and alpha: each pair of channels picked from both
+/// pair vectors by one shuffle each ([`InlineSampler::channel_bytes`]),
+/// the two channels' lanes put in order by interleaving the shuffles'
+/// 64-bit halves, then one multiply-add of each channel by the column
+/// weights.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn weigh_row(row: [__m256i; 2], shuffles: [__m256i; 2], columns: __m256i) -> [__m256i; 4] {
+    let first = [
+        _mm256_shuffle_epi8(row[0], shuffles[0]),
+        _mm256_shuffle_epi8(row[1], shuffles[0]),
+    ];
+    let second = [
+        _mm256_shuffle_epi8(row[0], shuffles[1]),
+        _mm256_shuffle_epi8(row[1], shuffles[1]),
+    ];
+    [
+        _mm256_madd_epi16(_mm256_unpacklo_epi64(first[0], first[1]), columns),
+        _mm256_madd_epi16(_mm256_unpackhi_epi64(first[0], first[1]), columns),
+        _mm256_madd_epi16(_mm256_unpacklo_epi64(second[0], second[1]), columns),
+        _mm256_madd_epi16(_mm256_unpackhi_epi64(second[0], second[1]), columns),
+    ]
+}
 
 #[cfg(test)]
 mod tests;

@@ -95,7 +95,7 @@ fn sampler(filter: Filter, address: Address) -> SamplerState {
 #[test]
 fn wide_lookups_are_the_runtimes() {
     if !wide_sampling_available() {
-        eprintln!("skipped: this CPU lacks AVX-512 F, VL, BW and VBMI");
+        eprintln!("skipped: this CPU lacks AVX2 and FMA");
         return;
     }
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
@@ -146,7 +146,7 @@ fn wide_lookups_are_the_runtimes() {
 #[test]
 fn wide_lookups_decline_only_coordinates_that_do_not_convert() {
     if !wide_sampling_available() {
-        eprintln!("skipped: this CPU lacks AVX-512 F, VL, BW and VBMI");
+        eprintln!("skipped: this CPU lacks AVX2 and FMA");
         return;
     }
     let mut rng = Rng(7);
@@ -216,7 +216,7 @@ fn quotient_of(sums: [f32; WIDE_LANES]) -> [f32; WIDE_LANES] {
 #[test]
 fn two_lookups_in_one_call_are_taken_or_declined_each() {
     if !wide_sampling_available() {
-        eprintln!("skipped: this CPU lacks AVX-512 F, VL, BW and VBMI");
+        eprintln!("skipped: this CPU lacks AVX2 and FMA");
         return;
     }
     let mut rng = Rng(11);
