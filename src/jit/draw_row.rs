@@ -32,7 +32,7 @@ mod varying;
 #[derive(Clone)]
 pub struct RowVars {
     /// The [`DrawRow`], or 0 for a call without a row.
-    row: Variable,
+    pub(in crate::jit) row: Variable,
     /// The step's first column.
     x: Variable,
     /// The step's lane mask and output block.
@@ -40,7 +40,7 @@ pub struct RowVars {
     outputs: Variable,
     /// Where the step's first quad column's entries start in the row's
     /// varying table (straight-line varyings only).
-    entry: Variable,
+    pub(in crate::jit) entry: Variable,
     /// The step's lane mask's value.
     pub alive: LaneVar,
     /// Whether every lane of the step is alive (an `i8`): the step lies
@@ -52,6 +52,14 @@ pub struct RowVars {
     /// Every output component (register × 4 + component) as a variable,
     /// or none: outputs live in the output block.
     output_vars: Vec<LaneVar>,
+    /// Whether the step's varying inputs come from the row's table in
+    /// straight-line code (an `i8`): wide lookups then interpolate the
+    /// inputs of `table_only` themselves.
+    pub(in crate::jit) table: Variable,
+    /// The straight-line varying inputs (input-block components) that
+    /// only wide lookups read ([`Tr::table_only_inputs`]): the row loop
+    /// leaves them out.
+    pub(in crate::jit) table_only: Vec<u32>,
 }
 
 /// The input-block components (register × 4 + component, ascending) that
@@ -111,12 +119,13 @@ impl Tr<'_, '_> {
     /// instruction indexes them by a register.
     pub fn declare_row_vars(&mut self, in_variables: bool) {
         let mut scalar = |ty| self.b.declare_var(ty);
-        let (row, x, mask, outputs, entry, full) = (
+        let (row, x, mask, outputs, entry, full, table) = (
             scalar(types::I64),
             scalar(types::I32),
             scalar(types::I64),
             scalar(types::I64),
             scalar(types::I64),
+            scalar(types::I8),
             scalar(types::I8),
         );
         let alive = self.lb().declare();
@@ -145,7 +154,13 @@ impl Tr<'_, '_> {
             full,
             inputs,
             output_vars,
+            table,
+            table_only: Vec::new(),
         });
+        let table_only = self.table_only_inputs(&self.unrolled_slots());
+        if let Some(vars) = &mut self.func.row {
+            vars.table_only = table_only;
+        }
     }
 
     /// Emits the row loop's head and returns it: the function's first
@@ -180,6 +195,7 @@ impl Tr<'_, '_> {
         self.lb().def_var(vars.alive, alive);
         let not_full = self.b.ins().iconst(types::I8, 0);
         self.b.def_var(vars.full, not_full);
+        self.b.def_var(vars.table, not_full);
         let inputs = self.func.inputs;
         for &(slot, var) in &vars.inputs {
             let value = self.load_lanes(inputs, (slot * self.lanes() * 4) as i32);
@@ -444,6 +460,7 @@ impl Tr<'_, '_> {
         self.lb().def_var(vars.alive, alive);
         let not_full = self.b.ins().iconst(types::I8, 0);
         self.b.def_var(vars.full, not_full);
+        self.b.def_var(vars.table, not_full);
         self.b.ins().jump(join, &[]);
         self.b.switch_to_block(join);
     }

@@ -23,6 +23,7 @@
 
 use super::lanes::{Lanes, FVEC, MAX_K, VEC};
 use super::state::Tr;
+use super::wide_sample::WideCoords;
 use super::JitError;
 use crate::ir::{Dim, Inst, Program, ResourceKind};
 use cranelift_codegen::ir::condcodes::IntCC;
@@ -101,7 +102,7 @@ impl Tr<'_, '_> {
     pub fn sample_inline(
         &mut self,
         pair: usize,
-        coords: [Lanes; 2],
+        coords: WideCoords,
         offset: [i8; 3],
         needed: [bool; 4],
         mut runtime: impl FnMut(&mut Self, Option<[Lanes; 2]>) -> Result<[Lanes; 4], JitError>,
@@ -115,6 +116,12 @@ impl Tr<'_, '_> {
             let mut results = self.wide_lookups(&[lookup], |tr, _, uv| runtime(tr, Some(uv)))?;
             return Ok(results.remove(0));
         }
+        // Only lookups the wide filter takes read inputs from the table.
+        let WideCoords::Lanes(coords) = coords else {
+            return Err(JitError::Invalid(
+                "a table lookup outside the wide filter".into(),
+            ));
+        };
         let vars: Vec<_> = (0..4)
             .filter(|c| needed[*c])
             .map(|c| (c, self.lb().declare()))

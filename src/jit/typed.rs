@@ -6,6 +6,7 @@ use super::helpers::HelperId;
 use super::lanes::Lanes;
 use super::operand::Ty;
 use super::state::Tr;
+use super::wide_sample::WideCoords;
 use super::JitError;
 use crate::ir::{AtomicOp, Dim, Dst, Lod, ResInfoReturn, Resource, ResourceKind, SlotOffsets, Src};
 use cranelift_codegen::ir::{types, InstBuilder, MemFlagsData, Value};
@@ -371,9 +372,9 @@ impl Tr<'_, '_> {
             Some(pair) => {
                 // The inline path reads u and v only; the runtime's call,
                 // out of line, reads its operands itself.
-                let uv = self.sample_uv(op)?;
+                let coords = self.sample_coords(op)?;
                 let call = |tr: &mut Self, uv| tr.sample_runtime(op, slots, uv);
-                self.sample_inline(pair, uv, op.offset, op.needed(), call)?
+                self.sample_inline(pair, coords, op.offset, op.needed(), call)?
             }
             None => self.sample_runtime(op, slots, None)?,
         };
@@ -396,7 +397,7 @@ impl Tr<'_, '_> {
         for (op, pair) in ops.iter().zip(pairs) {
             lookups.push(super::wide_sample::WideArgs {
                 pair,
-                coords: self.sample_uv(op)?,
+                coords: self.sample_coords(op)?,
                 needed: op.needed(),
             });
         }
@@ -409,12 +410,17 @@ impl Tr<'_, '_> {
         Ok(())
     }
 
-    /// A lookup's u and v.
-    fn sample_uv(&mut self, op: &SampleOp) -> Result<[Lanes; 2], JitError> {
-        Ok([
+    /// A lookup's u and v: read, and for inputs only wide lookups read,
+    /// their places in the row's table too ([`WideCoords::Table`]).
+    fn sample_coords(&mut self, op: &SampleOp) -> Result<WideCoords, JitError> {
+        let lanes = [
             self.read(op.coord, 0, Ty::F)?,
             self.read(op.coord, 1, Ty::F)?,
-        ])
+        ];
+        Ok(match self.table_positions(op.coord) {
+            Some(positions) => WideCoords::Table { positions, lanes },
+            None => WideCoords::Lanes(lanes),
+        })
     }
 
     /// A lookup through the runtime's general path, its operands read here
@@ -463,12 +469,20 @@ impl Tr<'_, '_> {
     ) -> Result<[Lanes; 4], JitError> {
         let (coord, lod, compare) = (op.coord, op.lod, op.compare);
         let coords = match uv {
-            Some([u, v]) => vec![
-                u,
-                v,
-                self.read(coord, 2, Ty::F)?,
-                self.read(coord, 3, Ty::F)?,
-            ],
+            // A component that reads u's or v's register component again
+            // (`v1.xyxx`) is given too: its register may hold nothing
+            // when a wide lookup interpolates u and v itself.
+            Some([u, v]) => {
+                let mut coords = vec![u, v];
+                for c in 2..4 {
+                    coords.push(match coord.swizzle[c] {
+                        w if w == coord.swizzle[0] => u,
+                        w if w == coord.swizzle[1] => v,
+                        _ => self.read(coord, c, Ty::F)?,
+                    });
+                }
+                coords
+            }
             None => self.read_n(coord, 4, Ty::F)?,
         };
         let vertex = self.prog.stage != crate::ir::Stage::Pixel;

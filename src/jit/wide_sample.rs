@@ -33,12 +33,16 @@ use dxjit_runtime::sampler::{
 };
 use std::mem::{offset_of, size_of};
 
+mod table;
+
+pub use table::WideCoords;
+
 /// One lookup of a wide call.
 pub struct WideArgs {
     /// Its pair among the program's inline pairs.
     pub pair: usize,
     /// Its u and v.
-    pub coords: [Lanes; 2],
+    pub coords: WideCoords,
     /// The components to load (the others are zeros).
     pub needed: [bool; 4],
 }
@@ -91,15 +95,13 @@ impl Tr<'_, '_> {
             .map(|l| self.inline_sampler(l.pair))
             .collect();
         let batch = self.args_ptr();
-        for (i, (lookup, sampler)) in lookups.iter().zip(&samplers).enumerate() {
+        for (i, sampler) in samplers.iter().enumerate() {
             let at = offset_of!(WideBatch, samplers) + i * size_of::<usize>();
             self.b
                 .ins()
                 .store(MemFlagsData::trusted(), *sampler, batch, at as i32);
-            for (coord, at) in lookup.coords.iter().zip(coords_at(i)) {
-                self.store_lanes(*coord, batch, at as i32);
-            }
         }
+        self.store_coords(lookups);
         let mut every = None;
         for sampler in &samplers {
             let texels = self.b.ins().load(
@@ -123,7 +125,7 @@ impl Tr<'_, '_> {
         self.b.switch_to_block(general);
         self.b.set_cold_block(general);
         for (i, vars) in vars.iter().enumerate() {
-            let uv = self.wide_coords(i);
+            let uv = self.wide_coords(i, &lookups[i].coords);
             let called = runtime(self, i, uv)?;
             for (c, var) in vars {
                 self.lb().def_var(*var, called[*c]);
@@ -139,7 +141,8 @@ impl Tr<'_, '_> {
         let call = self.b.ins().call(f, &[batch, count, lanes]);
         let taken = self.b.inst_results(call)[0];
         for (i, vars) in vars.iter().enumerate() {
-            self.wide_results(i, vars, taken, |tr, uv| runtime(tr, i, uv))?;
+            let coords = &lookups[i].coords;
+            self.wide_results(i, coords, vars, taken, |tr, uv| runtime(tr, i, uv))?;
         }
         self.b.ins().jump(join, &[]);
 
@@ -162,6 +165,7 @@ impl Tr<'_, '_> {
     fn wide_results(
         &mut self,
         i: usize,
+        coords: &WideCoords,
         vars: &[(usize, LaneVar)],
         taken: Value,
         runtime: impl FnOnce(&mut Self, [Lanes; 2]) -> Result<[Lanes; 4], JitError>,
@@ -184,7 +188,7 @@ impl Tr<'_, '_> {
 
         self.b.switch_to_block(slow);
         self.b.set_cold_block(slow);
-        let uv = self.wide_coords(i);
+        let uv = self.wide_coords(i, coords);
         let called = runtime(self, uv)?;
         for (c, var) in vars {
             self.lb().def_var(*var, called[*c]);
@@ -194,8 +198,106 @@ impl Tr<'_, '_> {
         Ok(())
     }
 
+    /// Stores each lookup's coordinates in the batch: its u and v, or the
+    /// positions of table-only inputs in a step with the row's table
+    /// (with the row and the step's entries) — a branch on the step's
+    /// flag when some lookup has them.
+    fn store_coords(&mut self, lookups: &[WideArgs]) {
+        let tables = lookups
+            .iter()
+            .any(|l| matches!(l.coords, WideCoords::Table { .. }));
+        if !tables {
+            self.store_given(lookups, false);
+            return;
+        }
+        let vars = self
+            .func
+            .row
+            .clone()
+            .expect("table lookups are in pixel shaders");
+        let with_table = self.b.create_block();
+        let without = self.b.create_block();
+        let join = self.b.create_block();
+        let flag = self.b.use_var(vars.table);
+        self.b.ins().brif(flag, with_table, &[], without, &[]);
+        self.b.switch_to_block(with_table);
+        let batch = self.args_ptr();
+        for (var, field) in [
+            (vars.row, offset_of!(WideBatch, row)),
+            (vars.entry, offset_of!(WideBatch, entries)),
+        ] {
+            let ptr = self.b.use_var(var);
+            self.b
+                .ins()
+                .store(MemFlagsData::trusted(), ptr, batch, field as i32);
+        }
+        self.store_given(lookups, true);
+        self.b.ins().jump(join, &[]);
+        self.b.switch_to_block(without);
+        self.store_given(lookups, false);
+        self.b.ins().jump(join, &[]);
+        self.b.switch_to_block(join);
+    }
+
+    /// Stores each lookup's u and v and `-1` positions, or (`table`) the
+    /// positions of a table lookup's u and v instead.
+    fn store_given(&mut self, lookups: &[WideArgs], table: bool) {
+        let batch = self.args_ptr();
+        for (i, lookup) in lookups.iter().enumerate() {
+            let (positions, lanes) = match &lookup.coords {
+                WideCoords::Table { positions, .. } if table => (positions.map(i64::from), None),
+                WideCoords::Table { lanes, .. } | WideCoords::Lanes(lanes) => {
+                    ([-1, -1], Some(lanes))
+                }
+            };
+            let both = (positions[0] & 0xffff_ffff) | (positions[1] << 32);
+            let both = self.b.ins().iconst(types::I64, both);
+            let at = offset_of!(WideBatch, varying) + i * size_of::<[i32; 2]>();
+            self.b
+                .ins()
+                .store(MemFlagsData::trusted(), both, batch, at as i32);
+            for (coord, at) in lanes.into_iter().flatten().zip(coords_at(i)) {
+                self.store_lanes(*coord, batch, at as i32);
+            }
+        }
+    }
+
+    /// Lookup `i`'s u and v for a cold path: loaded back from the batch,
+    /// or, for a table lookup in a step with the table, interpolated as
+    /// the filter interpolates them.
+    fn wide_coords(&mut self, i: usize, coords: &WideCoords) -> [Lanes; 2] {
+        let WideCoords::Table { positions, .. } = coords else {
+            return self.given_coords(i);
+        };
+        let vars = self
+            .func
+            .row
+            .clone()
+            .expect("table lookups are in pixel shaders");
+        let [u, v] = [self.lb().declare(), self.lb().declare()];
+        let with_table = self.b.create_block();
+        let without = self.b.create_block();
+        let join = self.b.create_block();
+        let flag = self.b.use_var(vars.table);
+        self.b.ins().brif(flag, with_table, &[], without, &[]);
+        self.b.switch_to_block(with_table);
+        for (var, position) in [u, v].into_iter().zip(*positions) {
+            let value = self.table_value(position);
+            self.lb().def_var(var, value);
+        }
+        self.b.ins().jump(join, &[]);
+        self.b.switch_to_block(without);
+        let given = self.given_coords(i);
+        for (var, value) in [u, v].into_iter().zip(given) {
+            self.lb().def_var(var, value);
+        }
+        self.b.ins().jump(join, &[]);
+        self.b.switch_to_block(join);
+        [u, v].map(|var| self.lb().use_var(var))
+    }
+
     /// Lookup `i`'s u and v, loaded back from the batch.
-    fn wide_coords(&mut self, i: usize) -> [Lanes; 2] {
+    fn given_coords(&mut self, i: usize) -> [Lanes; 2] {
         let batch = self.args_ptr();
         coords_at(i).map(|at| self.load_lanes(batch, at as i32))
     }

@@ -23,6 +23,7 @@
 
 use super::inline::InlineSampler;
 use super::{SUBTEXEL_STEPS, UNORM8_SCALE};
+use crate::abi::DrawRow;
 use std::arch::x86_64::*;
 
 /// The lanes one wide lookup takes at most.
@@ -66,8 +67,67 @@ pub const WIDE_BATCH: usize = 2;
 pub struct WideBatch {
     /// Each lookup's (texture, sampler) pair.
     pub samplers: [*const InlineSampler; WIDE_BATCH],
+    /// The row of a draw whose table gives some lookup's u and v (read
+    /// only then).
+    pub row: *const DrawRow,
+    /// The step's first quad column's entries in `row`'s table (read only
+    /// then).
+    pub entries: *const f64,
+    /// Per lookup, where its u and v are: their positions among `row`'s
+    /// varying components (entries `entries + 4 × position`, and a
+    /// quad's four values `top + rise × place` as the row loop
+    /// interpolates them), or `-1`: in its `u` and `v`.
+    pub varying: [[i32; 2]; WIDE_BATCH],
     /// Each lookup's coordinates and results.
     pub lookups: [WideLookup; WIDE_BATCH],
+}
+
+/// Where one lookup's u and v come from.
+#[derive(Clone, Copy)]
+enum Coords<'a> {
+    /// Its own `u` and `v`.
+    Lanes(&'a WideLookup),
+    /// The draw row's table.
+    Table(Table),
+}
+
+/// A lookup's u and v in a draw row's table ([`DrawRow::table`]).
+#[derive(Clone, Copy)]
+struct Table {
+    /// The entries of u and of v for the step's first quad.
+    first: [*const f64; 2],
+    /// Bytes from one quad's entries to the next quad's.
+    stride: usize,
+    /// The places of a quad's pixels: the top row's twice, then the
+    /// bottom row's twice.
+    places: __m256d,
+    /// The quads of the step; the entries of the others are not read.
+    quads: usize,
+}
+
+/// Where lookup `i` of `batch` finds its u and v, for `lanes` lanes.
+///
+/// # Safety
+///
+/// When `batch.varying[i]` holds positions, `batch.row` points to a live
+/// [`DrawRow`] whose table holds, from `batch.entries`, the entries of
+/// the step's `lanes / 4` quads (rounded up) at those positions.
+#[inline]
+#[target_feature(enable = "avx2,fma")]
+unsafe fn coords(batch: &WideBatch, i: usize, lanes: u32) -> Coords<'_> {
+    let [u, v] = batch.varying[i];
+    if u < 0 || v < 0 {
+        return Coords::Lanes(&batch.lookups[i]);
+    }
+    // SAFETY: the caller guarantees the row.
+    let row = unsafe { &*batch.row };
+    let [top, bottom] = row.places;
+    Coords::Table(Table {
+        first: [u, v].map(|at| batch.entries.wrapping_add(4 * at as usize)),
+        stride: 32 * row.varying_count as usize,
+        places: _mm256_setr_pd(top, top, bottom, bottom),
+        quads: lanes.div_ceil(4) as usize,
+    })
 }
 
 /// The wide lookups compiled code calls: filters the first `lanes` lanes
@@ -82,7 +142,10 @@ pub struct WideBatch {
 ///
 /// [`wide_sampling_available`] holds; each of the first `count` samplers
 /// points to a valid [`InlineSampler`] whose texels, if any, are its
-/// texture's mip 0, still alive; `batch` is valid for reads and writes.
+/// texture's mip 0, still alive; `batch` is valid for reads and writes;
+/// when one of the first `count` lookups has `varying` positions, `row`
+/// points to a live [`DrawRow`] whose table holds, from `entries`, the
+/// entries at those positions of `lanes / 4` quads (rounded up).
 pub unsafe extern "C" fn dxjit_sample_wide(batch: *mut WideBatch, count: u32, lanes: u32) -> u32 {
     let count = (count as usize).min(WIDE_BATCH);
     // SAFETY: the caller guarantees the CPU, the samplers and `batch`.
@@ -96,24 +159,52 @@ fn readable(s: &InlineSampler) -> bool {
     !s.texels.is_null() && u64::from(s.row_pitch[0]) * height <= i32::MAX as u64
 }
 
-/// Half `half`'s coordinates of `io` in steps of `s`'s texture (column,
-/// row).
+/// Half `half`'s coordinates from `coords` in steps of `s`'s texture
+/// (column, row).
 #[inline]
-#[target_feature(enable = "avx")]
-fn half_steps(s: &InlineSampler, io: &WideLookup, half: usize) -> [__m256i; 2] {
-    let at = HALF * half;
-    // SAFETY: `io.u` and `io.v` hold sixteen floats each.
-    let coords = unsafe {
-        [
-            load_halves(io.u.as_ptr().add(at)),
-            load_halves(io.v.as_ptr().add(at)),
-        ]
+#[target_feature(enable = "avx2,fma")]
+fn half_steps(s: &InlineSampler, coords: Coords, half: usize) -> [__m256i; 2] {
+    let uv = match coords {
+        Coords::Lanes(io) => {
+            let at = HALF * half;
+            // SAFETY: `io.u` and `io.v` hold sixteen floats each.
+            unsafe {
+                [
+                    load_halves(io.u.as_ptr().add(at)),
+                    load_halves(io.v.as_ptr().add(at)),
+                ]
+            }
+        }
+        Coords::Table(table) => [table.half(0, half), table.half(1, half)],
     };
     let center = _mm256_set1_ps(s.center[0]);
     [
-        steps(coords[0], s.scale[0][0], center),
-        steps(coords[1], s.scale[1][0], center),
+        steps(uv[0], s.scale[0][0], center),
+        steps(uv[1], s.scale[1][0], center),
     ]
+}
+
+impl Table {
+    /// Half `half`'s values along `axis` (0 for u, 1 for v): each quad's
+    /// `top + rise × place` in f64 as one FMA, rounded to f32, as the row
+    /// loop's compiled code computes them; zeros for quads past the step.
+    #[inline]
+    #[target_feature(enable = "avx2,fma")]
+    fn half(&self, axis: usize, half: usize) -> __m256 {
+        let quad = |q: usize| {
+            if q >= self.quads {
+                return _mm_setzero_ps();
+            }
+            let entry = self.first[axis].wrapping_byte_add(q * self.stride);
+            // SAFETY: the step's quads' entries are in the table (the
+            // guarantee of `coords`): four f64s, tops then rises.
+            let (top, rise) = unsafe { (_mm_loadu_pd(entry), _mm_loadu_pd(entry.add(2))) };
+            let both =
+                |pair: __m128d| _mm256_insertf128_pd::<1>(_mm256_castpd128_pd256(pair), pair);
+            _mm256_cvtpd_ps(_mm256_fmadd_pd(both(rise), self.places, both(top)))
+        };
+        _mm256_set_m128(quad(2 * half + 1), quad(2 * half))
+    }
 }
 
 /// The weights of a half whose lanes lie at `steps`: the columns', `256 −
@@ -268,7 +359,8 @@ unsafe fn lookups(batch: &mut WideBatch, count: usize, lanes: u32) -> u32 {
     }
     // SAFETY: the caller guarantees the first `count` samplers.
     let s0 = unsafe { &*batch.samplers[0] };
-    let a = readable(s0).then(|| place_both(s0, &batch.lookups[0], halves));
+    // SAFETY: the caller guarantees the row and table a lookup names.
+    let a = readable(s0).then(|| place_both(s0, unsafe { coords(batch, 0, lanes) }, halves));
     if count < 2 {
         if let Some(a) = a.filter(|a| !unusable(s0, a)) {
             // SAFETY: every lane's pair is inside the texture (tested above).
@@ -277,18 +369,19 @@ unsafe fn lookups(batch: &mut WideBatch, count: usize, lanes: u32) -> u32 {
             return 1;
         }
         // SAFETY: forwarded from the caller.
-        return unsafe { each_alone(batch, 1, halves) };
+        return unsafe { each_alone(batch, 1, lanes) };
     }
     // SAFETY: as above.
     let s1 = unsafe { &*batch.samplers[1] };
-    let b = readable(s1).then(|| place_both(s1, &batch.lookups[1], halves));
+    // SAFETY: as above.
+    let b = readable(s1).then(|| place_both(s1, unsafe { coords(batch, 1, lanes) }, halves));
     let (Some(a), Some(b)) = (a, b) else {
         // SAFETY: forwarded from the caller.
-        return unsafe { each_alone(batch, 2, halves) };
+        return unsafe { each_alone(batch, 2, lanes) };
     };
     if unusable(s0, &a) || unusable(s1, &b) {
         // SAFETY: forwarded from the caller.
-        return unsafe { each_alone(batch, 2, halves) };
+        return unsafe { each_alone(batch, 2, lanes) };
     }
     // SAFETY: both lookups' pairs are inside their textures (tested above).
     let (rows_a, rows_b) = unsafe { (gather_both(s0, &a), gather_both(s1, &b)) };
@@ -309,22 +402,23 @@ unsafe fn lookups(batch: &mut WideBatch, count: usize, lanes: u32) -> u32 {
 #[cold]
 #[inline(never)]
 #[target_feature(enable = "avx2,fma")]
-unsafe fn each_alone(batch: &mut WideBatch, count: usize, halves: [__m256i; 2]) -> u32 {
+unsafe fn each_alone(batch: &mut WideBatch, count: usize, lanes: u32) -> u32 {
+    let halves = active_halves(lanes);
     let mut taken = 0;
-    let each = batch.samplers.iter().zip(&mut batch.lookups);
-    for (i, (s, io)) in each.enumerate().take(count) {
+    for i in 0..count {
         // SAFETY: the caller guarantees the first `count` samplers.
-        let s = unsafe { &**s };
+        let s = unsafe { &*batch.samplers[i] };
         if !readable(s) {
             continue;
         }
-        let placed = place_both(s, io, halves);
+        // SAFETY: the caller guarantees the row and table a lookup names.
+        let placed = place_both(s, unsafe { coords(batch, i, lanes) }, halves);
         if placed.iter().any(|found| !converted(found)) {
             continue;
         }
         // SAFETY: `s` has texels (it is readable).
         let rows = unsafe { [taps(s, &placed[0]), taps(s, &placed[1])] };
-        filter_both(s, &placed, rows, io);
+        filter_both(s, &placed, rows, &mut batch.lookups[i]);
         taken |= 1 << i;
     }
     taken
@@ -342,18 +436,19 @@ fn active_halves(lanes: u32) -> [__m256i; 2] {
     ]
 }
 
-/// Both halves of `io`'s lanes `halves` placed in `s`'s texture.
+/// Both halves of a lookup's lanes `halves`, at `coords`, placed in
+/// `s`'s texture.
 #[inline]
-#[target_feature(enable = "avx2")]
-fn place_both(s: &InlineSampler, io: &WideLookup, halves: [__m256i; 2]) -> [Placed; 2] {
+#[target_feature(enable = "avx2,fma")]
+fn place_both(s: &InlineSampler, coords: Coords, halves: [__m256i; 2]) -> [Placed; 2] {
     [
         Placed {
             active: halves[0],
-            steps: half_steps(s, io, 0),
+            steps: half_steps(s, coords, 0),
         },
         Placed {
             active: halves[1],
-            steps: half_steps(s, io, 1),
+            steps: half_steps(s, coords, 1),
         },
     ]
 }

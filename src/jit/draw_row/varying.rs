@@ -2,7 +2,7 @@
 //! of its two columns) interpolated to the quad's two rows.
 
 use super::{compiled_varying, RowVars};
-use crate::jit::lanes::{le, VEC};
+use crate::jit::lanes::{le, Lanes, VEC};
 use crate::jit::state::Tr;
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{types, InstBuilder, MemFlagsData, Value};
@@ -21,7 +21,7 @@ type Places = [Value; 2];
 impl Tr<'_, '_> {
     /// The varying components written in straight-line code, or none when
     /// the row loop always walks the row's list.
-    fn unrolled_slots(&self) -> Vec<u32> {
+    pub(in crate::jit) fn unrolled_slots(&self) -> Vec<u32> {
         let slots = compiled_varying(self.prog);
         if slots.len() > MAX_UNROLLED {
             return Vec::new();
@@ -55,17 +55,11 @@ impl Tr<'_, '_> {
     /// list. Components kept in variables are given their values; the
     /// others are stored to the input block.
     pub(super) fn write_varying(&mut self, vars: &RowVars, row: Value, x: Value) {
-        let places = [0, 1].map(|p| {
-            let v = self.b.ins().load(
-                types::F64,
-                MemFlagsData::trusted(),
-                row,
-                (offset_of!(DrawRow, places) + 8 * p) as i32,
-            );
-            self.b.ins().splat(types::F64X2, v)
-        });
+        let places = self.places(row);
         let slots = self.unrolled_slots();
         if slots.is_empty() {
+            let table = self.b.ins().iconst(types::I8, 0);
+            self.b.def_var(vars.table, table);
             self.write_varying_loop(vars, row, x, places);
             return;
         }
@@ -92,11 +86,15 @@ impl Tr<'_, '_> {
 
         self.b.switch_to_block(unrolled);
         let entries = self.b.use_var(vars.entry);
-        self.write_varying_unrolled(&slots, entries, places);
+        self.write_varying_unrolled(&slots, &vars.table_only, entries, places);
+        let table = self.b.ins().iconst(types::I8, 1);
+        self.b.def_var(vars.table, table);
         self.b.ins().jump(done, &[]);
 
         self.b.switch_to_block(looped);
         self.b.set_cold_block(looped);
+        let table = self.b.ins().iconst(types::I8, 0);
+        self.b.def_var(vars.table, table);
         self.write_varying_loop(vars, row, x, places);
         self.b.ins().jump(done, &[]);
         self.b.switch_to_block(done);
@@ -104,17 +102,21 @@ impl Tr<'_, '_> {
 
     /// Writes the varying components `slots` (the row's `varying` list, as
     /// the program declares it) one after the other, from the step's
-    /// entries at `entries`.
-    fn write_varying_unrolled(&mut self, slots: &[u32], entries: Value, places: Places) {
-        let count = slots.len() as i64;
+    /// entries at `entries`; the ones of `table_only`, which only wide
+    /// lookups read (and interpolate themselves), are given zeros.
+    fn write_varying_unrolled(
+        &mut self,
+        slots: &[u32],
+        table_only: &[u32],
+        entries: Value,
+        places: Places,
+    ) {
         let block = self.lanes() * 4;
         for (i, &slot) in slots.iter().enumerate() {
-            let mut value = self.lb().splat(0);
-            for j in 0..self.k {
-                let entry = (j as i64 * count + i as i64) * ENTRY_BYTES;
-                let column = self.b.ins().iadd_imm_s(entries, entry);
-                value.v[j] = self.interpolate_quad(column, places);
-            }
+            let value = match table_only.contains(&slot) {
+                true => self.lb().splat(0),
+                false => self.interpolate(entries, i as u32, slots.len(), places),
+            };
             match self.input_var(slot) {
                 Some(var) => self.lb().def_var(var, value),
                 None => {
@@ -123,6 +125,40 @@ impl Tr<'_, '_> {
                 }
             }
         }
+    }
+
+    /// The straight-line varying component at `position` (of `count`) of
+    /// the step whose entries start at `entries`.
+    fn interpolate(
+        &mut self,
+        entries: Value,
+        position: u32,
+        count: usize,
+        places: Places,
+    ) -> Lanes {
+        let mut value = self.lb().splat(0);
+        for j in 0..self.k {
+            let entry = (j as i64 * count as i64 + i64::from(position)) * ENTRY_BYTES;
+            let column = self.b.ins().iadd_imm_s(entries, entry);
+            value.v[j] = self.interpolate_quad(column, places);
+        }
+        value
+    }
+
+    /// The straight-line varying component at `position` of the current
+    /// step, interpolated from the row's table as [`Tr::write_varying`]
+    /// does (for a wide lookup's cold paths, in a step with the table).
+    pub(in crate::jit) fn table_value(&mut self, position: u32) -> Lanes {
+        let vars = self
+            .func
+            .row
+            .clone()
+            .expect("pixel shaders declare their row");
+        let row = self.b.use_var(vars.row);
+        let entries = self.b.use_var(vars.entry);
+        let places = self.places(row);
+        let count = self.unrolled_slots().len();
+        self.interpolate(entries, position, count, places)
     }
 
     /// Writes the row's varying components to the input block with a loop
@@ -189,6 +225,19 @@ impl Tr<'_, '_> {
             let value = self.load_lanes(inputs, (slot * self.lanes() * 4) as i32);
             self.lb().def_var(var, value);
         }
+    }
+
+    /// The row's two places, each splat.
+    fn places(&mut self, row: Value) -> Places {
+        [0, 1].map(|p| {
+            let v = self.b.ins().load(
+                types::F64,
+                MemFlagsData::trusted(),
+                row,
+                (offset_of!(DrawRow, places) + 8 * p) as i32,
+            );
+            self.b.ins().splat(types::F64X2, v)
+        })
     }
 
     /// One quad's four values of a varying component from its table entry

@@ -5,6 +5,7 @@ use super::super::{
     sample_quad, Address, Filter, InlineSampler, QuadSample, SamplerState, LOD_LEVEL,
 };
 use super::{dxjit_sample_wide, wide_sampling_available, WideBatch, WideLookup, WIDE_LANES};
+use crate::abi::DrawRow;
 use crate::format::Format;
 use crate::sampler::test_rng::Rng;
 use crate::sampler::{SUBTEXEL_STEPS, UNORM8_SCALE};
@@ -56,6 +57,9 @@ fn both(
 ) -> Vec<(Option<Vec<[u32; 4]>>, WideLookup)> {
     let mut batch = WideBatch {
         samplers: [first, second],
+        row: std::ptr::null(),
+        entries: std::ptr::null(),
+        varying: [[-1; 2]; 2],
         lookups: io,
     };
     // SAFETY: the CPU was checked by the caller; both samplers describe
@@ -248,5 +252,87 @@ fn two_lookups_in_one_call_are_taken_or_declined_each() {
         let found = both(&InlineSampler::RUNTIME, &ib, io, lanes);
         assert!(found[0].0.is_none());
         assert!(found[1].0.is_some());
+    }
+}
+
+/// Lookups whose u and v are a draw row's table entries interpolate them
+/// as the row loop does (`top + rise × place` as one FMA in f64, rounded
+/// to f32) and are then the same lookups as with those u and v given:
+/// taken alike and bit for bit equal, for every lane count (quads past the
+/// step's are not read: the table ends with the step).
+#[test]
+fn table_coordinates_are_the_row_loops() {
+    if !wide_sampling_available() {
+        eprintln!("skipped: this CPU lacks AVX2 and FMA");
+        return;
+    }
+    let mut rng = Rng(23);
+    let t = texture(&mut rng, Format::Rgba8Unorm, 16, 8);
+    let s = sampler(Filter::Linear, Address::Wrap);
+    let inline = InlineSampler::new(Some(&t), &s);
+    let components = 3;
+    for round in 0..40 {
+        let lanes = 4 * (1 + round % 4);
+        let quads = lanes / 4;
+        let table: Vec<f64> = (0..4 * components * quads)
+            .map(|_| f64::from(rng.within(-2.0, 3.0)))
+            .collect();
+        let places = [
+            f64::from(rng.within(0.0, 1.0)),
+            f64::from(rng.within(0.0, 1.0)),
+        ];
+        let row = DrawRow {
+            end_x: 0,
+            first_x: 0,
+            columns: [0; 2],
+            row_mask: [0; 4],
+            center: 0.5,
+            varying_count: components as u32,
+            varying_set: [0; 2],
+            places,
+            varying: std::ptr::null(),
+            table: table.as_ptr(),
+            output_stride: 0,
+            mask_stride: 0,
+        };
+        // u from component 2, v from component 0, as the row loop makes them.
+        let value = |component: usize, lane: usize| {
+            let entry = &table[4 * (lane / 4 * components + component)..][..4];
+            let column = lane % 2;
+            let place = places[lane / 2 % 2];
+            entry[2 + column].mul_add(place, entry[column]) as f32
+        };
+        let mut given = WideLookup {
+            u: [0.0; WIDE_LANES],
+            v: [0.0; WIDE_LANES],
+            out: [[-7.0; WIDE_LANES]; 4],
+        };
+        for lane in 0..lanes {
+            given.u[lane] = value(2, lane);
+            given.v[lane] = value(0, lane);
+        }
+        let expected = wide(&inline, &mut given, lanes).expect("taken");
+        let blank = WideLookup {
+            u: [f32::NAN; WIDE_LANES],
+            v: [f32::NAN; WIDE_LANES],
+            out: [[-7.0; WIDE_LANES]; 4],
+        };
+        let mut batch = WideBatch {
+            samplers: [&inline, &inline],
+            row: &row,
+            entries: table.as_ptr(),
+            varying: [[2, 0], [-1, -1]],
+            lookups: [blank, given],
+        };
+        // SAFETY: the CPU was checked above; the sampler describes a live
+        // texture; the row's table holds the step's quads.
+        let taken = unsafe { dxjit_sample_wide(&mut batch, 2, lanes as u32) };
+        assert_eq!(taken, 3, "{lanes} lanes");
+        for (i, lookup) in batch.lookups.iter().enumerate() {
+            let found: Vec<[u32; 4]> = (0..lanes)
+                .map(|l| lookup.out.map(|c| c[l].to_bits()))
+                .collect();
+            assert_eq!(found, expected, "lookup {i}, {lanes} lanes");
+        }
     }
 }
