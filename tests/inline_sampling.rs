@@ -74,18 +74,20 @@ mov o1.xyzw, v2.xyxx
 ret
 ";
 
-/// As `TWO`, with u and v as in `TABLE`: one wide call takes two table
-/// lookups.
+/// As `TWO`, with u and v as in `TABLE`, each lookup's from its own
+/// input (v1, v3; an input two lookups read is interpolated in compiled
+/// code): one wide call takes two table lookups.
 const TWO_TABLE: &str = "ps_4_0
 dcl_sampler s0, mode_default
 dcl_resource_texture2d (float,float,float,float) t0
 dcl_input_ps linear v1.xy
 dcl_input_ps linear v2.xy
+dcl_input_ps linear v3.xy
 dcl_output o0.xyzw
 dcl_output o1.xyzw
 dcl_temps 2
 sample r0.xyzw, v1.xyxx, t0.xyzw, s0
-sample r1.xyzw, v1.xyxx, t0.xyzw, s0
+sample r1.xyzw, v3.xyxx, t0.xyzw, s0
 mov o0.xy, r0.xyxx
 mov o0.zw, r1.xxzw
 mov o1.xyzw, v2.xyxx
@@ -123,8 +125,8 @@ const WIDTH: u32 = 8;
 const HEIGHT: u32 = 4;
 
 /// Runs `shader` once over a WIDTH x HEIGHT target with coordinates
-/// interpolated from `corners` (in v1, and in v2 when it declares one);
-/// returns o0 and o1 per pixel.
+/// interpolated from `corners` (in v1, and in v2 and v3 when it declares
+/// them); returns o0 and o1 per pixel.
 fn draw(
     shader: &dxjit::Shader,
     texture: &Texture,
@@ -148,7 +150,7 @@ fn draw(
         pixel_center: 0.5,
         shading: Default::default(),
         sample_mask: u32::MAX,
-        inputs: ["v1", "v2"]
+        inputs: ["v1", "v2", "v3"]
             .into_iter()
             .filter_map(|name| shader.program().input_named(name))
             .map(|reg| PixelInput { reg, corners })
