@@ -20,6 +20,7 @@
 //! overlapped in the runtime, and no result of the first kept across a
 //! second call.
 
+use super::draw_row::RowVars;
 use super::helpers::HelperId;
 use super::lanes::{LaneVar, Lanes};
 use super::state::Tr;
@@ -210,31 +211,46 @@ impl Tr<'_, '_> {
             self.store_given(lookups, false);
             return;
         }
+        self.by_table_flag(
+            |tr, vars| {
+                let batch = tr.args_ptr();
+                for (var, field) in [
+                    (vars.row, offset_of!(WideBatch, row)),
+                    (vars.entry, offset_of!(WideBatch, entries)),
+                ] {
+                    let ptr = tr.b.use_var(var);
+                    tr.b.ins()
+                        .store(MemFlagsData::trusted(), ptr, batch, field as i32);
+                }
+                tr.store_given(lookups, true);
+            },
+            |tr| tr.store_given(lookups, false),
+        );
+    }
+
+    /// Emits `with_table` (given the step's variables) where the step has
+    /// the row's table, by its flag, and `without` elsewhere; continues
+    /// after both.
+    fn by_table_flag(
+        &mut self,
+        with_table: impl FnOnce(&mut Self, &RowVars),
+        without: impl FnOnce(&mut Self),
+    ) {
         let vars = self
             .func
             .row
             .clone()
             .expect("table lookups are in pixel shaders");
-        let with_table = self.b.create_block();
-        let without = self.b.create_block();
+        let yes = self.b.create_block();
+        let no = self.b.create_block();
         let join = self.b.create_block();
         let flag = self.b.use_var(vars.table);
-        self.b.ins().brif(flag, with_table, &[], without, &[]);
-        self.b.switch_to_block(with_table);
-        let batch = self.args_ptr();
-        for (var, field) in [
-            (vars.row, offset_of!(WideBatch, row)),
-            (vars.entry, offset_of!(WideBatch, entries)),
-        ] {
-            let ptr = self.b.use_var(var);
-            self.b
-                .ins()
-                .store(MemFlagsData::trusted(), ptr, batch, field as i32);
-        }
-        self.store_given(lookups, true);
+        self.b.ins().brif(flag, yes, &[], no, &[]);
+        self.b.switch_to_block(yes);
+        with_table(self, &vars);
         self.b.ins().jump(join, &[]);
-        self.b.switch_to_block(without);
-        self.store_given(lookups, false);
+        self.b.switch_to_block(no);
+        without(self);
         self.b.ins().jump(join, &[]);
         self.b.switch_to_block(join);
     }
@@ -269,31 +285,22 @@ impl Tr<'_, '_> {
         let WideCoords::Table { positions, .. } = coords else {
             return self.given_coords(i);
         };
-        let vars = self
-            .func
-            .row
-            .clone()
-            .expect("table lookups are in pixel shaders");
-        let [u, v] = [self.lb().declare(), self.lb().declare()];
-        let with_table = self.b.create_block();
-        let without = self.b.create_block();
-        let join = self.b.create_block();
-        let flag = self.b.use_var(vars.table);
-        self.b.ins().brif(flag, with_table, &[], without, &[]);
-        self.b.switch_to_block(with_table);
-        for (var, position) in [u, v].into_iter().zip(*positions) {
-            let value = self.table_value(position);
-            self.lb().def_var(var, value);
-        }
-        self.b.ins().jump(join, &[]);
-        self.b.switch_to_block(without);
-        let given = self.given_coords(i);
-        for (var, value) in [u, v].into_iter().zip(given) {
-            self.lb().def_var(var, value);
-        }
-        self.b.ins().jump(join, &[]);
-        self.b.switch_to_block(join);
-        [u, v].map(|var| self.lb().use_var(var))
+        let uv = [self.lb().declare(), self.lb().declare()];
+        self.by_table_flag(
+            |tr, _| {
+                for (var, position) in uv.into_iter().zip(*positions) {
+                    let value = tr.table_value(position);
+                    tr.lb().def_var(var, value);
+                }
+            },
+            |tr| {
+                let given = tr.given_coords(i);
+                for (var, value) in uv.into_iter().zip(given) {
+                    tr.lb().def_var(var, value);
+                }
+            },
+        );
+        uv.map(|var| self.lb().use_var(var))
     }
 
     /// Lookup `i`'s u and v, loaded back from the batch.

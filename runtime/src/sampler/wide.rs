@@ -15,6 +15,10 @@
 //! channels of those lanes in 16-bit words, and an interleave of their
 //! 64-bit halves gives each channel's words for lanes 0 to 7 in order.
 //!
+//! A lookup's u and v are given in its [`WideLookup`], or are varying
+//! inputs of a draw row that the filter interpolates itself from the
+//! row's table ([`WideBatch::varying`]), as the row loop would.
+//!
 //! AVX-512 adds nothing measurable: a build with mask registers and one
 //! two-source byte permutation a channel (two instructions fewer a row)
 //! ran K4 in the same time, and 512-bit vectors make Intel cores run
