@@ -460,7 +460,6 @@ impl Tr<'_, '_> {
         self.lb().def_var(vars.alive, alive);
         let not_full = self.b.ins().iconst(types::I8, 0);
         self.b.def_var(vars.full, not_full);
-        self.b.def_var(vars.table, not_full);
         self.b.ins().jump(join, &[]);
         self.b.switch_to_block(join);
     }
