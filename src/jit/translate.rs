@@ -64,32 +64,11 @@ impl Tr<'_, '_> {
 
     /// The operands of `inst`, a `sample*` followed by `rest`.
     fn sample_op<'a>(&self, inst: &'a Inst, rest: &[Inst]) -> Option<SampleOp<'a>> {
-        let Inst::Sample {
-            dst,
-            res,
-            sampler,
-            coord,
-            lod,
-            offset,
-            swizzle,
-            compare,
-            slots,
-        } = inst
-        else {
-            return None;
-        };
+        let op = SampleOp::of(inst)?;
         Some(SampleOp {
-            dst,
-            res: *res,
-            sampler: *sampler,
-            coord,
-            lod,
-            offset: *offset,
-            swizzle: *swizzle,
-            compare: compare.as_ref(),
-            slots: slots.as_deref(),
             zero_sign_free: self.rest_of_main(rest)
-                && super::zero_sign::zero_sign_unobserved(dst, rest),
+                && super::zero_sign::zero_sign_unobserved(op.dst, rest),
+            ..op
         })
     }
 

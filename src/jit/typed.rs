@@ -8,7 +8,9 @@ use super::operand::Ty;
 use super::state::Tr;
 use super::wide_sample::WideCoords;
 use super::JitError;
-use crate::ir::{AtomicOp, Dim, Dst, Lod, ResInfoReturn, Resource, ResourceKind, SlotOffsets, Src};
+use crate::ir::{
+    AtomicOp, Dim, Dst, Inst, Lod, ResInfoReturn, Resource, ResourceKind, SlotOffsets, Src,
+};
 use cranelift_codegen::ir::{types, InstBuilder, MemFlagsData, Value};
 use dxjit_runtime::sampler::{QuadSample, LOD_BIAS, LOD_GRADIENT, LOD_IMPLICIT, LOD_LEVEL};
 use std::mem::{offset_of, size_of};
@@ -46,7 +48,38 @@ pub struct SampleOp<'a> {
     pub zero_sign_free: bool,
 }
 
-impl SampleOp<'_> {
+impl<'a> SampleOp<'a> {
+    /// The operands of `inst` when it is a `sample*`, with
+    /// `zero_sign_free` false (it depends on what follows).
+    pub fn of(inst: &'a Inst) -> Option<Self> {
+        let Inst::Sample {
+            dst,
+            res,
+            sampler,
+            coord,
+            lod,
+            offset,
+            swizzle,
+            compare,
+            slots,
+        } = inst
+        else {
+            return None;
+        };
+        Some(SampleOp {
+            dst,
+            res: *res,
+            sampler: *sampler,
+            coord,
+            lod,
+            offset: *offset,
+            swizzle: *swizzle,
+            compare: compare.as_ref(),
+            slots: slots.as_deref(),
+            zero_sign_free: false,
+        })
+    }
+
     /// The result components the destination's mask reads through the
     /// swizzle.
     pub fn needed(&self) -> [bool; 4] {

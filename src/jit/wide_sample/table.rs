@@ -11,6 +11,7 @@
 
 use super::super::lanes::Lanes;
 use super::super::state::Tr;
+use super::super::typed::SampleOp;
 use crate::ir::{File, Inst, Src};
 use std::collections::BTreeSet;
 
@@ -84,30 +85,11 @@ impl Tr<'_, '_> {
     }
 
     /// The coordinate of `inst` when it is a lookup the wide filter takes
-    /// ([`Tr::wide_pair`]'s conditions) whose coordinate reads an input
-    /// register as it is: no modifier, no relative index.
+    /// ([`Tr::wide_pair`]) whose coordinate reads an input register as it
+    /// is: no modifier, no relative index.
     fn wide_coordinate<'i>(&self, inst: &'i Inst) -> Option<&'i Src> {
-        let Inst::Sample {
-            res,
-            sampler,
-            coord,
-            offset,
-            compare,
-            slots,
-            ..
-        } = inst
-        else {
-            return None;
-        };
-        let plain = compare.is_none() && slots.is_none() && *offset == [0; 3];
-        let as_is = coord.file == File::Input && coord.index.rel.is_none();
-        (plain
-            && as_is
-            && !coord.neg
-            && !coord.abs
-            && self.func.wide_sampling
-            && self.inline_pair(*res, *sampler).is_some())
-        .then_some(coord)
+        let op = SampleOp::of(inst).filter(|op| self.wide_pair(op).is_some())?;
+        input_as_is(op.coord).then_some(op.coord)
     }
 
     /// Where `coord`'s u and v are among the row loop's straight-line
@@ -115,7 +97,7 @@ impl Tr<'_, '_> {
     /// ([`Tr::table_only_inputs`]).
     pub(in crate::jit) fn table_positions(&self, coord: &Src) -> Option<[u32; 2]> {
         let row = self.func.row.as_ref()?;
-        if coord.file != File::Input || coord.index.rel.is_some() || coord.neg || coord.abs {
+        if !input_as_is(coord) {
             return None;
         }
         let slots = self.unrolled_slots();
@@ -130,6 +112,12 @@ impl Tr<'_, '_> {
         };
         Some([position(coord.swizzle[0])?, position(coord.swizzle[1])?])
     }
+}
+
+/// Whether `src` reads an input register as it is: no relative index, no
+/// modifier.
+fn input_as_is(src: &Src) -> bool {
+    src.file == File::Input && src.index.rel.is_none() && !src.neg && !src.abs
 }
 
 /// A wide lookup's u and v.
