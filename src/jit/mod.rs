@@ -33,6 +33,7 @@ mod reuse;
 mod rotate;
 mod sample_indexed;
 mod scalar;
+mod sink;
 mod state;
 mod stencil;
 mod stride;
@@ -758,6 +759,7 @@ pub fn compile_on(
         local_cse::merge(&mut ctx.func);
     } else {
         dead_code::remove(&mut ctx.func);
+        sink::sink(&mut ctx.func);
     }
     // The constant block folds constants into memory operands at some
     // cost to compile; the quick tier leaves them to Cranelift's pool.

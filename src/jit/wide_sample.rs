@@ -6,14 +6,16 @@
 //! byte shuffles, for the same results bit for bit. A lookup's lanes go in
 //! a [`WideBatch`] in the argument area: the pair's description and the
 //! coordinates are stored first. When every lookup's pair has texels (a
-//! 2D texture of the subset), one call filters every lookup of the batch,
-//! and each lookup's results are loaded where the call took it. A lookup
-//! it did not take (coordinates that do not convert), and every lookup of
-//! a batch with a pair without texels (another format, or a texture of
-//! another dimension bound where a D3D9 shader did not declare one),
-//! calls the runtime's general path with its u and v loaded back from the
-//! batch and its other coordinates read from their registers, so that no
-//! u or v is kept in a register into a cold path or across the call.
+//! 2D texture of the subset), one call filters every lookup of the batch.
+//! A lookup it did not take (coordinates that do not convert), and every
+//! lookup of a batch with a pair without texels (another format, or a
+//! texture of another dimension bound where a D3D9 shader did not declare
+//! one), calls the runtime's general path on a cold path, with its u and
+//! v loaded back from the batch and its other coordinates read from their
+//! registers, so that no u or v is kept in a register into a cold path or
+//! across the call; the cold path stores its results in the batch. Every
+//! path so leaves the results in the batch, and they are loaded once the
+//! paths join, each moved before its first reader ([`super::sink`]).
 //!
 //! Consecutive lookups that do not read each other's results share one
 //! call ([`Tr::emit_sample_pair`]): one call's overhead, their work
@@ -22,7 +24,7 @@
 
 use super::draw_row::RowVars;
 use super::helpers::HelperId;
-use super::lanes::{LaneVar, Lanes};
+use super::lanes::{LaneVar, Lanes, VEC};
 use super::state::Tr;
 use super::typed::SampleOp;
 use super::JitError;
@@ -62,6 +64,11 @@ fn lookup_at(i: usize) -> usize {
     offset_of!(WideBatch, lookups) + i * size_of::<WideLookup>()
 }
 
+/// Where component `c` of lookup `i`'s results starts.
+fn result_at(i: usize, c: usize) -> usize {
+    lookup_at(i) + offset_of!(WideLookup, out) + size_of::<[f32; WIDE_LANES]>() * c
+}
+
 /// Where lookup `i`'s u and v start.
 fn coords_at(i: usize) -> [usize; 2] {
     [offset_of!(WideLookup, u), offset_of!(WideLookup, v)].map(|field| lookup_at(i) + field)
@@ -75,22 +82,19 @@ impl Tr<'_, '_> {
     /// take. The u and v are stored in the batch first, before the test,
     /// and every path loads them back from there: kept in registers into
     /// the cold paths, they were spilled and reloaded on the hot one.
-    /// Returns each lookup's components.
+    ///
+    /// Every path leaves each lookup's results in the batch, and they are
+    /// loaded after the paths join, as loads that may move
+    /// ([`super::sink`] puts each before its first reader): results
+    /// merged from the paths in registers were all live at once from the
+    /// join, and the backend spilled most of them. Returns each lookup's
+    /// components.
     pub(super) fn wide_lookups(
         &mut self,
         lookups: &[WideArgs],
         mut runtime: impl FnMut(&mut Self, usize, [Lanes; 2]) -> Result<[Lanes; 4], JitError>,
     ) -> Result<Vec<[Lanes; 4]>, JitError> {
         debug_assert!(!lookups.is_empty() && lookups.len() <= WIDE_BATCH);
-        let vars: Vec<Vec<(usize, LaneVar)>> = lookups
-            .iter()
-            .map(|l| {
-                (0..4)
-                    .filter(|c| l.needed[*c])
-                    .map(|c| (c, self.lb().declare()))
-                    .collect()
-            })
-            .collect();
         let samplers: Vec<Value> = lookups
             .iter()
             .map(|l| self.inline_sampler(l.pair))
@@ -119,20 +123,16 @@ impl Tr<'_, '_> {
         }
         let wide = self.b.create_block();
         let general = self.b.create_block();
+        let cold = self.b.create_block();
         let join = self.b.create_block();
+        let taken = self.b.append_block_param(cold, types::I32);
         let every = every.expect("at least one lookup");
         self.b.ins().brif(every, wide, &[], general, &[]);
 
         self.b.switch_to_block(general);
         self.b.set_cold_block(general);
-        for (i, vars) in vars.iter().enumerate() {
-            let uv = self.wide_coords(i, &lookups[i].coords);
-            let called = runtime(self, i, uv)?;
-            for (c, var) in vars {
-                self.lb().def_var(*var, called[*c]);
-            }
-        }
-        self.b.ins().jump(join, &[]);
+        let none = self.b.ins().iconst(types::I32, 0);
+        self.b.ins().jump(cold, &[none.into()]);
 
         self.b.switch_to_block(wide);
         let batch = self.args_ptr();
@@ -140,62 +140,88 @@ impl Tr<'_, '_> {
         let lanes = self.b.ins().iconst(types::I32, (4 * self.k) as i64);
         let f = self.helper(HelperId::SampleWide);
         let call = self.b.ins().call(f, &[batch, count, lanes]);
-        let taken = self.b.inst_results(call)[0];
-        for (i, vars) in vars.iter().enumerate() {
-            let coords = &lookups[i].coords;
-            self.wide_results(i, coords, vars, taken, |tr, uv| runtime(tr, i, uv))?;
-        }
+        let called = self.b.inst_results(call)[0];
+        let all = (1i64 << lookups.len()) - 1;
+        let every_taken = self.b.ins().icmp_imm_u(IntCC::Equal, called, all);
+        self.b
+            .ins()
+            .brif(every_taken, join, &[], cold, &[called.into()]);
+
+        self.b.switch_to_block(cold);
+        self.b.set_cold_block(cold);
+        self.untaken_through_runtime(lookups, taken, &mut runtime)?;
         self.b.ins().jump(join, &[]);
 
         self.b.switch_to_block(join);
-        Ok(vars
+        let batch = self.args_ptr();
+        let flags = MemFlagsData::trusted().with_can_move();
+        Ok(lookups
             .iter()
-            .map(|vars| {
+            .enumerate()
+            .map(|(i, lookup)| {
                 let mut out = [self.lb().splat(0); 4];
-                for (c, var) in vars {
-                    out[*c] = self.lb().use_var(*var);
+                for c in (0..4).filter(|c| lookup.needed[*c]) {
+                    let at = result_at(i, c) as i32;
+                    for j in 0..self.k {
+                        out[c].v[j] = self.b.ins().load(VEC, flags, batch, at + 16 * j as i32);
+                    }
                 }
                 out
             })
             .collect())
     }
 
-    /// Gives lookup `i`'s variables `vars` (component, variable) their
-    /// values: loaded from the batch when bit `i` of `taken` says the call
-    /// took it, else from `runtime`; ends in a new block after both.
-    fn wide_results(
+    /// The cold path: each lookup whose bit `taken` lacks runs through
+    /// `runtime`, and every lookup's results go to the batch. The
+    /// runtime's arguments overlap the first lookup's results, so each
+    /// taken lookup's results are read into registers first, and all are
+    /// stored after the calls.
+    fn untaken_through_runtime(
         &mut self,
-        i: usize,
-        coords: &WideCoords,
-        vars: &[(usize, LaneVar)],
+        lookups: &[WideArgs],
         taken: Value,
-        runtime: impl FnOnce(&mut Self, [Lanes; 2]) -> Result<[Lanes; 4], JitError>,
+        runtime: &mut impl FnMut(&mut Self, usize, [Lanes; 2]) -> Result<[Lanes; 4], JitError>,
     ) -> Result<(), JitError> {
-        let done = self.b.create_block();
-        let slow = self.b.create_block();
-        let next = self.b.create_block();
-        let bit = self.b.ins().band_imm_u(taken, 1 << i);
-        self.b.ins().brif(bit, done, &[], slow, &[]);
+        let mut vars = Vec::with_capacity(lookups.len());
+        for (i, lookup) in lookups.iter().enumerate() {
+            let needed: Vec<(usize, LaneVar)> = (0..4)
+                .filter(|c| lookup.needed[*c])
+                .map(|c| (c, self.lb().declare()))
+                .collect();
+            let done = self.b.create_block();
+            let slow = self.b.create_block();
+            let next = self.b.create_block();
+            let bit = self.b.ins().band_imm_u(taken, 1 << i);
+            self.b.ins().brif(bit, done, &[], slow, &[]);
 
-        self.b.switch_to_block(done);
+            self.b.switch_to_block(done);
+            self.b.set_cold_block(done);
+            let batch = self.args_ptr();
+            for (c, var) in &needed {
+                let value = self.load_lanes(batch, result_at(i, *c) as i32);
+                self.lb().def_var(*var, value);
+            }
+            self.b.ins().jump(next, &[]);
+
+            self.b.switch_to_block(slow);
+            self.b.set_cold_block(slow);
+            let uv = self.wide_coords(i, &lookup.coords);
+            let called = runtime(self, i, uv)?;
+            for (c, var) in &needed {
+                self.lb().def_var(*var, called[*c]);
+            }
+            self.b.ins().jump(next, &[]);
+            self.b.switch_to_block(next);
+            self.b.set_cold_block(next);
+            vars.push(needed);
+        }
         let batch = self.args_ptr();
-        for (c, var) in vars {
-            let at =
-                lookup_at(i) + offset_of!(WideLookup, out) + size_of::<[f32; WIDE_LANES]>() * c;
-            let value = self.load_lanes(batch, at as i32);
-            self.lb().def_var(*var, value);
+        for (i, needed) in vars.iter().enumerate() {
+            for (c, var) in needed {
+                let value = self.lb().use_var(*var);
+                self.store_lanes(value, batch, result_at(i, *c) as i32);
+            }
         }
-        self.b.ins().jump(next, &[]);
-
-        self.b.switch_to_block(slow);
-        self.b.set_cold_block(slow);
-        let uv = self.wide_coords(i, coords);
-        let called = runtime(self, uv)?;
-        for (c, var) in vars {
-            self.lb().def_var(*var, called[*c]);
-        }
-        self.b.ins().jump(next, &[]);
-        self.b.switch_to_block(next);
         Ok(())
     }
 
