@@ -346,9 +346,11 @@ struct Placed {
 /// every lookup's halves placed, one test that every lane's coordinates
 /// converted and its texel pairs lie inside the texture, then every
 /// lookup's pairs gathered before any is filtered, so that one lookup's
-/// loads are under way while another computes. A lookup whose
-/// coordinates do not convert, or whose taps wrap or clamp, goes through
-/// [`each_alone`]. (A loop over the lookups, or arrays indexed by
+/// loads are under way while another computes. When some lookup's
+/// coordinates do not convert, or its taps wrap or clamp, the lookups go
+/// through [`both_alone`] as they were placed (placing them again there
+/// cost a quarter of that path's time); when some pair has no texels,
+/// through [`each_alone`]. (A loop over the lookups, or arrays indexed by
 /// lookup, kept their vectors in memory; a cold path's results merged
 /// into the hot one's were kept on the stack.)
 ///
@@ -366,14 +368,15 @@ unsafe fn lookups(batch: &mut WideBatch, count: usize, lanes: u32) -> u32 {
     // SAFETY: the caller guarantees the row and table a lookup names.
     let a = readable(s0).then(|| place_both(s0, unsafe { coords(batch, 0, lanes) }, halves));
     if count < 2 {
-        if let Some(a) = a.filter(|a| !unusable(s0, a)) {
-            // SAFETY: every lane's pair is inside the texture (tested above).
-            let rows = unsafe { gather_both(s0, &a) };
-            filter_both(s0, &a, rows, &mut batch.lookups[0]);
-            return 1;
+        let Some(a) = a else { return 0 };
+        if unusable(s0, &a) {
+            // SAFETY: `s0` is readable.
+            return unsafe { both_alone([(s0, &a)], batch) };
         }
-        // SAFETY: forwarded from the caller.
-        return unsafe { each_alone(batch, 1, lanes) };
+        // SAFETY: every lane's pair is inside the texture (tested above).
+        let rows = unsafe { gather_both(s0, &a) };
+        filter_both(s0, &a, rows, &mut batch.lookups[0]);
+        return 1;
     }
     // SAFETY: as above.
     let s1 = unsafe { &*batch.samplers[1] };
@@ -384,8 +387,8 @@ unsafe fn lookups(batch: &mut WideBatch, count: usize, lanes: u32) -> u32 {
         return unsafe { each_alone(batch, 2, lanes) };
     };
     if unusable(s0, &a) || unusable(s1, &b) {
-        // SAFETY: forwarded from the caller.
-        return unsafe { each_alone(batch, 2, lanes) };
+        // SAFETY: both samplers are readable.
+        return unsafe { both_alone([(s0, &a), (s1, &b)], batch) };
     }
     // SAFETY: both lookups' pairs are inside their textures (tested above).
     let (rows_a, rows_b) = unsafe { (gather_both(s0, &a), gather_both(s1, &b)) };
@@ -395,10 +398,9 @@ unsafe fn lookups(batch: &mut WideBatch, count: usize, lanes: u32) -> u32 {
     3
 }
 
-/// The first `count` lookups of `batch` one after the other, each with
-/// its taps wrapped or clamped where its pairs leave the texture, or left
-/// alone when its sampler has no texels or its coordinates do not
-/// convert. Returns a bit per lookup taken.
+/// The first `count` lookups of `batch` one after the other, each placed
+/// and filtered by [`alone`], or left alone when its sampler has no
+/// texels. Returns a bit per lookup taken.
 ///
 /// # Safety
 ///
@@ -417,15 +419,57 @@ unsafe fn each_alone(batch: &mut WideBatch, count: usize, lanes: u32) -> u32 {
         }
         // SAFETY: the caller guarantees the row and table a lookup names.
         let placed = place_both(s, unsafe { coords(batch, i, lanes) }, halves);
-        if placed.iter().any(|found| !converted(found)) {
-            continue;
+        // SAFETY: `s` is readable.
+        if unsafe { alone(s, &placed, &mut batch.lookups[i]) } {
+            taken |= 1 << i;
         }
-        // SAFETY: `s` has texels (it is readable).
-        let rows = unsafe { [taps(s, &placed[0]), taps(s, &placed[1])] };
-        filter_both(s, &placed, rows, &mut batch.lookups[i]);
-        taken |= 1 << i;
     }
     taken
+}
+
+/// The lookups `placed` (each a readable sampler and where its lanes
+/// fall), the first ones of `batch`, through [`alone`], where some pair
+/// leaves its texture or some coordinates did not convert: the hot path's
+/// placing is kept. Returns a bit per lookup taken.
+///
+/// # Safety
+///
+/// As [`alone`]'s, for each lookup.
+#[cold]
+#[inline(never)]
+#[target_feature(enable = "avx2,fma")]
+unsafe fn both_alone<const N: usize>(
+    placed: [(&InlineSampler, &[Placed; 2]); N],
+    batch: &mut WideBatch,
+) -> u32 {
+    let mut taken = 0;
+    for (i, (s, found)) in placed.into_iter().enumerate() {
+        // SAFETY: forwarded from the caller.
+        if unsafe { alone(s, found, &mut batch.lookups[i]) } {
+            taken |= 1 << i;
+        }
+    }
+    taken
+}
+
+/// One lookup placed as `placed` in `s`'s texture, filtered into `io`
+/// with its taps wrapped or clamped where its pairs leave the texture;
+/// false, and `io` left alone, when some active lane's coordinates did
+/// not convert.
+///
+/// # Safety
+///
+/// `s` is readable ([`readable`]) and describes a live mip 0.
+#[inline]
+#[target_feature(enable = "avx2,fma")]
+unsafe fn alone(s: &InlineSampler, placed: &[Placed; 2], io: &mut WideLookup) -> bool {
+    if placed.iter().any(|found| !converted(found)) {
+        return false;
+    }
+    // SAFETY: `s` has texels (it is readable).
+    let rows = unsafe { [taps(s, &placed[0]), taps(s, &placed[1])] };
+    filter_both(s, placed, rows, io);
+    true
 }
 
 /// The lanes below `lanes` of each half, as vector masks.
