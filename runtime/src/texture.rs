@@ -17,6 +17,10 @@
 pub use crate::abi::TextureKind;
 use crate::abi::View;
 use crate::format::Format;
+use apron::Aprons;
+pub use apron::APRON_TEXELS;
+
+mod apron;
 
 impl TextureKind {
     /// Whether `depth_or_array` counts array layers (or cube faces).
@@ -164,6 +168,8 @@ pub struct Texture {
     mip_offsets: Vec<usize>,
     /// Bytes of one slice (all its mips).
     slice_bytes: usize,
+    /// Copies of mip 0 with aprons, made when first asked for.
+    aprons: Aprons,
 }
 
 impl Texture {
@@ -310,6 +316,7 @@ impl Texture {
             data,
             mip_offsets,
             slice_bytes,
+            aprons: Aprons::default(),
         })
     }
 
@@ -361,6 +368,7 @@ impl Texture {
     /// [`Texture::view`] for writing (UAVs): the pointer comes from an
     /// exclusive borrow.
     pub fn view_mut(&mut self) -> View {
+        self.aprons = Aprons::default();
         let ptr = self.data.as_mut_ptr();
         self.view_at(ptr)
     }
@@ -400,6 +408,21 @@ impl Texture {
             _ => self.layers(),
         };
         [shrink(self.width), shrink(self.height), z]
+    }
+
+    /// Mip 0 with an apron for addressing `wrap` (per axis: wraps, else
+    /// clamps; see `texture/apron.rs`), rows of `width + 1` texels and
+    /// `height + 1` rows: for a 2D texture of four-byte texels whose mip 0
+    /// has at most [`APRON_TEXELS`] texels; otherwise none.
+    pub(crate) fn apron(&self, wrap: [bool; 2]) -> Option<&[u8]> {
+        let small = u64::from(self.width) * u64::from(self.height) <= u64::from(APRON_TEXELS);
+        let plain = self.kind == TextureKind::Texture2D
+            && self.format.block_size() == 1
+            && self.format.bytes_per_texel() == 4;
+        (small && plain).then(|| {
+            let level = self.level(0, 0);
+            self.aprons.get(level.bytes, self.width, self.height, wrap)
+        })
     }
 
     /// Mip `mip` of slice `slice` (a layer or cube face; 0 for other kinds),

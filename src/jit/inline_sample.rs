@@ -10,10 +10,12 @@
 //!   scale − center)` as an integer, gives both axes' first taps
 //!   (`n >> 8`, wrapped) and second-tap weights (`n & 255`);
 //! - when every lane's first taps are inside the texture with their
-//!   second taps next to them (no lane on the last column or row, the
-//!   common case), each lane's four texels are two 8-byte loads, the
-//!   bottom row's from the texture's second row on (`taps.rs`); otherwise
-//!   each tap is wrapped or clamped and loaded alone, out of line;
+//!   second taps next to them (no lane on the last column or row, or a
+//!   small texture read from its copy with an apron, which holds those
+//!   second taps: the common case), each lane's four texels are two
+//!   8-byte loads, the bottom row's from the next row on (`taps.rs`);
+//!   otherwise each tap is wrapped or clamped and loaded alone, out of
+//!   line;
 //! - the weighted sum and its quotient by 255 (`filter.rs`).
 //!
 //! Quads whose coordinates in steps do not convert to 32-bit integers (not

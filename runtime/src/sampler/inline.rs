@@ -36,9 +36,12 @@ pub const INLINE_PAIRS: usize = 8;
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct InlineSampler {
-    /// Mip 0 of the texture, or null: call the runtime.
+    /// Mip 0 of the texture, or its copy with an apron (one more column
+    /// and row, holding the last column's and row's second taps: see
+    /// `texture/apron.rs`) when the texture is small enough, or null:
+    /// call the runtime.
     pub texels: *const u8,
-    /// Bytes between rows of mip 0.
+    /// Bytes between rows of `texels`.
     pub row_pitch: [u32; 4],
     /// Byte selections that spread a pair of lanes' texel pairs into
     /// 16-bit channels: `channel_bytes[h]` turns 16 bytes holding lane
@@ -64,9 +67,9 @@ pub struct InlineSampler {
     /// `0..=last` after the wrap mask.
     pub last: [[u32; 4]; 2],
     /// Per axis, the largest first tap whose second tap is the next texel
-    /// with no wrap or clamp, `size − 2` (−1 for one texel): compiled code
-    /// reads both taps of a row with one load when every lane's first tap
-    /// is at most this.
+    /// in memory: `size − 1` with an apron, else `size − 2` (−1 for one
+    /// texel). Compiled code reads both taps of a row with one load when
+    /// every lane's first tap is at most this.
     pub pair_limit: [[i32; 4]; 2],
 }
 
@@ -118,17 +121,31 @@ impl InlineSampler {
             return Self::RUNTIME;
         };
         let linear = filter != Filter::Point;
-        let level = texture.level(0, 0);
+        let wraps = [wrap_u, wrap_v].map(|mask| mask != u32::MAX);
+        // With an apron, every first tap's pair is next to it (the last
+        // column's and row's second taps are in the apron).
+        let (texels, pitch, pair_limit) = match texture.apron(wraps) {
+            Some(apron) => (
+                apron.as_ptr(),
+                4 * (width + 1),
+                [width, height].map(|n| n as i32 - 1),
+            ),
+            None => (
+                texture.level(0, 0).bytes.as_ptr(),
+                4 * width,
+                [width, height].map(|n| n as i32 - 2),
+            ),
+        };
         InlineSampler {
-            texels: level.bytes.as_ptr(),
-            row_pitch: [4 * width; 4],
+            texels,
+            row_pitch: [pitch; 4],
             channel_bytes: channel_bytes(first_bytes),
             center: [if linear { STEP_CENTER } else { 0.0 }; 4],
             step_mask: [if linear { STEP_MASK } else { 0 }; 4],
             scale: [width, height].map(|n| [n as f32 * SUBTEXEL_STEPS; 4]),
             wrap_mask: [[wrap_u; 4], [wrap_v; 4]],
             last: [[width - 1; 4], [height - 1; 4]],
-            pair_limit: [width, height].map(|n| [n as i32 - 2; 4]),
+            pair_limit: pair_limit.map(|limit| [limit; 4]),
         }
     }
 }
@@ -159,6 +176,7 @@ fn channel_bytes(first_bytes: [u8; 4]) -> [[u8; 16]; 2] {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::texture::APRON_TEXELS;
 
     fn texture(format: Format, width: u32, height: u32, mips: u32) -> Texture {
         Texture::new(
@@ -182,7 +200,8 @@ mod tests {
         };
         let i = InlineSampler::new(Some(&t), &s);
         assert!(!i.texels.is_null());
-        assert_eq!(i.row_pitch, [32; 4]);
+        // Rows of the copy with an apron: nine texels.
+        assert_eq!(i.row_pitch, [36; 4]);
         // Lane 0's left texel is bytes 0..4, its right 4..8; lane 1's 8..16.
         let z = 0x80;
         assert_eq!(
@@ -196,7 +215,52 @@ mod tests {
         assert_eq!(i.scale, [[2048.0; 4], [1024.0; 4]]);
         assert_eq!(i.wrap_mask, [[7; 4], [3; 4]]);
         assert_eq!(i.last, [[7; 4], [3; 4]]);
-        assert_eq!(i.pair_limit, [[6; 4], [2; 4]]);
+        assert_eq!(i.pair_limit, [[7; 4], [3; 4]]);
+    }
+
+    /// The copy with an apron a small texture's pair reads: its last
+    /// column's and last row's second taps next to them, wrapped or
+    /// clamped as the sampler says. A texture past [`APRON_TEXELS`] is
+    /// read where it is, its last column's and row's pairs left to the
+    /// path that wraps or clamps each tap.
+    #[test]
+    fn small_textures_are_read_with_an_apron() {
+        let (width, height) = (4u32, 2u32);
+        let data: Vec<u8> = (0..width * height)
+            .flat_map(|t| [t as u8, 0, 0, 0])
+            .collect();
+        let t = Texture::new(
+            TextureKind::Texture2D,
+            Format::Rgba8Unorm,
+            width,
+            height,
+            1,
+            1,
+            data,
+        )
+        .expect("valid texture");
+        let texel = |i: &InlineSampler, x: u32, y: u32| {
+            let at = (y * i.row_pitch[0] + 4 * x) as usize;
+            // SAFETY: (x, y) is inside the copy (`width + 1` × `height + 1`).
+            unsafe { *i.texels.add(at) }
+        };
+        let wrap = InlineSampler::new(Some(&t), &SamplerState::default());
+        assert_eq!([texel(&wrap, 4, 0), texel(&wrap, 4, 1)], [0, 4]);
+        assert_eq!([texel(&wrap, 0, 2), texel(&wrap, 4, 2)], [0, 0]);
+        let clamp_y = SamplerState {
+            address: [Address::Wrap, Address::Clamp, Address::Wrap],
+            ..SamplerState::default()
+        };
+        let mixed = InlineSampler::new(Some(&t), &clamp_y);
+        assert_eq!([texel(&mixed, 3, 2), texel(&mixed, 4, 2)], [7, 4]);
+        assert_eq!(mixed.pair_limit, [[3; 4], [1; 4]]);
+
+        let big = texture(Format::Rgba8Unorm, 1024, 512, 1);
+        assert!(1024 * 512 > APRON_TEXELS);
+        let plain = InlineSampler::new(Some(&big), &SamplerState::default());
+        assert_eq!(plain.texels, big.data().as_ptr());
+        assert_eq!(plain.row_pitch, [4096; 4]);
+        assert_eq!(plain.pair_limit[0], [1022; 4]);
     }
 
     #[test]
@@ -219,7 +283,7 @@ mod tests {
         assert_eq!((i.center, i.step_mask), ([0.0; 4], [0; 4]));
         assert_eq!(i.wrap_mask, [[u32::MAX; 4]; 2]);
         assert_eq!(i.last, [[4; 4], [2; 4]]);
-        assert_eq!(i.pair_limit, [[3; 4], [1; 4]]);
+        assert_eq!(i.pair_limit, [[4; 4], [2; 4]]);
     }
 
     #[test]
