@@ -272,16 +272,23 @@ fn first_taps(s: &InlineSampler, steps: &[__m256i; 2]) -> [__m256i; 2] {
     ]
 }
 
-/// Each lane's row's byte offset, `row × pitch`: a shift when the pitch
-/// is a power of two (a multiply of 32-bit lanes takes ten cycles to its
-/// result).
+/// Each lane's row's first texel, `row × stride` with `stride` the texels
+/// from one row to the next (`pitch / 4`): a shift when the stride is a
+/// power of two, a shift and an add when it is one more (the rows of a
+/// copy with an apron), a multiply otherwise (a multiply of 32-bit lanes
+/// takes ten cycles to its result, on the path to the gathers). Gathers
+/// scale it by the texel's four bytes.
 #[inline]
 #[target_feature(enable = "avx2")]
-fn row_offsets(row: __m256i, pitch: u32) -> __m256i {
-    if pitch.is_power_of_two() {
-        _mm256_sllv_epi32(row, _mm256_set1_epi32(pitch.trailing_zeros() as i32))
+fn row_starts(row: __m256i, pitch: u32) -> __m256i {
+    let stride = pitch / 4;
+    let shifted = |by: u32| _mm256_sllv_epi32(row, _mm256_set1_epi32(by.trailing_zeros() as i32));
+    if stride.is_power_of_two() {
+        shifted(stride)
+    } else if (stride - 1).is_power_of_two() {
+        _mm256_add_epi32(shifted(stride - 1), row)
     } else {
-        _mm256_mullo_epi32(row, _mm256_set1_epi32(pitch as i32))
+        _mm256_mullo_epi32(row, _mm256_set1_epi32(stride as i32))
     }
 }
 
@@ -562,7 +569,7 @@ unsafe fn gather_both(s: &InlineSampler, placed: &[Placed; 2]) -> [[[__m256i; 2]
 unsafe fn gather_half(s: &InlineSampler, found: &Placed) -> [[__m256i; 2]; 2] {
     let pitch = s.row_pitch[0];
     let [column, row] = first_taps(s, &found.steps);
-    let at = _mm256_add_epi32(row_offsets(row, pitch), _mm256_slli_epi32::<2>(column));
+    let at = _mm256_add_epi32(row_starts(row, pitch), column);
     // Lanes 0, 1, 4, 5 in the low half, 2, 3, 6, 7 in the high one.
     let at = _mm256_permute4x64_epi64::<0b11_01_10_00>(at);
     let active = _mm256_permute4x64_epi64::<0b11_01_10_00>(found.active);
@@ -582,12 +589,12 @@ unsafe fn gather_half(s: &InlineSampler, found: &Placed) -> [[__m256i; 2]; 2] {
     unsafe {
         [
             [
-                _mm256_mask_i32gather_epi64::<1>(zero, top, offsets[0], masks[0]),
-                _mm256_mask_i32gather_epi64::<1>(zero, top, offsets[1], masks[1]),
+                _mm256_mask_i32gather_epi64::<4>(zero, top, offsets[0], masks[0]),
+                _mm256_mask_i32gather_epi64::<4>(zero, top, offsets[1], masks[1]),
             ],
             [
-                _mm256_mask_i32gather_epi64::<1>(zero, bottom, offsets[0], masks[0]),
-                _mm256_mask_i32gather_epi64::<1>(zero, bottom, offsets[1], masks[1]),
+                _mm256_mask_i32gather_epi64::<4>(zero, bottom, offsets[0], masks[0]),
+                _mm256_mask_i32gather_epi64::<4>(zero, bottom, offsets[1], masks[1]),
             ],
         ]
     }
@@ -631,18 +638,17 @@ unsafe fn taps(s: &InlineSampler, found: &Placed) -> [[__m256i; 2]; 2] {
 unsafe fn gather_singles(s: &InlineSampler, found: &Placed) -> [[__m256i; 2]; 2] {
     let [left, right] = axis_taps(s, found.steps, 0);
     let [top, bottom] = axis_taps(s, found.steps, 1);
-    let columns = [_mm256_slli_epi32::<2>(left), _mm256_slli_epi32::<2>(right)];
     // SAFETY: the caller guarantees `s`.
     unsafe {
         [
-            singles_row(s, top, columns, found.active),
-            singles_row(s, bottom, columns, found.active),
+            singles_row(s, top, [left, right], found.active),
+            singles_row(s, bottom, [left, right], found.active),
         ]
     }
 }
 
-/// One row's taps (row `y`, columns at byte offsets `columns`: left,
-/// right) as two pair vectors, in [`taps`]' order: interleaving the left
+/// One row's taps (row `y`, columns `columns`: left, right) as two pair
+/// vectors, in [`taps`]' order: interleaving the left
 /// and right texels' words gives lanes 0, 1, 4, 5 from the low words of
 /// each 128-bit half and 2, 3, 6, 7 from the high ones.
 ///
@@ -658,15 +664,15 @@ unsafe fn singles_row(
     columns: [__m256i; 2],
     active: __m256i,
 ) -> [__m256i; 2] {
-    let row = row_offsets(y, s.row_pitch[0]);
+    let row = row_starts(y, s.row_pitch[0]);
     let zero = _mm256_setzero_si256();
     let base = s.texels.cast::<i32>();
     // SAFETY: the caller guarantees each active lane's texel; inactive
     // lanes load nothing.
     let (l, r) = unsafe {
         (
-            _mm256_mask_i32gather_epi32::<1>(zero, base, _mm256_add_epi32(row, columns[0]), active),
-            _mm256_mask_i32gather_epi32::<1>(zero, base, _mm256_add_epi32(row, columns[1]), active),
+            _mm256_mask_i32gather_epi32::<4>(zero, base, _mm256_add_epi32(row, columns[0]), active),
+            _mm256_mask_i32gather_epi32::<4>(zero, base, _mm256_add_epi32(row, columns[1]), active),
         )
     };
     [_mm256_unpacklo_epi32(l, r), _mm256_unpackhi_epi32(l, r)]
