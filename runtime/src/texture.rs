@@ -153,7 +153,12 @@ pub(crate) struct Level<'a> {
     pub height: u32,
 }
 
-/// A texture or typed buffer: its shape, format and bytes.
+/// A texture or typed buffer: its shape, format and bytes. A small 2D
+/// texture of four-byte texels sampled inline also keeps a copy of mip 0
+/// with an apron for each combination of addressing lookups ask for (at
+/// most four, each `(width + 1) × (height + 1)` texels; see
+/// `texture/apron.rs`), made on first use and dropped by
+/// [`Texture::view_mut`].
 #[derive(Debug, Clone, PartialEq)]
 pub struct Texture {
     kind: TextureKind,

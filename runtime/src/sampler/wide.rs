@@ -355,7 +355,7 @@ struct Placed {
 /// lookup's pairs gathered before any is filtered, so that one lookup's
 /// loads are under way while another computes. When some lookup's
 /// coordinates do not convert, or its taps wrap or clamp, the lookups go
-/// through [`both_alone`] as they were placed (placing them again there
+/// through [`placed_alone`] as they were placed (placing them again there
 /// cost a quarter of that path's time); when some pair has no texels,
 /// through [`each_alone`]. (A loop over the lookups, or arrays indexed by
 /// lookup, kept their vectors in memory; a cold path's results merged
@@ -378,7 +378,7 @@ unsafe fn lookups(batch: &mut WideBatch, count: usize, lanes: u32) -> u32 {
         let Some(a) = a else { return 0 };
         if unusable(s0, &a) {
             // SAFETY: `s0` is readable.
-            return unsafe { both_alone([(s0, &a)], batch) };
+            return unsafe { placed_alone([(s0, &a)], batch) };
         }
         // SAFETY: every lane's pair is inside the texture (tested above).
         let rows = unsafe { gather_both(s0, &a) };
@@ -395,7 +395,7 @@ unsafe fn lookups(batch: &mut WideBatch, count: usize, lanes: u32) -> u32 {
     };
     if unusable(s0, &a) || unusable(s1, &b) {
         // SAFETY: both samplers are readable.
-        return unsafe { both_alone([(s0, &a), (s1, &b)], batch) };
+        return unsafe { placed_alone([(s0, &a), (s1, &b)], batch) };
     }
     // SAFETY: both lookups' pairs are inside their textures (tested above).
     let (rows_a, rows_b) = unsafe { (gather_both(s0, &a), gather_both(s1, &b)) };
@@ -445,7 +445,7 @@ unsafe fn each_alone(batch: &mut WideBatch, count: usize, lanes: u32) -> u32 {
 #[cold]
 #[inline(never)]
 #[target_feature(enable = "avx2,fma")]
-unsafe fn both_alone<const N: usize>(
+unsafe fn placed_alone<const N: usize>(
     placed: [(&InlineSampler, &[Placed; 2]); N],
     batch: &mut WideBatch,
 ) -> u32 {
