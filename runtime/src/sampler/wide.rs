@@ -153,7 +153,12 @@ unsafe fn coords(batch: &WideBatch, i: usize, lanes: u32) -> Coords<'_> {
 pub unsafe extern "C" fn dxjit_sample_wide(batch: *mut WideBatch, count: u32, lanes: u32) -> u32 {
     let count = (count as usize).min(WIDE_BATCH);
     // SAFETY: the caller guarantees the CPU, the samplers and `batch`.
-    unsafe { lookups(&mut *batch, count, lanes) }
+    unsafe {
+        match lanes as usize >= WIDE_LANES {
+            true => lookups::<true>(&mut *batch, count, lanes),
+            false => lookups::<false>(&mut *batch, count, lanes),
+        }
+    }
 }
 
 /// Whether the wide filter may read `s`'s texture: it has texels, at
@@ -365,8 +370,13 @@ struct Placed {
 ///
 /// As [`dxjit_sample_wide`]'s.
 #[target_feature(enable = "avx2,fma")]
-unsafe fn lookups(batch: &mut WideBatch, count: usize, lanes: u32) -> u32 {
-    let halves = active_halves(lanes);
+unsafe fn lookups<const FULL: bool>(batch: &mut WideBatch, count: usize, lanes: u32) -> u32 {
+    // Every lane looked up: the masks are constants, and the gathers' and
+    // tests' mask arithmetic folds away.
+    let halves = match FULL {
+        true => [_mm256_set1_epi32(-1); 2],
+        false => active_halves(lanes),
+    };
     if count == 0 {
         return 0;
     }
