@@ -371,11 +371,12 @@ struct Placed {
 /// As [`dxjit_sample_wide`]'s.
 #[target_feature(enable = "avx2,fma")]
 unsafe fn lookups<const FULL: bool>(batch: &mut WideBatch, count: usize, lanes: u32) -> u32 {
-    // Every lane looked up: the masks are constants, and the gathers' and
-    // tests' mask arithmetic folds away.
-    let halves = match FULL {
-        true => [_mm256_set1_epi32(-1); 2],
-        false => active_halves(lanes),
+    // Every lane looked up: the masks and the table's quad count are
+    // constants, and the gathers' and tests' mask arithmetic and the
+    // table's tests of each quad fold away.
+    let (lanes, halves) = match FULL {
+        true => (WIDE_LANES as u32, [_mm256_set1_epi32(-1); 2]),
+        false => (lanes, active_halves(lanes)),
     };
     if count == 0 {
         return 0;
