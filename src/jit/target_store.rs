@@ -142,10 +142,12 @@ impl Tr<'_, '_> {
         self.b.switch_to_block(fast);
         let second = self.b.ins().iadd(first, pitch);
         for (j, texel) in texels.iter().enumerate() {
+            // As two f64 lanes: the backend stores lane 0 with `movsd`
+            // (no shuffle), where an i64 lane takes a `pextrq`.
             let rows = self
                 .b
                 .ins()
-                .bitcast(types::I64X2, super::lanes::le(), *texel);
+                .bitcast(types::F64X2, super::lanes::le(), *texel);
             for (half, at) in [first, second].into_iter().enumerate() {
                 let row = self.b.ins().extractlane(rows, half as u8);
                 self.b
