@@ -58,7 +58,7 @@ pub struct RowVars {
     pub(in crate::jit) table: Variable,
     /// The straight-line varying inputs (input-block components) that
     /// only wide lookups read ([`Tr::table_only_inputs`]): the row loop
-    /// leaves them out.
+    /// leaves them out of a step with the table, and of `inputs`.
     pub(in crate::jit) table_only: Vec<u32>,
 }
 
@@ -157,8 +157,11 @@ impl Tr<'_, '_> {
             table,
             table_only: Vec::new(),
         });
+        // Inputs only wide lookups read are never variables (see
+        // `wide_sample/table.rs`).
         let table_only = self.table_only_inputs(&self.unrolled_slots());
         if let Some(vars) = &mut self.func.row {
+            vars.inputs.retain(|(slot, _)| !table_only.contains(slot));
             vars.table_only = table_only;
         }
     }

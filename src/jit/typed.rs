@@ -443,17 +443,18 @@ impl Tr<'_, '_> {
         Ok(())
     }
 
-    /// A lookup's u and v: read, and for inputs only wide lookups read,
-    /// their places in the row's table too ([`WideCoords::Table`]).
+    /// A lookup's u and v: read, or for inputs only wide lookups read,
+    /// their places in the row's table and the operand to read them by
+    /// where the step has no table ([`WideCoords::Table`]).
     fn sample_coords(&mut self, op: &SampleOp) -> Result<WideCoords, JitError> {
-        let lanes = [
+        if let Some(positions) = self.table_positions(op.coord) {
+            let coord = op.coord.clone();
+            return Ok(WideCoords::Table { positions, coord });
+        }
+        Ok(WideCoords::Lanes([
             self.read(op.coord, 0, Ty::F)?,
             self.read(op.coord, 1, Ty::F)?,
-        ];
-        Ok(match self.table_positions(op.coord) {
-            Some(positions) => WideCoords::Table { positions, lanes },
-            None => WideCoords::Lanes(lanes),
-        })
+        ]))
     }
 
     /// A lookup through the runtime's general path, its operands read here

@@ -25,6 +25,7 @@
 use super::draw_row::RowVars;
 use super::helpers::HelperId;
 use super::lanes::{LaneVar, Lanes, VEC};
+use super::operand::Ty;
 use super::state::Tr;
 use super::typed::SampleOp;
 use super::JitError;
@@ -106,7 +107,7 @@ impl Tr<'_, '_> {
                 .ins()
                 .store(MemFlagsData::trusted(), *sampler, batch, at as i32);
         }
-        self.store_coords(lookups);
+        self.store_coords(lookups)?;
         let mut every = None;
         for sampler in &samplers {
             let texels = self.b.ins().load(
@@ -205,7 +206,7 @@ impl Tr<'_, '_> {
 
             self.b.switch_to_block(slow);
             self.b.set_cold_block(slow);
-            let uv = self.wide_coords(i, &lookup.coords);
+            let uv = self.wide_coords(i, &lookup.coords)?;
             let called = runtime(self, i, uv)?;
             for (c, var) in &needed {
                 self.lb().def_var(*var, called[*c]);
@@ -229,13 +230,12 @@ impl Tr<'_, '_> {
     /// positions of table-only inputs in a step with the row's table
     /// (with the row and the step's entries) — a branch on the step's
     /// flag when some lookup has them.
-    fn store_coords(&mut self, lookups: &[WideArgs]) {
+    fn store_coords(&mut self, lookups: &[WideArgs]) -> Result<(), JitError> {
         let tables = lookups
             .iter()
             .any(|l| matches!(l.coords, WideCoords::Table { .. }));
         if !tables {
-            self.store_given(lookups, false);
-            return;
+            return self.store_given(lookups, false);
         }
         self.by_table_flag(
             |tr, vars| {
@@ -248,10 +248,10 @@ impl Tr<'_, '_> {
                     tr.b.ins()
                         .store(MemFlagsData::trusted(), ptr, batch, field as i32);
                 }
-                tr.store_given(lookups, true);
+                tr.store_given(lookups, true)
             },
             |tr| tr.store_given(lookups, false),
-        );
+        )
     }
 
     /// Emits `with_table` (given the step's variables) where the step has
@@ -259,9 +259,9 @@ impl Tr<'_, '_> {
     /// after both.
     fn by_table_flag(
         &mut self,
-        with_table: impl FnOnce(&mut Self, &RowVars),
-        without: impl FnOnce(&mut Self),
-    ) {
+        with_table: impl FnOnce(&mut Self, &RowVars) -> Result<(), JitError>,
+        without: impl FnOnce(&mut Self) -> Result<(), JitError>,
+    ) -> Result<(), JitError> {
         let vars = self
             .func
             .row
@@ -273,24 +273,28 @@ impl Tr<'_, '_> {
         let flag = self.b.use_var(vars.table);
         self.b.ins().brif(flag, yes, &[], no, &[]);
         self.b.switch_to_block(yes);
-        with_table(self, &vars);
+        with_table(self, &vars)?;
         self.b.ins().jump(join, &[]);
         self.b.switch_to_block(no);
-        without(self);
+        without(self)?;
         self.b.ins().jump(join, &[]);
         self.b.switch_to_block(join);
+        Ok(())
     }
 
     /// Stores each lookup's u and v and `-1` positions, or (`table`) the
-    /// positions of a table lookup's u and v instead.
-    fn store_given(&mut self, lookups: &[WideArgs], table: bool) {
+    /// positions of a table lookup's u and v instead. A table lookup's u
+    /// and v are read here when they are stored.
+    fn store_given(&mut self, lookups: &[WideArgs], table: bool) -> Result<(), JitError> {
         let batch = self.args_ptr();
         for (i, lookup) in lookups.iter().enumerate() {
             let (positions, lanes) = match &lookup.coords {
                 WideCoords::Table { positions, .. } if table => (positions.map(i64::from), None),
-                WideCoords::Table { lanes, .. } | WideCoords::Lanes(lanes) => {
-                    ([-1, -1], Some(lanes))
-                }
+                WideCoords::Table { coord, .. } => (
+                    [-1, -1],
+                    Some([self.read(coord, 0, Ty::F)?, self.read(coord, 1, Ty::F)?]),
+                ),
+                WideCoords::Lanes(lanes) => ([-1, -1], Some(*lanes)),
             };
             let both = (positions[0] & 0xffff_ffff) | (positions[1] << 32);
             let both = self.b.ins().iconst(types::I64, both);
@@ -299,17 +303,18 @@ impl Tr<'_, '_> {
                 .ins()
                 .store(MemFlagsData::trusted(), both, batch, at as i32);
             for (coord, at) in lanes.into_iter().flatten().zip(coords_at(i)) {
-                self.store_lanes(*coord, batch, at as i32);
+                self.store_lanes(coord, batch, at as i32);
             }
         }
+        Ok(())
     }
 
     /// Lookup `i`'s u and v for a cold path: loaded back from the batch,
     /// or, for a table lookup in a step with the table, interpolated as
     /// the filter interpolates them.
-    fn wide_coords(&mut self, i: usize, coords: &WideCoords) -> [Lanes; 2] {
+    fn wide_coords(&mut self, i: usize, coords: &WideCoords) -> Result<[Lanes; 2], JitError> {
         let WideCoords::Table { positions, .. } = coords else {
-            return self.given_coords(i);
+            return Ok(self.given_coords(i));
         };
         let uv = [self.lb().declare(), self.lb().declare()];
         self.by_table_flag(
@@ -318,15 +323,17 @@ impl Tr<'_, '_> {
                     let value = tr.table_value(position);
                     tr.lb().def_var(var, value);
                 }
+                Ok(())
             },
             |tr| {
                 let given = tr.given_coords(i);
                 for (var, value) in uv.into_iter().zip(given) {
                     tr.lb().def_var(var, value);
                 }
+                Ok(())
             },
-        );
-        uv.map(|var| self.lb().use_var(var))
+        )?;
+        Ok(uv.map(|var| self.lb().use_var(var)))
     }
 
     /// Lookup `i`'s u and v, loaded back from the batch.

@@ -103,7 +103,7 @@ impl Tr<'_, '_> {
     /// Writes the varying components `slots` (the row's `varying` list, as
     /// the program declares it) one after the other, from the step's
     /// entries at `entries`; the ones of `table_only`, which only wide
-    /// lookups read (and interpolate themselves), are given zeros.
+    /// lookups read (and interpolate themselves), are left alone.
     fn write_varying_unrolled(
         &mut self,
         slots: &[u32],
@@ -113,10 +113,10 @@ impl Tr<'_, '_> {
     ) {
         let block = self.lanes() * 4;
         for (i, &slot) in slots.iter().enumerate() {
-            let value = match table_only.contains(&slot) {
-                true => self.lb().splat(0),
-                false => self.interpolate(entries, i as u32, slots.len(), places),
-            };
+            if table_only.contains(&slot) {
+                continue;
+            }
+            let value = self.interpolate(entries, i as u32, slots.len(), places);
             match self.input_var(slot) {
                 Some(var) => self.lb().def_var(var, value),
                 None => {

@@ -7,7 +7,10 @@
 //! names (`WideBatch::varying`), four lanes to a 256-bit FMA in f64,
 //! rounded to f32 as the row loop rounds them. Other steps (a row that
 //! walks its varying list, a call without a row) give the lookup its u
-//! and v as before; a flag the step sets chooses at run time.
+//! and v as before; a flag the step sets chooses at run time. Such inputs
+//! are never variables: the steps without the table leave them in the
+//! input block, and only the lookup's branch for those steps reads them,
+//! so no value of theirs is carried through a step that has the table.
 
 use super::super::lanes::Lanes;
 use super::super::state::Tr;
@@ -125,12 +128,13 @@ pub enum WideCoords {
     /// Given, in every step.
     Lanes([Lanes; 2]),
     /// At these positions among the straight-line varying inputs: the
-    /// filter interpolates them from the table in a step that has one,
-    /// and other steps give `lanes`.
+    /// filter interpolates them from the table in a step that has one;
+    /// other steps read `coord`'s u and v (from the input block, where the
+    /// row loop keeps inputs only wide lookups read), there and only there.
     Table {
         /// The positions of u and v.
         positions: [u32; 2],
-        /// The u and v of a step without the table.
-        lanes: [Lanes; 2],
+        /// The lookup's coordinate operand.
+        coord: Src,
     },
 }
