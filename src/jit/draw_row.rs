@@ -308,7 +308,7 @@ impl Tr<'_, '_> {
     }
 
     /// The pixel shader's step variables.
-    fn row_vars(&self) -> RowVars {
+    pub(in crate::jit) fn row_vars(&self) -> RowVars {
         self.func
             .row
             .clone()

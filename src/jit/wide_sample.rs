@@ -262,11 +262,7 @@ impl Tr<'_, '_> {
         with_table: impl FnOnce(&mut Self, &RowVars) -> Result<(), JitError>,
         without: impl FnOnce(&mut Self) -> Result<(), JitError>,
     ) -> Result<(), JitError> {
-        let vars = self
-            .func
-            .row
-            .clone()
-            .expect("table lookups are in pixel shaders");
+        let vars = self.row_vars();
         let yes = self.b.create_block();
         let no = self.b.create_block();
         let join = self.b.create_block();

@@ -149,11 +149,7 @@ impl Tr<'_, '_> {
     /// step, interpolated from the row's table as [`Tr::write_varying`]
     /// does (for a wide lookup's cold paths, in a step with the table).
     pub(in crate::jit) fn table_value(&mut self, position: u32) -> Lanes {
-        let vars = self
-            .func
-            .row
-            .clone()
-            .expect("pixel shaders declare their row");
+        let vars = self.row_vars();
         let row = self.b.use_var(vars.row);
         let entries = self.b.use_var(vars.entry);
         let places = self.places(row);
