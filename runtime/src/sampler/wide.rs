@@ -520,27 +520,38 @@ fn place_both(s: &InlineSampler, coords: Coords, halves: [__m256i; 2]) -> [Place
 }
 
 /// Whether some active lane of either half cannot be gathered as pairs:
-/// its coordinates did not convert to steps (`i32::MIN`, which no
-/// converted step equals), or its pairs leave the texture.
+/// its coordinates did not convert to steps (`i32::MIN`, below every
+/// converted step), or its pairs leave the texture. Each is one
+/// comparison of the halves' least (or greatest) values; an axis along
+/// which every first tap's pair is inside ([`pairs_fit`]) is not tested.
 #[inline]
 #[target_feature(enable = "avx2")]
 fn unusable(s: &InlineSampler, placed: &[Placed; 2]) -> bool {
-    let invalid = _mm256_set1_epi32(i32::MIN);
-    let limit = |axis: usize| _mm256_set1_epi32(s.pair_limit[axis][0]);
-    let half = |found: &Placed| {
-        let first = first_taps(s, &found.steps);
+    let least = |found: &Placed| {
         let lowest = _mm256_min_epi32(found.steps[0], found.steps[1]);
-        let bad = _mm256_or_si256(
-            _mm256_cmpeq_epi32(lowest, invalid),
-            _mm256_or_si256(
-                _mm256_cmpgt_epi32(first[0], limit(0)),
-                _mm256_cmpgt_epi32(first[1], limit(1)),
-            ),
-        );
-        _mm256_and_si256(bad, found.active)
+        _mm256_and_si256(lowest, found.active)
     };
-    let bad = _mm256_or_si256(half(&placed[0]), half(&placed[1]));
+    let lowest = _mm256_min_epi32(least(&placed[0]), least(&placed[1]));
+    let mut bad = _mm256_cmpeq_epi32(lowest, _mm256_set1_epi32(i32::MIN));
+    for axis in 0..2 {
+        if pairs_fit(s, axis) {
+            continue;
+        }
+        let first =
+            |found: &Placed| _mm256_and_si256(first_taps(s, &found.steps)[axis], found.active);
+        let highest = _mm256_max_epi32(first(&placed[0]), first(&placed[1]));
+        let limit = _mm256_set1_epi32(s.pair_limit[axis][0]);
+        bad = _mm256_or_si256(bad, _mm256_cmpgt_epi32(highest, limit));
+    }
     _mm256_testz_si256(bad, bad) == 0
+}
+
+/// Whether along `axis` every first tap of `s` has its pair inside the
+/// texture: the axis wraps, so a first tap is at most the wrap mask, and
+/// the texels have an apron past it.
+fn pairs_fit(s: &InlineSampler, axis: usize) -> bool {
+    let wrap = s.wrap_mask[axis][0];
+    wrap != u32::MAX && i64::from(wrap) <= i64::from(s.pair_limit[axis][0])
 }
 
 /// Whether every active lane of `found` converted to steps.

@@ -336,3 +336,44 @@ fn table_coordinates_are_the_row_loops() {
         }
     }
 }
+
+/// The pair test is left out only along an axis that wraps over texels
+/// with an apron: a wrapping axis of a texture too large for one, and a
+/// clamping axis, are tested.
+#[test]
+fn pairs_fit_only_where_wrapped_taps_have_an_apron() {
+    let mut rng = Rng(31);
+    let small = texture(&mut rng, Format::Rgba8Unorm, 16, 8);
+    let large = texture(&mut rng, Format::Rgba8Unorm, 1024, 512);
+    let wrap = InlineSampler::new(Some(&small), &sampler(Filter::Linear, Address::Wrap));
+    let clamp = InlineSampler::new(Some(&small), &sampler(Filter::Linear, Address::Clamp));
+    let bare = InlineSampler::new(Some(&large), &sampler(Filter::Linear, Address::Wrap));
+    assert!(super::pairs_fit(&wrap, 0) && super::pairs_fit(&wrap, 1));
+    assert!(!super::pairs_fit(&clamp, 0) && !super::pairs_fit(&clamp, 1));
+    assert!(!super::pairs_fit(&bare, 0) && !super::pairs_fit(&bare, 1));
+}
+
+/// Wrapping lookups into a texture too large for an apron, whose taps
+/// cross its last column and row, are the runtime's: their pairs are
+/// tested and wrapped one by one.
+#[test]
+fn wrapped_taps_without_an_apron_are_the_runtimes() {
+    if !wide_sampling_available() {
+        eprintln!("skipped: this CPU lacks AVX2 and FMA");
+        return;
+    }
+    let mut rng = Rng(37);
+    let t = texture(&mut rng, Format::Rgba8Unorm, 1024, 512);
+    let s = sampler(Filter::Linear, Address::Wrap);
+    let inline = InlineSampler::new(Some(&t), &s);
+    for round in 0..50 {
+        let mut io = WideLookup {
+            u: std::array::from_fn(|_| rng.within(0.999, 1.001)),
+            v: std::array::from_fn(|_| rng.within(-0.5, 1.5)),
+            out: [[-7.0; WIDE_LANES]; 4],
+        };
+        let lanes = 1 + round % WIDE_LANES;
+        let found = wide(&inline, &mut io, lanes).expect("taken");
+        assert_eq!(found, runtime(&t, &s, &io, lanes), "round {round}");
+    }
+}
