@@ -105,18 +105,19 @@ pub(crate) fn corner_value(corners: &[[u32; 4]; 4], u: f64, v: f64) -> [u32; 4] 
 
 /// A draw's inputs, prepared once: the words that are the same at every
 /// pixel, and for the components that vary, their values along the top
-/// edge and rises to the bottom edge at every column. A pixel's word is
-/// `top + rise * v` (one fused multiply-add in f64) rounded to f32, with
-/// `top = top_left + top_step * u` and `rise = (bottom_left + bottom_step
-/// * u) - top`.
+/// edge and rises to the bottom edge at every column, laid out as the
+/// row loop reads them ([`Inputs::quad_table`]). A pixel's word is `top +
+/// rise * v` (one fused multiply-add in f64) rounded to f32, with `top =
+/// top_left + top_step * u` and `rise = (bottom_left + bottom_step * u) -
+/// top`.
 #[derive(Debug, Clone)]
 pub(super) struct Inputs {
     /// (register × 4 + component, word) of the flat components.
     flat: Vec<(usize, u32)>,
     /// Register × 4 + component of the varying components.
     varying: Vec<usize>,
-    /// (top, rise) of each varying component, column after column.
-    columns: Vec<(f64, f64)>,
+    /// The row loop's table ([`Inputs::quad_table`]).
+    table: Vec<f64>,
 }
 
 impl Inputs {
@@ -147,20 +148,10 @@ impl Inputs {
                 None => {}
             }
         }
-        let columns = (0..columns.len())
-            .flat_map(|x| {
-                let u = columns.at(x).0;
-                steps.iter().map(move |[tl, ts, bl, bs]| {
-                    let top = tl + ts * u;
-                    let bottom = bl + bs * u;
-                    (top, bottom - top)
-                })
-            })
-            .collect();
         Inputs {
             flat,
             varying,
-            columns,
+            table: quad_table(&steps, columns),
         }
     }
 
@@ -183,22 +174,28 @@ impl Inputs {
     /// left and right columns' tops, then their rises. A pixel's word is
     /// `top + rise * v` (one fused multiply-add in f64) rounded to f32, `v`
     /// its row's place down the rectangle.
-    pub(super) fn quad_table(&self) -> Vec<f64> {
-        let n = self.varying.len();
-        if n == 0 {
-            return Vec::new();
-        }
-        let columns: Vec<&[(f64, f64)]> = self.columns.chunks(n).collect();
-        columns
-            .chunks(2)
-            .flat_map(|pair| {
-                let (left, right) = (pair[0], pair.get(1).copied().unwrap_or(pair[0]));
-                left.iter()
-                    .zip(right)
-                    .flat_map(|(&(lt, lr), &(rt, rr))| [lt, rt, lr, rr])
-            })
-            .collect()
+    pub(super) fn quad_table(&self) -> &[f64] {
+        &self.table
     }
+}
+
+/// The row loop's table of the varying components whose corner values
+/// give `steps` (top left, top step, bottom left, bottom step) over the
+/// pixels of `columns`, in one pass (a draw makes it before any row
+/// runs). A last column without a right neighbour stands for both.
+fn quad_table(steps: &[[f64; 4]], columns: &Axis) -> Vec<f64> {
+    let quads = columns.len().div_ceil(2);
+    let mut table = Vec::with_capacity(4 * steps.len() * quads);
+    for q in 0..quads {
+        let left = columns.at(2 * q).0;
+        let right = columns.at((2 * q + 1).min(columns.len() - 1)).0;
+        for [top_left, top_step, bottom_left, bottom_step] in steps {
+            let top = |u: f64| top_left + top_step * u;
+            let rise = |u: f64| (bottom_left + bottom_step * u) - top(u);
+            table.extend([top(left), top(right), rise(left), rise(right)]);
+        }
+    }
+    table
 }
 
 #[cfg(test)]
