@@ -84,6 +84,15 @@ fn both(
         .collect()
 }
 
+/// Whether this CPU lacks the wide filter; a test then says it is skipped.
+fn lacks_wide_sampling() -> bool {
+    let lacks = !wide_sampling_available();
+    if lacks {
+        eprintln!("skipped: this CPU lacks AVX2 and FMA");
+    }
+    lacks
+}
+
 fn sampler(filter: Filter, address: Address) -> SamplerState {
     SamplerState {
         filter,
@@ -98,8 +107,7 @@ fn sampler(filter: Filter, address: Address) -> SamplerState {
 /// wrapped or clamped one by one).
 #[test]
 fn wide_lookups_are_the_runtimes() {
-    if !wide_sampling_available() {
-        eprintln!("skipped: this CPU lacks AVX2 and FMA");
+    if lacks_wide_sampling() {
         return;
     }
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
@@ -149,8 +157,7 @@ fn wide_lookups_are_the_runtimes() {
 /// neighbour is the first) is taken, and is the runtime's.
 #[test]
 fn wide_lookups_decline_only_coordinates_that_do_not_convert() {
-    if !wide_sampling_available() {
-        eprintln!("skipped: this CPU lacks AVX2 and FMA");
+    if lacks_wide_sampling() {
         return;
     }
     let mut rng = Rng(7);
@@ -219,8 +226,7 @@ fn quotient_of(sums: [f32; WIDE_LANES]) -> [f32; WIDE_LANES] {
 /// alone, and one whose pair has no texels is declined.
 #[test]
 fn two_lookups_in_one_call_are_taken_or_declined_each() {
-    if !wide_sampling_available() {
-        eprintln!("skipped: this CPU lacks AVX2 and FMA");
+    if lacks_wide_sampling() {
         return;
     }
     let mut rng = Rng(11);
@@ -262,8 +268,7 @@ fn two_lookups_in_one_call_are_taken_or_declined_each() {
 /// step's are not read: the table ends with the step).
 #[test]
 fn table_coordinates_are_the_row_loops() {
-    if !wide_sampling_available() {
-        eprintln!("skipped: this CPU lacks AVX2 and FMA");
+    if lacks_wide_sampling() {
         return;
     }
     let mut rng = Rng(23);
@@ -358,8 +363,7 @@ fn pairs_fit_only_where_wrapped_taps_have_an_apron() {
 /// tested and wrapped one by one.
 #[test]
 fn wrapped_taps_without_an_apron_are_the_runtimes() {
-    if !wide_sampling_available() {
-        eprintln!("skipped: this CPU lacks AVX2 and FMA");
+    if lacks_wide_sampling() {
         return;
     }
     let mut rng = Rng(37);
