@@ -345,12 +345,14 @@ impl<'p, 'f> Tr<'p, 'f> {
 
     /// Loads `k` vectors from consecutive 16-byte slots.
     pub fn load_lanes(&mut self, base: Value, offset: i32) -> Lanes {
+        self.load_lanes_with(base, offset, MemFlagsData::trusted())
+    }
+
+    /// [`Tr::load_lanes`] with the loads' flags `flags`.
+    pub fn load_lanes_with(&mut self, base: Value, offset: i32, flags: MemFlagsData) -> Lanes {
         let mut out = Lanes { v: [base; MAX_K] };
         for j in 0..self.k {
-            out.v[j] =
-                self.b
-                    .ins()
-                    .load(VEC, MemFlagsData::trusted(), base, offset + 16 * j as i32);
+            out.v[j] = self.b.ins().load(VEC, flags, base, offset + 16 * j as i32);
         }
         out
     }

@@ -24,7 +24,7 @@
 
 use super::draw_row::RowVars;
 use super::helpers::HelperId;
-use super::lanes::{LaneVar, Lanes, VEC};
+use super::lanes::{LaneVar, Lanes};
 use super::operand::Ty;
 use super::state::Tr;
 use super::typed::SampleOp;
@@ -162,10 +162,7 @@ impl Tr<'_, '_> {
             .map(|(i, lookup)| {
                 let mut out = [self.lb().splat(0); 4];
                 for c in (0..4).filter(|c| lookup.needed[*c]) {
-                    let at = result_at(i, c) as i32;
-                    for j in 0..self.k {
-                        out[c].v[j] = self.b.ins().load(VEC, flags, batch, at + 16 * j as i32);
-                    }
+                    out[c] = self.load_lanes_with(batch, result_at(i, c) as i32, flags);
                 }
                 out
             })
