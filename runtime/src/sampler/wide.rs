@@ -277,23 +277,49 @@ fn first_taps(s: &InlineSampler, steps: &[__m256i; 2]) -> [__m256i; 2] {
     ]
 }
 
-/// Each lane's row's first texel, `row × stride` with `stride` the texels
-/// from one row to the next (`pitch / 4`): a shift when the stride is a
-/// power of two, a shift and an add when it is one more (the rows of a
-/// copy with an apron), a multiply otherwise (a multiply of 32-bit lanes
-/// takes ten cycles to its result, on the path to the gathers). Gathers
-/// scale it by the texel's four bytes.
-#[inline]
-#[target_feature(enable = "avx2")]
-fn row_starts(row: __m256i, pitch: u32) -> __m256i {
-    let stride = pitch / 4;
-    let shifted = |by: u32| _mm256_sllv_epi32(row, _mm256_set1_epi32(by.trailing_zeros() as i32));
-    if stride.is_power_of_two() {
-        shifted(stride)
-    } else if (stride - 1).is_power_of_two() {
-        _mm256_add_epi32(shifted(stride - 1), row)
-    } else {
-        _mm256_mullo_epi32(row, _mm256_set1_epi32(stride as i32))
+/// How a texture's rows are reached from a row index: `row × stride`
+/// with `stride` the texels from one row to the next (`pitch / 4`).
+/// Worked out once per lookup, for both halves (each half had tested the
+/// pitch again and broadcast its shift).
+#[derive(Clone, Copy)]
+enum RowStride {
+    /// A power of two: a shift by the count in every lane.
+    Shift(__m256i),
+    /// One more than a power of two (the rows of a copy with an apron): a
+    /// shift by the count in every lane, plus the row.
+    ShiftAdd(__m256i),
+    /// Anything else: a multiply by the stride in every lane (a multiply
+    /// of 32-bit lanes takes ten cycles to its result, on the path to the
+    /// gathers).
+    Multiply(__m256i),
+}
+
+impl RowStride {
+    /// The stride of rows `pitch` bytes apart.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn new(pitch: u32) -> RowStride {
+        let stride = pitch / 4;
+        let count = |by: u32| _mm256_set1_epi32(by.trailing_zeros() as i32);
+        if stride.is_power_of_two() {
+            RowStride::Shift(count(stride))
+        } else if (stride - 1).is_power_of_two() {
+            RowStride::ShiftAdd(count(stride - 1))
+        } else {
+            RowStride::Multiply(_mm256_set1_epi32(stride as i32))
+        }
+    }
+
+    /// Each lane's row's first texel, `row × stride`. Gathers scale it by
+    /// the texel's four bytes.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn starts(self, row: __m256i) -> __m256i {
+        match self {
+            RowStride::Shift(count) => _mm256_sllv_epi32(row, count),
+            RowStride::ShiftAdd(count) => _mm256_add_epi32(_mm256_sllv_epi32(row, count), row),
+            RowStride::Multiply(stride) => _mm256_mullo_epi32(row, stride),
+        }
     }
 }
 
@@ -389,7 +415,7 @@ unsafe fn lookups<const FULL: bool>(batch: &mut WideBatch, count: usize, lanes: 
         let Some(a) = a else { return 0 };
         if unusable(s0, &a) {
             // SAFETY: `s0` is readable.
-            return unsafe { placed_alone([(s0, &a)], batch) };
+            return unsafe { placed_alone([(s0, a)], batch) };
         }
         // SAFETY: every lane's pair is inside the texture (tested above).
         let rows = unsafe { gather_both(s0, &a) };
@@ -406,7 +432,7 @@ unsafe fn lookups<const FULL: bool>(batch: &mut WideBatch, count: usize, lanes: 
     };
     if unusable(s0, &a) || unusable(s1, &b) {
         // SAFETY: both samplers are readable.
-        return unsafe { placed_alone([(s0, &a), (s1, &b)], batch) };
+        return unsafe { placed_alone([(s0, a), (s1, b)], batch) };
     }
     // SAFETY: both lookups' pairs are inside their textures (tested above).
     let (rows_a, rows_b) = unsafe { (gather_both(s0, &a), gather_both(s1, &b)) };
@@ -457,13 +483,13 @@ unsafe fn each_alone(batch: &mut WideBatch, count: usize, lanes: u32) -> u32 {
 #[inline(never)]
 #[target_feature(enable = "avx2,fma")]
 unsafe fn placed_alone<const N: usize>(
-    placed: [(&InlineSampler, &[Placed; 2]); N],
+    placed: [(&InlineSampler, [Placed; 2]); N],
     batch: &mut WideBatch,
 ) -> u32 {
     let mut taken = 0;
     for (i, (s, found)) in placed.into_iter().enumerate() {
         // SAFETY: forwarded from the caller.
-        if unsafe { alone(s, found, &mut batch.lookups[i]) } {
+        if unsafe { alone(s, &found, &mut batch.lookups[i]) } {
             taken |= 1 << i;
         }
     }
@@ -532,18 +558,26 @@ fn unusable(s: &InlineSampler, placed: &[Placed; 2]) -> bool {
         _mm256_and_si256(lowest, found.active)
     };
     let lowest = _mm256_min_epi32(least(&placed[0]), least(&placed[1]));
-    let mut bad = _mm256_cmpeq_epi32(lowest, _mm256_set1_epi32(i32::MIN));
-    for axis in 0..2 {
-        if pairs_fit(s, axis) {
-            continue;
-        }
-        let first =
-            |found: &Placed| _mm256_and_si256(first_taps(s, &found.steps)[axis], found.active);
-        let highest = _mm256_max_epi32(first(&placed[0]), first(&placed[1]));
-        let limit = _mm256_set1_epi32(s.pair_limit[axis][0]);
-        bad = _mm256_or_si256(bad, _mm256_cmpgt_epi32(highest, limit));
+    let bad = _mm256_cmpeq_epi32(lowest, _mm256_set1_epi32(i32::MIN));
+    // Each axis written out and tested apart: as a loop, the axis indexed
+    // the first taps through the stack, and with one test of all three,
+    // LLVM selected the axes' masks through packed booleans.
+    _mm256_testz_si256(bad, bad) == 0 || pairs_leave(s, placed, 0) || pairs_leave(s, placed, 1)
+}
+
+/// Whether some active lane's pair along `axis` leaves the texture,
+/// tested through the halves' greatest active first tap; false without a
+/// test where [`pairs_fit`].
+#[inline]
+#[target_feature(enable = "avx2")]
+fn pairs_leave(s: &InlineSampler, placed: &[Placed; 2], axis: usize) -> bool {
+    if pairs_fit(s, axis) {
+        return false;
     }
-    _mm256_testz_si256(bad, bad) == 0
+    let first = |found: &Placed| _mm256_and_si256(first_taps(s, &found.steps)[axis], found.active);
+    let highest = _mm256_max_epi32(first(&placed[0]), first(&placed[1]));
+    let out = _mm256_cmpgt_epi32(highest, _mm256_set1_epi32(s.pair_limit[axis][0]));
+    _mm256_testz_si256(out, out) == 0
 }
 
 /// Whether along `axis` every first tap of `s` has its pair inside the
@@ -575,8 +609,14 @@ fn converted(found: &Placed) -> bool {
 #[inline]
 #[target_feature(enable = "avx2")]
 unsafe fn gather_both(s: &InlineSampler, placed: &[Placed; 2]) -> [[[__m256i; 2]; 2]; 2] {
+    let stride = RowStride::new(s.row_pitch[0]);
     // SAFETY: forwarded from the caller.
-    unsafe { [gather_half(s, &placed[0]), gather_half(s, &placed[1])] }
+    unsafe {
+        [
+            gather_half(s, &placed[0], stride),
+            gather_half(s, &placed[1], stride),
+        ]
+    }
 }
 
 /// One half's taps as texel pairs, two 8-byte loads a lane, in [`taps`]'
@@ -588,10 +628,10 @@ unsafe fn gather_both(s: &InlineSampler, placed: &[Placed; 2]) -> [[[__m256i; 2]
 /// `found` has its pairs inside it.
 #[inline]
 #[target_feature(enable = "avx2")]
-unsafe fn gather_half(s: &InlineSampler, found: &Placed) -> [[__m256i; 2]; 2] {
+unsafe fn gather_half(s: &InlineSampler, found: &Placed, stride: RowStride) -> [[__m256i; 2]; 2] {
     let pitch = s.row_pitch[0];
     let [column, row] = first_taps(s, &found.steps);
-    let at = _mm256_add_epi32(row_starts(row, pitch), column);
+    let at = _mm256_add_epi32(stride.starts(row), column);
     // Lanes 0, 1, 4, 5 in the low half, 2, 3, 6, 7 in the high one.
     let at = _mm256_permute4x64_epi64::<0b11_01_10_00>(at);
     let active = _mm256_permute4x64_epi64::<0b11_01_10_00>(found.active);
@@ -642,7 +682,7 @@ unsafe fn taps(s: &InlineSampler, found: &Placed) -> [[__m256i; 2]; 2] {
     );
     if _mm256_testz_si256(out, found.active) != 0 {
         // SAFETY: every active lane's pairs are inside (tested above).
-        return unsafe { gather_half(s, found) };
+        return unsafe { gather_half(s, found, RowStride::new(s.row_pitch[0])) };
     }
     // SAFETY: the caller guarantees `s`.
     unsafe { gather_singles(s, found) }
@@ -686,7 +726,7 @@ unsafe fn singles_row(
     columns: [__m256i; 2],
     active: __m256i,
 ) -> [__m256i; 2] {
-    let row = row_starts(y, s.row_pitch[0]);
+    let row = RowStride::new(s.row_pitch[0]).starts(y);
     let zero = _mm256_setzero_si256();
     let base = s.texels.cast::<i32>();
     // SAFETY: the caller guarantees each active lane's texel; inactive
