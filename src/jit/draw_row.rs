@@ -46,6 +46,12 @@ pub struct RowVars {
     /// Whether every lane of the step is alive (an `i8`): the step lies
     /// inside the row's columns and both its rows are covered.
     full: Variable,
+    /// Whether both of the row's pixel rows are covered (an `i8`), and
+    /// whether its varying components are written in straight-line code
+    /// ([`Tr::row_has_unrolled_varyings`]): tested once per row, where
+    /// the loop starts, not at every step.
+    covered: Variable,
+    unrolled: Variable,
     /// Varying input components kept in variables: (input-block
     /// component, variable), ascending.
     inputs: Vec<(u32, LaneVar)>,
@@ -119,15 +125,14 @@ impl Tr<'_, '_> {
     /// instruction indexes them by a register.
     pub fn declare_row_vars(&mut self, in_variables: bool) {
         let mut scalar = |ty| self.b.declare_var(ty);
-        let (row, x, mask, outputs, entry, full, table) = (
+        let (row, x, mask, outputs, entry) = (
             scalar(types::I64),
             scalar(types::I32),
             scalar(types::I64),
             scalar(types::I64),
             scalar(types::I64),
-            scalar(types::I8),
-            scalar(types::I8),
         );
+        let [full, table, covered, unrolled] = [(); 4].map(|()| scalar(types::I8));
         let alive = self.lb().declare();
         let inputs = if in_variables && !indexes(self.prog, File::Input) {
             compiled_varying(self.prog)
@@ -152,6 +157,8 @@ impl Tr<'_, '_> {
             entry,
             alive,
             full,
+            covered,
+            unrolled,
             inputs,
             output_vars,
             table,
@@ -197,8 +204,9 @@ impl Tr<'_, '_> {
         let alive = self.load_lanes(mask, 0);
         self.lb().def_var(vars.alive, alive);
         let not_full = self.b.ins().iconst(types::I8, 0);
-        self.b.def_var(vars.full, not_full);
-        self.b.def_var(vars.table, not_full);
+        for var in [vars.full, vars.table, vars.covered, vars.unrolled] {
+            self.b.def_var(var, not_full);
+        }
         let inputs = self.func.inputs;
         for &(slot, var) in &vars.inputs {
             let value = self.load_lanes(inputs, (slot * self.lanes() * 4) as i32);
@@ -209,6 +217,18 @@ impl Tr<'_, '_> {
         self.b.switch_to_block(start);
         let entry = self.first_entry(row, x);
         self.b.def_var(vars.entry, entry);
+        // Both rows covered: the row mask's middle words, covered[0] and
+        // covered[1], all ones.
+        let covered = self.b.ins().load(
+            types::I64,
+            MemFlagsData::trusted(),
+            row,
+            offset_of!(DrawRow, row_mask) as i32 + 4,
+        );
+        let covered = self.b.ins().icmp_imm_s(IntCC::Equal, covered, -1);
+        self.b.def_var(vars.covered, covered);
+        let unrolled = self.row_has_unrolled_varyings(row);
+        self.b.def_var(vars.unrolled, unrolled);
         self.b.ins().jump(check, &[]);
 
         self.b.switch_to_block(check);
@@ -432,16 +452,8 @@ impl Tr<'_, '_> {
         };
         self.store_lanes(alive, mask, 0);
         self.lb().def_var(vars.alive, alive);
-        // Both rows covered: the mask's middle words, covered[0] and
-        // covered[1], all ones.
-        let covered = self.b.ins().load(
-            types::I64,
-            MemFlagsData::trusted(),
-            row,
-            offset_of!(DrawRow, row_mask) as i32 + 4,
-        );
-        let full = self.b.ins().icmp_imm_s(IntCC::Equal, covered, -1);
-        self.b.def_var(vars.full, full);
+        let covered = self.b.use_var(vars.covered);
+        self.b.def_var(vars.full, covered);
         self.b.ins().jump(join, &[]);
 
         self.b.switch_to_block(partial);

@@ -1,16 +1,15 @@
 //! Lookups handed to the runtime's AVX2 filter, `dxjit_sample_wide`.
 //!
 //! Cranelift makes only 128-bit vector code; on a CPU with AVX2 and FMA
-//! the runtime filters the common case (the [`InlineSampler`] subset)
+//! the runtime filters the common case (the [`InlineSampler`](dxjit_runtime::sampler::InlineSampler) subset)
 //! sixteen lanes at a time in 256-bit vectors, with gathers and in-lane
 //! byte shuffles, for the same results bit for bit. A lookup's lanes go in
 //! a [`WideBatch`] in the argument area: the pair's description and the
-//! coordinates are stored first. When every lookup's pair has texels (a
-//! 2D texture of the subset), one call filters every lookup of the batch.
-//! A lookup it did not take (coordinates that do not convert), and every
-//! lookup of a batch with a pair without texels (another format, or a
-//! texture of another dimension bound where a D3D9 shader did not declare
-//! one), calls the runtime's general path on a cold path, with its u and
+//! coordinates are stored first, and one call filters every lookup of the
+//! batch. A lookup it did not take (a pair without texels: another
+//! format, or a texture of another dimension bound where a D3D9 shader did
+//! not declare one; or coordinates that do not convert) calls the
+//! runtime's general path on a cold path, with its u and
 //! v loaded back from the batch and its other coordinates read from their
 //! registers, so that no u or v is kept in a register into a cold path or
 //! across the call; the cold path stores its results in the batch. Every
@@ -32,9 +31,7 @@ use super::JitError;
 use crate::ir::{Inst, Lod, Src};
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{types, InstBuilder, MemFlagsData, Value};
-use dxjit_runtime::sampler::{
-    InlineSampler, QuadSample, WideBatch, WideLookup, WIDE_BATCH, WIDE_LANES,
-};
+use dxjit_runtime::sampler::{QuadSample, WideBatch, WideLookup, WIDE_BATCH, WIDE_LANES};
 use std::mem::{offset_of, size_of};
 
 mod table;
@@ -77,12 +74,13 @@ fn coords_at(i: usize) -> [usize; 2] {
 
 impl Tr<'_, '_> {
     /// Runs `lookups` (at most [`WIDE_BATCH`]) through one call of the
-    /// wide filter when every lookup's pair has texels (so is a 2D texture
-    /// the filter reads); otherwise each runs through `runtime`, given the
-    /// lookup's index and its u and v. So does a lookup the call does not
-    /// take. The u and v are stored in the batch first, before the test,
-    /// and every path loads them back from there: kept in registers into
-    /// the cold paths, they were spilled and reloaded on the hot one.
+    /// wide filter; each lookup the call does not take (its pair has no
+    /// texels, or its coordinates do not convert) runs through `runtime`,
+    /// given the lookup's index and its u and v. (The call tests the pairs'
+    /// texels itself: testing them here too cost every step two loads and
+    /// a branch.) The u and v are stored in the batch first, and every
+    /// path loads them back from there: kept in registers into the cold
+    /// paths, they were spilled and reloaded on the hot one.
     ///
     /// Every path leaves each lookup's results in the batch, and they are
     /// loaded after the paths join, as loads that may move
@@ -108,35 +106,9 @@ impl Tr<'_, '_> {
                 .store(MemFlagsData::trusted(), *sampler, batch, at as i32);
         }
         self.store_coords(lookups)?;
-        let mut every = None;
-        for sampler in &samplers {
-            let texels = self.b.ins().load(
-                types::I64,
-                MemFlagsData::trusted(),
-                *sampler,
-                offset_of!(InlineSampler, texels) as i32,
-            );
-            let present = self.b.ins().icmp_imm_u(IntCC::NotEqual, texels, 0);
-            every = Some(match every {
-                Some(all) => self.b.ins().band(all, present),
-                None => present,
-            });
-        }
-        let wide = self.b.create_block();
-        let general = self.b.create_block();
         let cold = self.b.create_block();
         let join = self.b.create_block();
         let taken = self.b.append_block_param(cold, types::I32);
-        let every = every.expect("at least one lookup");
-        self.b.ins().brif(every, wide, &[], general, &[]);
-
-        self.b.switch_to_block(general);
-        self.b.set_cold_block(general);
-        let none = self.b.ins().iconst(types::I32, 0);
-        self.b.ins().jump(cold, &[none.into()]);
-
-        self.b.switch_to_block(wide);
-        let batch = self.args_ptr();
         let count = self.b.ins().iconst(types::I32, lookups.len() as i64);
         let lanes = self.b.ins().iconst(types::I32, (4 * self.k) as i64);
         let f = self.helper(HelperId::SampleWide);

@@ -43,32 +43,17 @@ impl Tr<'_, '_> {
         self.b.ins().iadd(table, bytes)
     }
 
-    /// Bytes of table entries one step covers, for straight-line varyings.
-    pub(super) fn step_entry_bytes(&self) -> i64 {
-        self.k as i64 * self.unrolled_slots().len() as i64 * ENTRY_BYTES
-    }
-
-    /// Writes each varying input component of the step starting at column
-    /// `x`. When the row's varying components are the ones the program
-    /// declares ([`compiled_varying`]), straight-line code computes each
-    /// from the step's entries; otherwise a loop walks the row's `varying`
-    /// list. Components kept in variables are given their values; the
-    /// others are stored to the input block.
-    pub(super) fn write_varying(&mut self, vars: &RowVars, row: Value, x: Value) {
-        let places = self.places(row);
+    /// Whether `row`'s varying components are the ones the program
+    /// declares (an `i8`), so that straight-line code writes them: tested
+    /// once per row, as the row loop starts. False without straight-line
+    /// varyings.
+    pub(super) fn row_has_unrolled_varyings(&mut self, row: Value) -> Value {
         let slots = self.unrolled_slots();
         if slots.is_empty() {
-            let table = self.b.ins().iconst(types::I8, 0);
-            self.b.def_var(vars.table, table);
-            self.write_varying_loop(vars, row, x, places);
-            return;
+            return self.b.ins().iconst(types::I8, 0);
         }
-        let unrolled = self.b.create_block();
-        let looped = self.b.create_block();
-        let done = self.b.create_block();
-        let expected = varying_set(&slots);
         let mut same = None;
-        for (i, word) in expected.into_iter().enumerate() {
+        for (i, word) in varying_set(&slots).into_iter().enumerate() {
             let found = self.b.ins().load(
                 types::I64,
                 MemFlagsData::trusted(),
@@ -81,12 +66,37 @@ impl Tr<'_, '_> {
                 None => equal,
             });
         }
-        let same = same.expect("the set has two words");
+        same.expect("the set has two words")
+    }
+
+    /// Bytes of table entries one step covers, for straight-line varyings.
+    pub(super) fn step_entry_bytes(&self) -> i64 {
+        self.k as i64 * self.unrolled_slots().len() as i64 * ENTRY_BYTES
+    }
+
+    /// Writes each varying input component of the step starting at column
+    /// `x`. When the row's varying components are the ones the program
+    /// declares ([`compiled_varying`]), straight-line code computes each
+    /// from the step's entries; otherwise a loop walks the row's `varying`
+    /// list. Components kept in variables are given their values; the
+    /// others are stored to the input block.
+    pub(super) fn write_varying(&mut self, vars: &RowVars, row: Value, x: Value) {
+        let slots = self.unrolled_slots();
+        if slots.is_empty() {
+            let table = self.b.ins().iconst(types::I8, 0);
+            self.b.def_var(vars.table, table);
+            self.write_varying_loop(vars, row, x);
+            return;
+        }
+        let unrolled = self.b.create_block();
+        let looped = self.b.create_block();
+        let done = self.b.create_block();
+        let same = self.b.use_var(vars.unrolled);
         self.b.ins().brif(same, unrolled, &[], looped, &[]);
 
         self.b.switch_to_block(unrolled);
         let entries = self.b.use_var(vars.entry);
-        self.write_varying_unrolled(&slots, &vars.table_only, entries, places);
+        self.write_varying_unrolled(&slots, &vars.table_only, entries, row);
         let table = self.b.ins().iconst(types::I8, 1);
         self.b.def_var(vars.table, table);
         self.b.ins().jump(done, &[]);
@@ -95,22 +105,28 @@ impl Tr<'_, '_> {
         self.b.set_cold_block(looped);
         let table = self.b.ins().iconst(types::I8, 0);
         self.b.def_var(vars.table, table);
-        self.write_varying_loop(vars, row, x, places);
+        self.write_varying_loop(vars, row, x);
         self.b.ins().jump(done, &[]);
         self.b.switch_to_block(done);
     }
 
     /// Writes the varying components `slots` (the row's `varying` list, as
     /// the program declares it) one after the other, from the step's
-    /// entries at `entries`; the ones of `table_only`, which only wide
-    /// lookups read (and interpolate themselves), are left alone.
+    /// entries at `entries` and `row`'s places; the ones of `table_only`,
+    /// which only wide lookups read (and interpolate themselves), are left
+    /// alone, and a step with nothing else to write reads no places (the
+    /// backend keeps every value it is given, used or not).
     fn write_varying_unrolled(
         &mut self,
         slots: &[u32],
         table_only: &[u32],
         entries: Value,
-        places: Places,
+        row: Value,
     ) {
+        if slots.iter().all(|slot| table_only.contains(slot)) {
+            return;
+        }
+        let places = self.places(row);
         let block = self.lanes() * 4;
         for (i, &slot) in slots.iter().enumerate() {
             if table_only.contains(&slot) {
@@ -161,7 +177,8 @@ impl Tr<'_, '_> {
     /// over its `varying` list, walking it and the quad column's table
     /// entries with two pointers; then loads the components kept in
     /// variables from the block.
-    fn write_varying_loop(&mut self, vars: &RowVars, row: Value, x: Value, places: Places) {
+    fn write_varying_loop(&mut self, vars: &RowVars, row: Value, x: Value) {
+        let places = self.places(row);
         let first = self.load_u32(row, offset_of!(DrawRow, first_x));
         let quad = self.b.ins().isub(x, first);
         let quad = self.b.ins().ushr_imm_u(quad, 1);
