@@ -4,14 +4,18 @@
 //! plain branches, and the writes inside it need no blending.
 //!
 //! Loads from shader resource views at uniform places are uniform (the
-//! views are read-only); loads from UAVs and group-shared memory, which
-//! other lanes may write, and lookups are not.
+//! views are read-only), and so are loads from group-shared memory at
+//! uniform places in main where nothing writes their variable between
+//! the group barriers around them ([`quiet_shared_loads`]); other loads
+//! from group-shared memory and UAVs, which other lanes may write, and
+//! lookups are not.
 //!
 //! The analysis is flow-insensitive and optimistic: it starts with every
 //! temp component uniform and removes a component when some write to it
 //! reads a non-uniform value or happens under non-uniform control, until
 //! nothing changes.
 
+use super::shared_quiet::quiet_shared_loads;
 use crate::ir::{File, Inst, Program, Resource, Src, SysVal};
 
 /// How control enters a function body the analysis walks.
@@ -37,11 +41,12 @@ impl Uniformity {
     /// Analyses the main function (subroutines always run masked).
     pub fn of(prog: &Program) -> Uniformity {
         let mut u = Uniformity::default();
+        let quiet = quiet_shared_loads(&prog.main);
         loop {
             let before = u.marked;
-            u.pass(&prog.main, Entry::Uniform);
+            u.pass(&prog.main, Entry::Uniform, &quiet);
             for (_, body) in &prog.subroutines {
-                u.pass(body, Entry::Masked);
+                u.pass(body, Entry::Masked, &[]);
             }
             if u.marked == before {
                 return u;
@@ -74,8 +79,10 @@ impl Uniformity {
 
     /// Marks the components an instruction writes as varying when its
     /// result is not uniform or divergent control surrounds it (always,
-    /// in a body entered masked).
-    fn pass(&mut self, body: &[Inst], entry: Entry) {
+    /// in a body entered masked). `quiet` tells, per instruction of the
+    /// body, whether it is a group-shared load that every thread reads
+    /// alike at a uniform place (empty: none is).
+    fn pass(&mut self, body: &[Inst], entry: Entry, quiet: &[bool]) {
         let mut stack: Vec<bool> = Vec::new();
         for (i, inst) in body.iter().enumerate() {
             let divergent = entry == Entry::Masked || stack.iter().any(|d| *d);
@@ -115,20 +122,21 @@ impl Uniformity {
                 }
                 // A shader resource view does not change during a call: a
                 // load from one at a uniform place reads the same value in
-                // every lane (and in every batch of a group).
+                // every lane (and in every batch of a group). Nor does a
+                // group-shared variable while any thread runs a quiet
+                // load's stretch between barriers.
                 Inst::LoadRaw {
-                    dst,
-                    res: Resource::Srv(_),
-                    offset,
-                    ..
-                } => self.vary_all(dst, divergent || !self.src(offset, 0)),
+                    dst, res, offset, ..
+                } if matches!(res, Resource::Srv(_)) || quiet.get(i) == Some(&true) => {
+                    self.vary_all(dst, divergent || !self.src(offset, 0))
+                }
                 Inst::LoadStructured {
                     dst,
-                    res: Resource::Srv(_),
+                    res,
                     index,
                     offset,
                     ..
-                } => {
+                } if matches!(res, Resource::Srv(_)) || quiet.get(i) == Some(&true) => {
                     let place = self.src(index, 0) && self.src(offset, 0);
                     self.vary_all(dst, divergent || !place);
                 }

@@ -71,3 +71,37 @@ fn a_uniform_early_return_notes_its_phase() {
     let in_if = format!("if_nz cb0[0].y\nret\nendif\n{EXCHANGE}\nret");
     assert_eq!(phasing_of(&in_if), Some(Phasing::Uniform));
 }
+
+#[test]
+fn a_loop_left_on_a_quiet_group_shared_flag_notes_its_phase() {
+    // A parallel sort's passes: the flag is read at the loop's top, where
+    // no thread writes it before or after the barriers around.
+    let sort = "sync_g_t\nloop\nld_raw r3.x, l(0), g0.xxxx\nbreakc_z r3.x\nsync_g_t\n\
+        if_z vThreadIDInGroupFlattened.x\nstore_raw g0.x, l(0), l(0)\nendif\nsync_g_t\n\
+        ult r3.y, vThreadIDInGroupFlattened.x, l(4)\nif_nz r3.y\nstore_raw g0.x, l(0), l(1)\n\
+        endif\nsync_g_t\nendloop\nret";
+    assert_eq!(phasing_of(sort), Some(Phasing::Uniform));
+    // Written in the flag's own stretch, it is per thread.
+    let racing = "loop\nld_raw r3.x, l(0), g0.xxxx\nbreakc_z r3.x\nsync_g_t\n\
+        store_raw g0.x, l(0), vThreadIDInGroupFlattened.x\nendloop\nret";
+    assert_eq!(phasing_of(racing), None);
+}
+
+#[test]
+fn doa6s_sort_runs_its_groups_phase_by_phase() {
+    // Dead or Alive 6's compute shader (tests/shaders/3d-fixes): a loop of
+    // sorting passes over group-shared memory, left on a flag there, with
+    // barriers between the passes.
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/shaders/3d-fixes/doa6/ShaderFixes/5e9eb92c93ecae44-cs.txt"
+    );
+    let text = std::fs::read_to_string(path).expect("the shader is in the tree");
+    let bytes = crate::text::assemble(&text).expect("assembles");
+    let prog: Program = lower(&bytes, &CompileOptions::default()).expect("lowers").1;
+    let split = crate::jit::webs::split_live_ranges(&prog).expect("its temps split");
+    assert_eq!(
+        phasing(&split, &Uniformity::of(&split)),
+        Some(Phasing::Uniform)
+    );
+}

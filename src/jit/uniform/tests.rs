@@ -117,11 +117,19 @@ fn loads_from_views_at_uniform_places_are_uniform() {
         load_raw(1, Srv(0), tid()),
         load_raw(2, Uav(0), cb()),
         load_raw(3, Tgsm(0), cb()),
+        Inst::StoreRaw {
+            res: Tgsm(0),
+            offset: cb(),
+            value: tid(),
+            count: 1,
+        },
+        load_raw(4, Tgsm(1), cb()),
     ]));
     assert!(u.temp(0, 0), "a read-only view at a uniform place");
     assert!(!u.temp(1, 0), "a varying place");
     assert!(!u.temp(2, 0), "a UAV other lanes may write");
-    assert!(!u.temp(3, 0), "group-shared memory other lanes may write");
+    assert!(!u.temp(3, 0), "group-shared memory written around the load");
+    assert!(u.temp(4, 0), "group-shared memory nothing writes");
 }
 
 #[test]
