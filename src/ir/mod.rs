@@ -257,7 +257,9 @@ pub enum AluOp {
     Mad,
     /// Float multiply where `0 * anything = 0` (D3D9 legacy rule).
     MulLegacy,
-    /// Float multiply-add with the legacy multiply.
+    /// Float multiply-add with the legacy multiply, fused as `Mad` is:
+    /// one rounding of `src0 * src1 + src2`, and `+0 + src2` where a
+    /// factor is zero (whatever the other is).
     MadLegacy,
     /// Float divide.
     Div,

@@ -70,6 +70,41 @@ fn mul_legacy(b: &mut FunctionBuilder, x: Value, y: Value) -> Value {
     b.ins().band_not(p, z)
 }
 
+/// The D3D9 `mad` with the legacy multiply, fused as `mad` is (one
+/// rounding: AMD's `v_fma_legacy_f32` and NVIDIA's `FFMA.FMZ` do the
+/// same): `x × y + z`, and `+0 + z` where a factor is zero whatever the
+/// other is. A literal factor is handled as [`mul_legacy`] handles it.
+fn mad_legacy(b: &mut FunctionBuilder, x: Value, y: Value, z: Value) -> Value {
+    for (x, y) in [(x, y), (y, x)] {
+        if let Some(literal) = SignedLiteral::of(b, y) {
+            let first = literal.first_constant(b);
+            let x = literal.subtract(b, x, first);
+            let multiplier = literal.multiplier(b);
+            return b.ins().fma(x, multiplier, z);
+        }
+    }
+    let r = b.ins().fma(x, y, z);
+    let tested: Vec<Value> = [x, y]
+        .into_iter()
+        .filter(|v| !literal_lanes(b, *v).is_some_and(|l| l.iter().all(|f| finite_nonzero(*f))))
+        .collect();
+    if tested.is_empty() {
+        return r;
+    }
+    let zero = zeros(b);
+    let mut tests = tested
+        .into_iter()
+        .map(|v| b.ins().fcmp(FloatCC::Equal, v, zero));
+    let first = tests.next().expect("an operand is tested");
+    let either = match tests.next() {
+        Some(second) => b.ins().bor(first, second),
+        None => first,
+    };
+    let either = b.ins().bitcast(FVEC, le(), either);
+    let sum = b.ins().fadd(z, zero);
+    b.ins().bitselect(either, sum, r)
+}
+
 /// The legacy product of `x` and a literal `y` whose lanes are finite,
 /// nonzero and of one sign, without a zero test: subtracting −0 from `x`
 /// (or `x` from +0, for a negative literal, which is then negated) turns
@@ -257,6 +292,45 @@ impl Tr<'_, '_> {
         self.fbin(a, b, mul_legacy)
     }
 
+    /// [`mad_legacy`] over the lanes: by a literal shared by every vector,
+    /// as [`Tr::mul_legacy_lanes`] multiplies by one, then the sum fused.
+    fn mad_legacy_lanes(&mut self, a: Lanes, b: Lanes, c: Lanes) -> Lanes {
+        for (x, y) in [(a, b), (b, a)] {
+            if !y.shared(self.k) {
+                continue;
+            }
+            let Some(literal) = SignedLiteral::of(&self.b, y.v[0]) else {
+                continue;
+            };
+            let plain = !literal.negative
+                && x.v[..self.k]
+                    .iter()
+                    .all(|v| self.func.never_negative_zero.contains(v));
+            if self.k == 1 && !plain {
+                continue;
+            }
+            let first = (!plain).then(|| literal.first_constant(&mut self.b));
+            let multiplier = literal.multiplier(&mut self.b);
+            let x = self.lb().as_float(x);
+            let c = self.lb().as_float(c);
+            let r = self.lb().map2(x, c, |b, x, z| {
+                let x = match first {
+                    Some(first) => literal.subtract(b, x, first),
+                    None => x,
+                };
+                b.ins().fma(x, multiplier, z)
+            });
+            return self.lb().as_int(r);
+        }
+        let (a, b, c) = (
+            self.lb().as_float(a),
+            self.lb().as_float(b),
+            self.lb().as_float(c),
+        );
+        let r = self.lb().map3(a, b, c, mad_legacy);
+        self.lb().as_int(r)
+    }
+
     /// Applies `f` to the float view of `a`.
     fn fun(&mut self, a: Lanes, f: impl Fn(&mut FunctionBuilder, Value) -> Value) -> Lanes {
         let a = self.lb().as_float(a);
@@ -378,10 +452,7 @@ impl Tr<'_, '_> {
                 self.lb().as_int(r)
             }
             MulLegacy => self.mul_legacy_lanes(s[0], s[1]),
-            MadLegacy => {
-                let p = self.mul_legacy_lanes(s[0], s[1]);
-                self.fbin(p, s[2], |b, x, y| b.ins().fadd(x, y))
-            }
+            MadLegacy => self.mad_legacy_lanes(s[0], s[1], s[2]),
             Div => self.fbin(s[0], s[1], |b, x, y| b.ins().fdiv(x, y)),
             // min/max: a NaN operand yields the other one.
             Min => self.fbin(s[0], s[1], |b, x, y| min_max(b, x, y, FloatCC::LessThan)),
