@@ -42,32 +42,17 @@ fn min_max(b: &mut FunctionBuilder, x: Value, y: Value, keep: FloatCC) -> Value 
 /// needs no zero test: the other operand's alone decides.
 fn mul_legacy(b: &mut FunctionBuilder, x: Value, y: Value) -> Value {
     if let Some(p) =
-        mul_by_one_signed_literal(b, x, y).or_else(|| mul_by_one_signed_literal(b, y, x))
+        by_one_signed_literal(b, x, y, None).or_else(|| by_one_signed_literal(b, y, x, None))
     {
         return p;
     }
     let p = b.ins().fmul(x, y);
-    let tested: Vec<Value> = [x, y]
-        .into_iter()
-        .filter(|v| !literal_lanes(b, *v).is_some_and(|l| l.iter().all(|f| finite_nonzero(*f))))
-        .collect();
-    if tested.is_empty() {
-        return p;
+    match zero_factors(b, x, y) {
+        // +0 has no bits set: clearing the product's bits where a factor
+        // is zero selects it.
+        Some(zero) => b.ins().band_not(p, zero),
+        None => p,
     }
-    let zero = zeros(b);
-    let tests: Vec<Value> = tested
-        .into_iter()
-        .map(|v| b.ins().fcmp(FloatCC::Equal, v, zero))
-        .collect();
-    let z = match tests[..] {
-        [one] => one,
-        [xz, yz] => b.ins().bor(xz, yz),
-        _ => unreachable!("two operands"),
-    };
-    // +0 has no bits set: clearing the product's bits where a factor is
-    // zero selects it.
-    let z = b.ins().bitcast(FVEC, le(), z);
-    b.ins().band_not(p, z)
 }
 
 /// The D3D9 `mad` with the legacy multiply, fused as `mad` is (one
@@ -75,42 +60,52 @@ fn mul_legacy(b: &mut FunctionBuilder, x: Value, y: Value) -> Value {
 /// same): `x × y + z`, and `+0 + z` where a factor is zero whatever the
 /// other is. A literal factor is handled as [`mul_legacy`] handles it.
 fn mad_legacy(b: &mut FunctionBuilder, x: Value, y: Value, z: Value) -> Value {
-    for (x, y) in [(x, y), (y, x)] {
-        if let Some(literal) = SignedLiteral::of(b, y) {
-            let first = literal.first_constant(b);
-            let x = literal.subtract(b, x, first);
-            let multiplier = literal.multiplier(b);
-            return b.ins().fma(x, multiplier, z);
-        }
+    if let Some(r) =
+        by_one_signed_literal(b, x, y, Some(z)).or_else(|| by_one_signed_literal(b, y, x, Some(z)))
+    {
+        return r;
     }
     let r = b.ins().fma(x, y, z);
+    match zero_factors(b, x, y) {
+        Some(zero) => {
+            let plus_zero = zeros(b);
+            let sum = b.ins().fadd(z, plus_zero);
+            b.ins().bitselect(zero, sum, r)
+        }
+        None => r,
+    }
+}
+
+/// All ones (as an `f32x4` mask) in the lanes where `x` or `y` is zero,
+/// testing only a factor that is not a literal finite and nonzero in
+/// every lane; `None` when neither is tested.
+fn zero_factors(b: &mut FunctionBuilder, x: Value, y: Value) -> Option<Value> {
     let tested: Vec<Value> = [x, y]
         .into_iter()
         .filter(|v| !literal_lanes(b, *v).is_some_and(|l| l.iter().all(|f| finite_nonzero(*f))))
         .collect();
     if tested.is_empty() {
-        return r;
+        return None;
     }
     let zero = zeros(b);
     let mut tests = tested
         .into_iter()
         .map(|v| b.ins().fcmp(FloatCC::Equal, v, zero));
-    let first = tests.next().expect("an operand is tested");
+    let first = tests.next()?;
     let either = match tests.next() {
         Some(second) => b.ins().bor(first, second),
         None => first,
     };
-    let either = b.ins().bitcast(FVEC, le(), either);
-    let sum = b.ins().fadd(z, zero);
-    b.ins().bitselect(either, sum, r)
+    Some(b.ins().bitcast(FVEC, le(), either))
 }
 
 /// The legacy product of `x` and a literal `y` whose lanes are finite,
-/// nonzero and of one sign, without a zero test: subtracting −0 from `x`
-/// (or `x` from +0, for a negative literal, which is then negated) turns
-/// −0 into +0 and changes no other value, so the product is +0 exactly
-/// where `x` is ±0 and `x × y` elsewhere (negating both factors rounds the
-/// same). `None` when `y` is not such a literal.
+/// nonzero and of one sign, without a zero test, plus `addend` fused when
+/// it is given: subtracting −0 from `x` (or `x` from +0, for a negative
+/// literal, which is then negated) turns −0 into +0 and changes no other
+/// value, so the product is +0 exactly where `x` is ±0 and `x × y`
+/// elsewhere (negating both factors rounds the same). `None` when `y` is
+/// not such a literal.
 ///
 /// Both constants are made here, the multiplier last: the backend folds a
 /// constant row into the operation that reads it only when no other load
@@ -118,16 +113,24 @@ fn mad_legacy(b: &mut FunctionBuilder, x: Value, y: Value, z: Value) -> Value {
 /// subtraction reads as its memory operand, where +0 would be made in a
 /// register first) goes right before the subtraction and the multiplier's
 /// right before the product (the literal the caller read is left unused).
-fn mul_by_one_signed_literal(b: &mut FunctionBuilder, x: Value, y: Value) -> Option<Value> {
+fn by_one_signed_literal(
+    b: &mut FunctionBuilder,
+    x: Value,
+    y: Value,
+    addend: Option<Value>,
+) -> Option<Value> {
     let literal = SignedLiteral::of(b, y)?;
     let first = literal.first_constant(b);
     let x = literal.subtract(b, x, first);
     let multiplier = literal.multiplier(b);
-    Some(b.ins().fmul(x, multiplier))
+    Some(match addend {
+        Some(z) => b.ins().fma(x, multiplier, z),
+        None => b.ins().fmul(x, multiplier),
+    })
 }
 
 /// A literal multiplier whose lanes are finite, nonzero and of one sign,
-/// as [`mul_by_one_signed_literal`] multiplies by it.
+/// as [`by_one_signed_literal`] multiplies by it.
 struct SignedLiteral {
     lanes: [f32; 4],
     negative: bool,
@@ -263,64 +266,17 @@ impl Tr<'_, '_> {
     /// a positive literal is +0 exactly where the factor is +0, and needs
     /// no subtraction, with any number of vectors.
     fn mul_legacy_lanes(&mut self, a: Lanes, b: Lanes) -> Lanes {
-        for (x, y) in [(a, b), (b, a)] {
-            if !y.shared(self.k) {
-                continue;
-            }
-            let Some(literal) = SignedLiteral::of(&self.b, y.v[0]) else {
-                continue;
-            };
-            let plain = !literal.negative
-                && x.v[..self.k]
-                    .iter()
-                    .all(|v| self.func.never_negative_zero.contains(v));
-            if self.k == 1 && !plain {
-                continue;
-            }
-            let first = (!plain).then(|| literal.first_constant(&mut self.b));
-            let multiplier = literal.multiplier(&mut self.b);
-            let x = self.lb().as_float(x);
-            let r = self.lb().map1(x, |b, x| {
-                let x = match first {
-                    Some(first) => literal.subtract(b, x, first),
-                    None => x,
-                };
-                b.ins().fmul(x, multiplier)
-            });
-            return self.lb().as_int(r);
+        match self.legacy_by_shared_literal(a, b, None) {
+            Some(r) => r,
+            None => self.fbin(a, b, mul_legacy),
         }
-        self.fbin(a, b, mul_legacy)
     }
 
-    /// [`mad_legacy`] over the lanes: by a literal shared by every vector,
-    /// as [`Tr::mul_legacy_lanes`] multiplies by one, then the sum fused.
+    /// [`mad_legacy`] over the lanes: by a literal shared by every vector
+    /// as [`Tr::mul_legacy_lanes`] multiplies by one, the sum fused.
     fn mad_legacy_lanes(&mut self, a: Lanes, b: Lanes, c: Lanes) -> Lanes {
-        for (x, y) in [(a, b), (b, a)] {
-            if !y.shared(self.k) {
-                continue;
-            }
-            let Some(literal) = SignedLiteral::of(&self.b, y.v[0]) else {
-                continue;
-            };
-            let plain = !literal.negative
-                && x.v[..self.k]
-                    .iter()
-                    .all(|v| self.func.never_negative_zero.contains(v));
-            if self.k == 1 && !plain {
-                continue;
-            }
-            let first = (!plain).then(|| literal.first_constant(&mut self.b));
-            let multiplier = literal.multiplier(&mut self.b);
-            let x = self.lb().as_float(x);
-            let c = self.lb().as_float(c);
-            let r = self.lb().map2(x, c, |b, x, z| {
-                let x = match first {
-                    Some(first) => literal.subtract(b, x, first),
-                    None => x,
-                };
-                b.ins().fma(x, multiplier, z)
-            });
-            return self.lb().as_int(r);
+        if let Some(r) = self.legacy_by_shared_literal(a, b, Some(c)) {
+            return r;
         }
         let (a, b, c) = (
             self.lb().as_float(a),
@@ -329,6 +285,50 @@ impl Tr<'_, '_> {
         );
         let r = self.lb().map3(a, b, c, mad_legacy);
         self.lb().as_int(r)
+    }
+
+    /// The legacy product of `a` and `b` when one is a one-signed literal
+    /// shared by every vector (see [`Tr::mul_legacy_lanes`]), plus `c`
+    /// fused when it is given; `None` when neither factor is such a
+    /// literal, or with one vector a factor that may be −0.
+    fn legacy_by_shared_literal(&mut self, a: Lanes, b: Lanes, c: Option<Lanes>) -> Option<Lanes> {
+        for (x, y) in [(a, b), (b, a)] {
+            if !y.shared(self.k) {
+                continue;
+            }
+            let Some(literal) = SignedLiteral::of(&self.b, y.v[0]) else {
+                continue;
+            };
+            let plain = !literal.negative
+                && x.v[..self.k]
+                    .iter()
+                    .all(|v| self.func.never_negative_zero.contains(v));
+            if self.k == 1 && !plain {
+                continue;
+            }
+            let first = (!plain).then(|| literal.first_constant(&mut self.b));
+            let multiplier = literal.multiplier(&mut self.b);
+            let x = self.lb().as_float(x);
+            let factor = |b: &mut FunctionBuilder, x: Value| match first {
+                Some(first) => literal.subtract(b, x, first),
+                None => x,
+            };
+            let r = match c {
+                Some(c) => {
+                    let c = self.lb().as_float(c);
+                    self.lb().map2(x, c, |b, x, z| {
+                        let x = factor(b, x);
+                        b.ins().fma(x, multiplier, z)
+                    })
+                }
+                None => self.lb().map1(x, |b, x| {
+                    let x = factor(b, x);
+                    b.ins().fmul(x, multiplier)
+                }),
+            };
+            return Some(self.lb().as_int(r));
+        }
+        None
     }
 
     /// Applies `f` to the float view of `a`.
