@@ -177,10 +177,13 @@ mod tests {
     }
 
     #[test]
-    fn a_measured_clock_is_a_clock() {
-        // Any x86-64 core runs between 0.5 and 10 GHz; a compiler that
-        // folded the chain would give far more.
-        let ghz = measured_ghz(1).expect("x86-64");
-        assert!((0.5..10.0).contains(&ghz), "{ghz} GHz");
+    fn a_measured_clock_is_no_faster_than_a_core() {
+        // No x86-64 core runs at 10 GHz; a compiler that folded the chain
+        // would give far more. (How slow it looks depends on what else the
+        // machine runs: other tests, other guests. A busy CI host once
+        // gave 0.47 GHz, so the test sets no lower bound.)
+        if let Some(ghz) = measured_ghz(1) {
+            assert!(ghz < 10.0, "{ghz} GHz");
+        }
     }
 }
