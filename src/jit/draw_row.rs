@@ -46,11 +46,12 @@ pub struct RowVars {
     /// Whether every lane of the step is alive (an `i8`): the step lies
     /// inside the row's columns and both its rows are covered.
     full: Variable,
-    /// Whether both of the row's pixel rows are covered (an `i8`), and
-    /// whether its varying components are written in straight-line code
-    /// ([`Tr::row_has_unrolled_varyings`]): tested once per row, where
-    /// the loop starts, not at every step.
+    /// Whether both of the row's pixel rows are covered (an `i8`): tested
+    /// once per row, where the loop starts, not at every step.
     covered: Variable,
+    /// Whether the row's varying components are written in straight-line
+    /// code (an `i8`, [`Tr::row_has_unrolled_varyings`]): tested once per
+    /// row too.
     unrolled: Variable,
     /// Varying input components kept in variables: (input-block
     /// component, variable), ascending.

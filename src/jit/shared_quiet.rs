@@ -12,8 +12,9 @@
 use super::main_flow::successors;
 use crate::ir::{Inst, Resource};
 
-/// The group-shared variables (`g#`, as bits) that no stretch of main
-/// tracks past: their loads are never quiet.
+/// How many group-shared variables the analysis follows, one bit each
+/// (`g0` to `g63`): a load from a later one is never quiet, and a write to
+/// one counts as a write to every variable.
 const TRACKED: u32 = 64;
 
 /// Per instruction of `main`, whether it is a load from group-shared
