@@ -23,6 +23,11 @@ const TRACKED: u32 = 64;
 /// subroutines.
 pub fn quiet_shared_loads(main: &[Inst]) -> Vec<bool> {
     let mut quiet = vec![false; main.len()];
+    // Most shaders load nothing from group-shared memory: they pay no
+    // flow graph at compile time.
+    if !main.iter().any(|inst| shared_load(inst).is_some()) {
+        return quiet;
+    }
     let Some(succ) = successors(main) else {
         return quiet;
     };
