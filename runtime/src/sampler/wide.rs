@@ -168,12 +168,11 @@ fn readable(s: &InlineSampler) -> bool {
     !s.texels.is_null() && u64::from(s.row_pitch[0]) * height <= i32::MAX as u64
 }
 
-/// Half `half`'s coordinates from `coords` in steps of `s`'s texture
-/// (column, row).
+/// Half `half`'s coordinates from `coords` (u, v).
 #[inline]
 #[target_feature(enable = "avx2,fma")]
-fn half_steps(s: &InlineSampler, coords: Coords, half: usize) -> [__m256i; 2] {
-    let uv = match coords {
+fn half_coords(coords: Coords, half: usize) -> [__m256; 2] {
+    match coords {
         Coords::Lanes(io) => {
             let at = HALF * half;
             // SAFETY: `io.u` and `io.v` hold sixteen floats each.
@@ -185,12 +184,7 @@ fn half_steps(s: &InlineSampler, coords: Coords, half: usize) -> [__m256i; 2] {
             }
         }
         Coords::Table(table) => [table.half(0, half), table.half(1, half)],
-    };
-    let center = _mm256_set1_ps(s.center[0]);
-    [
-        steps(uv[0], s.scale[0][0], center),
-        steps(uv[1], s.scale[1][0], center),
-    ]
+    }
 }
 
 impl Table {
@@ -252,15 +246,85 @@ unsafe fn load_halves(p: *const f32) -> __m256 {
     _mm256_insertf128_ps::<1>(_mm256_castps128_ps256(low), high)
 }
 
-/// Each lane's coordinate in steps along an axis, `floor(x × scale −
-/// center)` as an integer (`i32::MIN` where that is not a number or does
-/// not fit), rounded as compiled code rounds it: a product, then a
-/// difference.
+/// Both halves' coordinates `uv[half][axis]` in steps of `s`'s texture,
+/// not yet floored: `x × scale − center` rounded as compiled code rounds
+/// it, a product and then a difference. Where both scales are powers of
+/// two of at least 1 ([`exact_product`]), each product is exact, so one
+/// FMA rounds the difference alone and gives the same float (an infinite
+/// product stays infinite after the difference).
 #[inline]
-#[target_feature(enable = "avx")]
-fn steps(x: __m256, scale: f32, center: __m256) -> __m256i {
-    let scaled = _mm256_sub_ps(_mm256_mul_ps(x, _mm256_set1_ps(scale)), center);
-    _mm256_cvttps_epi32(_mm256_floor_ps(scaled))
+#[target_feature(enable = "avx2,fma")]
+fn scaled(s: &InlineSampler, uv: [[__m256; 2]; 2]) -> [[__m256; 2]; 2] {
+    let [[u0, v0], [u1, v1]] = uv;
+    let center = _mm256_set1_ps(s.center[0]);
+    let [su, sv] = [0, 1].map(|axis| s.scale[axis][0]);
+    let (by_u, by_v) = (_mm256_set1_ps(su), _mm256_set1_ps(sv));
+    // Written out: a closure would not inherit the target features.
+    if exact_product(su) && exact_product(sv) {
+        [
+            [
+                _mm256_fmsub_ps(u0, by_u, center),
+                _mm256_fmsub_ps(v0, by_v, center),
+            ],
+            [
+                _mm256_fmsub_ps(u1, by_u, center),
+                _mm256_fmsub_ps(v1, by_v, center),
+            ],
+        ]
+    } else {
+        [
+            [
+                _mm256_sub_ps(_mm256_mul_ps(u0, by_u), center),
+                _mm256_sub_ps(_mm256_mul_ps(v0, by_v), center),
+            ],
+            [
+                _mm256_sub_ps(_mm256_mul_ps(u1, by_u), center),
+                _mm256_sub_ps(_mm256_mul_ps(v1, by_v), center),
+            ],
+        ]
+    }
+}
+
+/// Whether every float's product by `scale` is exact but for overflow:
+/// `scale` is a power of two, at least 1 (a texture's texels along an
+/// axis times 256, a power of two when the texture's size is).
+fn exact_product(scale: f32) -> bool {
+    scale >= 1.0 && scale.is_finite() && scale.to_bits() & 0x007f_ffff == 0
+}
+
+/// Both halves' scaled coordinates (`scaled[half][axis]`) as steps,
+/// `floor(x)` as an integer (`i32::MIN` where that is not a number or
+/// does not fit). The floor takes two µops a vector and changes no value
+/// whose sign bit is clear (a truncation is then the floor, and a
+/// positive NaN or +∞ converts to `i32::MIN` either way), so it is taken
+/// only when some lane's sign bit is set (one test for the four vectors;
+/// lanes past a step's end count too).
+#[inline]
+#[target_feature(enable = "avx2")]
+fn floored(scaled: [[__m256; 2]; 2]) -> [[__m256i; 2]; 2] {
+    let signs = _mm256_or_ps(
+        _mm256_or_ps(scaled[0][0], scaled[0][1]),
+        _mm256_or_ps(scaled[1][0], scaled[1][1]),
+    );
+    // Written out: a closure would not inherit the target features.
+    let [[a, b], [c, d]] = scaled;
+    if _mm256_movemask_ps(signs) == 0 {
+        [
+            [_mm256_cvttps_epi32(a), _mm256_cvttps_epi32(b)],
+            [_mm256_cvttps_epi32(c), _mm256_cvttps_epi32(d)],
+        ]
+    } else {
+        [
+            [
+                _mm256_cvttps_epi32(_mm256_floor_ps(a)),
+                _mm256_cvttps_epi32(_mm256_floor_ps(b)),
+            ],
+            [
+                _mm256_cvttps_epi32(_mm256_floor_ps(c)),
+                _mm256_cvttps_epi32(_mm256_floor_ps(d)),
+            ],
+        ]
+    }
 }
 
 /// Each lane's first taps (column, row) from its `steps`, wrapped: its steps' whole part
@@ -533,14 +597,16 @@ fn active_halves(lanes: u32) -> [__m256i; 2] {
 #[inline]
 #[target_feature(enable = "avx2,fma")]
 fn place_both(s: &InlineSampler, coords: Coords, halves: [__m256i; 2]) -> [Placed; 2] {
+    let uv = [half_coords(coords, 0), half_coords(coords, 1)];
+    let [first, second] = floored(scaled(s, uv));
     [
         Placed {
             active: halves[0],
-            steps: half_steps(s, coords, 0),
+            steps: first,
         },
         Placed {
             active: halves[1],
-            steps: half_steps(s, coords, 1),
+            steps: second,
         },
     ]
 }

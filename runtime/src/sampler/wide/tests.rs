@@ -151,6 +151,50 @@ fn wide_lookups_are_the_runtimes() {
     assert_eq!(taken, tried, "every lookup converts");
 }
 
+/// Where a texture's size is not a power of two, a coordinate's steps are
+/// a rounded product and then a rounded difference, as compiled code and
+/// the runtime round them, not one FMA (which power-of-two sizes take):
+/// coordinates whose floor the two roundings change are each the
+/// runtime's. The texture is 5 texels wide (u × 1280 − 128).
+#[test]
+fn steps_of_other_sizes_round_the_product_first() {
+    if lacks_wide_sampling() {
+        return;
+    }
+    let mut rng = Rng(41);
+    let t = texture(&mut rng, Format::Rgba8Unorm, 5, 3);
+    let s = sampler(Filter::Linear, Address::Clamp);
+    let inline = InlineSampler::new(Some(&t), &s);
+    let (scale, center) = (inline.scale[0][0], inline.center[0]);
+    assert_eq!((scale, center), (1280.0, 128.0));
+    let floor_of = |u: f32, fused: bool| match fused {
+        true => u.mul_add(scale, -center).floor(),
+        false => (u * scale - center).floor(),
+    };
+    // Floats a few units in the last place around each step boundary.
+    let split: Vec<f32> = (128..1280 + 128)
+        .flat_map(|n| {
+            let bits = (n as f32 / scale).to_bits();
+            (bits - 4..=bits + 4).map(f32::from_bits)
+        })
+        .filter(|&u| floor_of(u, true) != floor_of(u, false))
+        .collect();
+    assert!(
+        split.len() >= WIDE_LANES,
+        "{} coordinates found",
+        split.len()
+    );
+    for lanes in split.chunks_exact(WIDE_LANES) {
+        let mut io = WideLookup {
+            u: lanes.try_into().expect("sixteen"),
+            v: std::array::from_fn(|_| rng.within(0.0, 1.0)),
+            out: [[-7.0; WIDE_LANES]; 4],
+        };
+        let found = wide(&inline, &mut io, WIDE_LANES).expect("taken");
+        assert_eq!(found, runtime(&t, &s, &io, WIDE_LANES), "{:?}", io.u);
+    }
+}
+
 /// Lanes past `lanes` are not read: not-a-number coordinates there do
 /// not stop the lookup. An active lane's not-a-number, infinite or far
 /// coordinate does. A lane whose taps wrap (the last column's right
