@@ -69,9 +69,12 @@ fn draw_covers_exactly_the_rectangle_across_batches() {
             }
             let u = (f64::from(x) + 0.5 - f64::from(x0)) / f64::from(x1 - x0);
             let v = (f64::from(y) + 0.5 - f64::from(y0)) / f64::from(y1 - y0);
+            // The column's top and rise in f64, each rounded to f32, then
+            // blended at the row's place in one f32 FMA.
             let top = 0.0 + (1.0 - 0.0) * u;
             let bottom = 2.0 + (10.0 - 2.0) * u;
-            let input = (top + (bottom - top) * v) as f32;
+            let (top, rise) = (top as f32, (bottom - top) as f32);
+            let input = rise.mul_add(v as f32, top);
             assert_eq!(got, [x as f32, y as f32, input, 1.0], "({x}, {y})");
         }
     }

@@ -191,10 +191,11 @@ pub struct VertexRun {
 ///   `center`, exact for columns below 2^24, beyond any render target),
 ///   when the shader reads it;
 /// - the varying inputs: component `varying[i]` of each lane from entry
-///   `table[(quad column × varying_count + i) × 4 ..][..4]`, the
-///   (top, top, rise, rise) of the quad's left and right columns, as
-///   `top + rise × places[row]` as one fused multiply-add in f64, rounded
-///   to f32;
+///   `table[(quad column × varying_count + i) × 8 ..][..8]`, the quad's
+///   left and right columns' tops twice, `[left, right, left, right]`,
+///   then their rises the same way, as `top + rise × places[row]` in one
+///   f32 fused multiply-add (a 128-bit vector of tops and one of rises
+///   give the quad's four values at once);
 /// - zeros over the step's output block.
 ///
 /// After each step (and its direct-target stores) it moves
@@ -225,12 +226,12 @@ pub struct DrawRow {
     /// `varying`.
     pub varying_set: [u64; 2],
     /// The places of the quad's two rows across the rectangle (0 at its
-    /// top edge, 1 at its bottom edge).
-    pub places: [f64; 2],
+    /// top edge, 1 at its bottom edge), rounded to f32.
+    pub places: [f32; 2],
     /// The input-block components that vary (register × 4 + component).
     pub varying: *const u32,
-    /// Per quad column and varying component, four f64s as above.
-    pub table: *const f64,
+    /// Per quad column and varying component, eight f32s as above.
+    pub table: *const f32,
     /// Bytes from one step's output block to the next (0 reuses one block).
     pub output_stride: u32,
     /// Bytes from one step's lane mask to the next.

@@ -4,7 +4,7 @@
 //!
 //! Every path that runs pixel shaders tells the call how it made the input
 //! registers ([`Evaluation`], pointed to by `Frame::eval`): `draw`'s
-//! corner values over its rectangle (bilinear, in f64), or the plane
+//! corner values over its rectangle (bilinear, `corner_value`), or the plane
 //! equations of `shade_quads` (in f32, divided by the 1/w plane when
 //! perspective-correct). Compiled code calls [`dxjit_eval`] with each
 //! lane's operand; the helper finds each lane's pixel and its evaluation

@@ -3,8 +3,8 @@
 //! When the runtime hands a pixel shader a [`DrawRow`], the compiled
 //! function loops over the row itself: before each call-sized step it
 //! writes the step's lane mask, the x of the position and the varying
-//! inputs (interpolated in f64 from the row's table, as the runtime did per
-//! quad); after the body and the direct-target stores it moves on by one
+//! inputs (interpolated from the row's table with one f32 FMA a quad, as
+//! the runtime's `corner_value` computes them); after the body and the direct-target stores it moves on by one
 //! step. A call without a row runs its lanes once, as for every other
 //! stage.
 //!

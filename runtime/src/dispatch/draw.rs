@@ -4,9 +4,10 @@
 //! [`super::draw_samples`] instead.
 //!
 //! The runtime prepares, once per draw, the inputs' values along the
-//! rectangle's columns (in f64, in the default float mode); compiled code
-//! interpolates each quad from them as it steps along a row, with
-//! denormals flushed, and stores the 8-bit unorm targets itself. The
+//! rectangle's columns (worked out in f64, rounded to f32 with denormals
+//! flushed); compiled code interpolates each quad from them as it steps
+//! along a row, with one f32 FMA and denormals flushed, and stores the
+//! 8-bit unorm targets itself. The
 //! runtime stores the other targets after the row.
 
 use super::draw_samples::draw_multisampled;
@@ -237,7 +238,7 @@ pub unsafe fn draw(k: &Kernel, b: &Bindings, d: &Draw) {
                 center: d.pixel_center,
                 varying_count: varying.len() as u32,
                 varying_set,
-                places: [place[0].0, place[1].0],
+                places: [place[0].0 as f32, place[1].0 as f32],
                 varying: varying.as_ptr(),
                 table: table.as_ptr(),
                 output_stride: if keep_outputs { output_bytes as u32 } else { 0 },

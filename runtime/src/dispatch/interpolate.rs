@@ -53,7 +53,7 @@ pub(crate) fn place(pixel: u32, center: f32, offset: f64, start: u32, span: f64)
 enum Interpolant {
     /// The four corners have the same word: every pixel gets it, bit for bit.
     Flat(u32),
-    /// The corners as f64, interpolated bilinearly and rounded to f32.
+    /// The corners as f64, interpolated bilinearly ([`column`], [`blend`]).
     Bilinear {
         /// Top-left value.
         top_left: f64,
@@ -85,8 +85,9 @@ impl Interpolant {
 
 /// The words of an input given at the rectangle's corners at place (`u`,
 /// `v`) across it, computed as the row loop computes them: components
-/// whose corners agree keep their word; the others are `top + rise × v` as
-/// one fused multiply-add in f64, rounded to f32.
+/// whose corners agree keep their word; the others are their column's
+/// top and rise at `u` ([`column`]) blended at `v` rounded to f32
+/// ([`blend`]).
 pub(crate) fn corner_value(corners: &[[u32; 4]; 4], u: f64, v: f64) -> [u32; 4] {
     std::array::from_fn(|c| match Interpolant::new(corners, c) {
         Interpolant::Flat(word) => word,
@@ -96,20 +97,52 @@ pub(crate) fn corner_value(corners: &[[u32; 4]; 4], u: f64, v: f64) -> [u32; 4] 
             bottom_left,
             bottom_step,
         } => {
-            let top = top_left + top_step * u;
-            let bottom = bottom_left + bottom_step * u;
-            ((bottom - top).mul_add(v, top) as f32).to_bits()
+            let [top, rise] = column([top_left, top_step, bottom_left, bottom_step], u);
+            blend(top, rise, v as f32)
         }
     })
 }
 
+/// The top and rise of a column at place `u` across the rectangle, of a
+/// component whose corners give `steps` (top left, top step, bottom left,
+/// bottom step): `top = top_left + top_step × u` and `rise = (bottom_left
+/// + bottom_step × u) − top`, in f64, each rounded to f32 ([`narrow`]).
+fn column(steps: [f64; 4], u: f64) -> [f32; 2] {
+    let [top_left, top_step, bottom_left, bottom_step] = steps;
+    let top = top_left + top_step * u;
+    let rise = (bottom_left + bottom_step * u) - top;
+    [narrow(top), narrow(rise)]
+}
+
+/// `x` rounded to f32, a denormal result made the zero of its sign: what
+/// a conversion gives with denormals flushed, as compiled code runs.
+fn narrow(x: f64) -> f32 {
+    flushed(x as f32)
+}
+
+/// `x`, or the zero of its sign when it is a denormal.
+fn flushed(x: f32) -> f32 {
+    if x.is_subnormal() {
+        0.0f32.copysign(x)
+    } else {
+        x
+    }
+}
+
+/// The word of a component at place `v` (rounded to f32) down a column
+/// whose top and rise are `top` and `rise` ([`column`]): `top + rise × v`
+/// as one f32 fused multiply-add, a denormal result flushed, as the row
+/// loop's compiled code computes it with one vector FMA for a quad's four
+/// pixels (GPUs interpolate in f32 as well).
+pub(crate) fn blend(top: f32, rise: f32, v: f32) -> u32 {
+    flushed(rise.mul_add(v, top)).to_bits()
+}
+
 /// A draw's inputs, prepared once: the words that are the same at every
 /// pixel, and for the components that vary, their values along the top
-/// edge and rises to the bottom edge at every column, laid out as the
-/// row loop reads them ([`Inputs::quad_table`]). A pixel's word is `top +
-/// rise * v` (one fused multiply-add in f64) rounded to f32, with `top =
-/// top_left + top_step * u` and `rise = (bottom_left + bottom_step * u) -
-/// top`.
+/// edge and rises to the bottom edge at every column ([`column`]), laid
+/// out as the row loop reads them ([`Inputs::quad_table`]). A pixel's
+/// word is their [`blend`] at its row's place.
 #[derive(Debug, Clone)]
 pub(super) struct Inputs {
     /// (register × 4 + component, word) of the flat components.
@@ -117,7 +150,7 @@ pub(super) struct Inputs {
     /// Register × 4 + component of the varying components.
     varying: Vec<usize>,
     /// The row loop's table ([`Inputs::quad_table`]).
-    table: Vec<f64>,
+    table: Vec<f32>,
 }
 
 impl Inputs {
@@ -171,10 +204,10 @@ impl Inputs {
 
     /// The compiled row loop's table ([`crate::abi::DrawRow::table`]): per
     /// quad column (columns `2q` and `2q + 1`) and varying component, the
-    /// left and right columns' tops, then their rises. A pixel's word is
-    /// `top + rise * v` (one fused multiply-add in f64) rounded to f32, `v`
-    /// its row's place down the rectangle.
-    pub(super) fn quad_table(&self) -> &[f64] {
+    /// left and right columns' tops twice (left, right, left, right), then
+    /// their rises the same way. A pixel's word is the [`blend`] of its
+    /// column's top and rise at its row's place down the rectangle.
+    pub(super) fn quad_table(&self) -> &[f32] {
         &self.table
     }
 }
@@ -183,16 +216,15 @@ impl Inputs {
 /// give `steps` (top left, top step, bottom left, bottom step) over the
 /// pixels of `columns`, in one pass (a draw makes it before any row
 /// runs). A last column without a right neighbour stands for both.
-fn quad_table(steps: &[[f64; 4]], columns: &Axis) -> Vec<f64> {
+fn quad_table(steps: &[[f64; 4]], columns: &Axis) -> Vec<f32> {
     let quads = columns.len().div_ceil(2);
-    let mut table = Vec::with_capacity(4 * steps.len() * quads);
+    let mut table = Vec::with_capacity(8 * steps.len() * quads);
     for q in 0..quads {
         let left = columns.at(2 * q).0;
         let right = columns.at((2 * q + 1).min(columns.len() - 1)).0;
-        for [top_left, top_step, bottom_left, bottom_step] in steps {
-            let top = |u: f64| top_left + top_step * u;
-            let rise = |u: f64| (bottom_left + bottom_step * u) - top(u);
-            table.extend([top(left), top(right), rise(left), rise(right)]);
+        for &component in steps {
+            let [[top_l, rise_l], [top_r, rise_r]] = [left, right].map(|u| column(component, u));
+            table.extend([top_l, top_r, top_l, top_r, rise_l, rise_r, rise_l, rise_r]);
         }
     }
     table
@@ -200,7 +232,7 @@ fn quad_table(steps: &[[f64; 4]], columns: &Axis) -> Vec<f64> {
 
 #[cfg(test)]
 mod tests {
-    use super::{Axis, Inputs};
+    use super::{blend, Axis, Inputs};
     use crate::dispatch::PixelInput;
 
     /// The words of the pixel at column `x`, place `v`, as the compiled
@@ -212,9 +244,10 @@ mod tests {
         let mut words: Vec<u32> = block.chunks(4).map(|lanes| lanes[0]).collect();
         let (slots, table) = (inputs.varying_slots(), inputs.quad_table());
         for (i, slot) in slots.iter().enumerate() {
-            let entry = &table[((x / 2) * slots.len() + i) * 4..][..4];
-            let (top, rise) = (entry[x % 2], entry[2 + x % 2]);
-            words[*slot as usize] = (rise.mul_add(v, top) as f32).to_bits();
+            let entry = &table[((x / 2) * slots.len() + i) * 8..][..8];
+            let (top, rise) = (entry[x % 2], entry[4 + x % 2]);
+            assert_eq!([top, rise], [entry[2 + x % 2], entry[6 + x % 2]]);
+            words[*slot as usize] = blend(top, rise, v as f32);
         }
         words
     }
@@ -246,7 +279,7 @@ mod tests {
         assert_eq!(block(&inputs, 0, 1.0)[0], f(2.0));
         assert_eq!(block(&inputs, 3, 1.0)[0], f(4.0));
         assert_eq!(block(&inputs, 2, 0.5)[0], f(1.75));
-        // Rounded once, from f64, to f32.
+        // The column's top rounded once, from f64, to f32.
         assert_eq!(block(&inputs, 1, 0.0)[0], f((1.0f64 / 3.0) as f32));
     }
 

@@ -76,9 +76,9 @@ pub struct WideBatch {
     pub row: *const DrawRow,
     /// The step's first quad column's entries in `row`'s table (read only
     /// then).
-    pub entries: *const f64,
+    pub entries: *const f32,
     /// Per lookup, where its u and v are: their positions among `row`'s
-    /// varying components (entries `entries + 4 × position`, and a
+    /// varying components (entries `entries + 8 × position`, and a
     /// quad's four values `top + rise × place` as the row loop
     /// interpolates them), or `-1`: in its `u` and `v`.
     pub varying: [[i32; 2]; WIDE_BATCH],
@@ -99,12 +99,12 @@ enum Coords<'a> {
 #[derive(Clone, Copy)]
 struct Table {
     /// The entries of u and of v for the step's first quad.
-    first: [*const f64; 2],
+    first: [*const f32; 2],
     /// Bytes from one quad's entries to the next quad's.
     stride: usize,
-    /// The places of a quad's pixels: the top row's twice, then the
-    /// bottom row's twice.
-    places: __m256d,
+    /// The places of two quads' pixels: for each, the top row's twice,
+    /// then the bottom row's twice.
+    places: __m256,
     /// The quads of the step; the entries of the others are not read.
     quads: usize,
 }
@@ -127,9 +127,9 @@ unsafe fn coords(batch: &WideBatch, i: usize, lanes: u32) -> Coords<'_> {
     let row = unsafe { &*batch.row };
     let [top, bottom] = row.places;
     Coords::Table(Table {
-        first: [u, v].map(|at| batch.entries.wrapping_add(4 * at as usize)),
+        first: [u, v].map(|at| batch.entries.wrapping_add(8 * at as usize)),
         stride: 32 * row.varying_count as usize,
-        places: _mm256_setr_pd(top, top, bottom, bottom),
+        places: _mm256_setr_ps(top, top, bottom, bottom, top, top, bottom, bottom),
         quads: lanes.div_ceil(4) as usize,
     })
 }
@@ -189,24 +189,24 @@ fn half_coords(coords: Coords, half: usize) -> [__m256; 2] {
 
 impl Table {
     /// Half `half`'s values along `axis` (0 for u, 1 for v): each quad's
-    /// `top + rise × place` in f64 as one FMA, rounded to f32, as the row
-    /// loop's compiled code computes them; zeros for quads past the step.
+    /// `top + rise × place` as one f32 FMA, as the row loop's compiled code
+    /// computes them (two quads to a vector); zeros for quads past the
+    /// step.
     #[inline]
     #[target_feature(enable = "avx2,fma")]
     fn half(&self, axis: usize, half: usize) -> __m256 {
-        let quad = |q: usize| {
+        // Part 0 of a quad's entry is its tops, part 1 its rises.
+        let quad = |q: usize, part: usize| {
             if q >= self.quads {
                 return _mm_setzero_ps();
             }
             let entry = self.first[axis].wrapping_byte_add(q * self.stride);
             // SAFETY: the step's quads' entries are in the table (the
-            // guarantee of `coords`): four f64s, tops then rises.
-            let (top, rise) = unsafe { (_mm_loadu_pd(entry), _mm_loadu_pd(entry.add(2))) };
-            let both =
-                |pair: __m128d| _mm256_insertf128_pd::<1>(_mm256_castpd128_pd256(pair), pair);
-            _mm256_cvtpd_ps(_mm256_fmadd_pd(both(rise), self.places, both(top)))
+            // guarantee of `coords`): eight f32s, tops then rises.
+            unsafe { _mm_loadu_ps(entry.add(4 * part)) }
         };
-        _mm256_set_m128(quad(2 * half + 1), quad(2 * half))
+        let both = |part: usize| _mm256_set_m128(quad(2 * half + 1, part), quad(2 * half, part));
+        _mm256_fmadd_ps(both(1), self.places, both(0))
     }
 }
 

@@ -2,21 +2,23 @@
 //! of its two columns) interpolated to the quad's two rows.
 
 use super::{compiled_varying, RowVars};
-use crate::jit::lanes::{le, Lanes, VEC};
+use crate::jit::lanes::{le, Lanes, FVEC, VEC};
 use crate::jit::state::Tr;
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{types, InstBuilder, MemFlagsData, Value};
 use dxjit_runtime::abi::{varying_set, DrawRow};
 use std::mem::offset_of;
 
-/// Bytes of one table entry: a quad column's (top, top, rise, rise).
+/// Bytes of one table entry: a quad column's tops (left, right, left,
+/// right) and then its rises the same way, as f32s.
 const ENTRY_BYTES: i64 = 32;
 
 /// The most varying components the row loop writes in straight-line code.
 const MAX_UNROLLED: usize = 32;
 
-/// The row's two places (splat), for each entry.
-type Places = [Value; 2];
+/// The row's two places as a quad's lanes see them: the top row's for
+/// lanes 0 and 1, the bottom row's for lanes 2 and 3 (an `f32x4`).
+type Places = Value;
 
 impl Tr<'_, '_> {
     /// The varying components written in straight-line code, or none when
@@ -240,37 +242,32 @@ impl Tr<'_, '_> {
         }
     }
 
-    /// The row's two places, each splat.
+    /// The row's two places, each twice: (top, top, bottom, bottom).
     fn places(&mut self, row: Value) -> Places {
-        [0, 1].map(|p| {
-            let v = self.b.ins().load(
-                types::F64,
-                MemFlagsData::trusted(),
-                row,
-                (offset_of!(DrawRow, places) + 8 * p) as i32,
-            );
-            self.b.ins().splat(types::F64X2, v)
-        })
+        let both = self.b.ins().load(
+            types::I64,
+            MemFlagsData::trusted(),
+            row,
+            offset_of!(DrawRow, places) as i32,
+        );
+        let both = self.b.ins().splat(types::I64X2, both);
+        let both = self.b.ins().bitcast(types::I8X16, le(), both);
+        // Bytes 0..4 twice, then 4..8 twice.
+        let spread: Vec<u8> = [0, 0, 4, 4].iter().flat_map(|&at| at..at + 4).collect();
+        let spread = self.b.func.dfg.immediates.push(spread.into());
+        let places = self.b.ins().shuffle(both, both, spread);
+        self.b.ins().bitcast(FVEC, le(), places)
     }
 
     /// One quad's four values of a varying component from its table entry
-    /// (top-left, top-right, bottom-left, bottom-right): `top + rise × place`
-    /// as one fused multiply-add in f64 (the runtime's `mul_add`), each
-    /// rounded to f32. (A product and a sum, rounded twice in f64, took
-    /// 2-3 % longer on K4.)
+    /// (top-left, top-right, bottom-left, bottom-right): `top + rise ×
+    /// place` as one f32 fused multiply-add (the runtime's
+    /// `interpolate::blend`), the tops and rises each one 16-byte load.
     fn interpolate_quad(&mut self, entry: Value, places: Places) -> Value {
         let flags = MemFlagsData::trusted().with_readonly();
-        let top = self.b.ins().load(types::F64X2, flags, entry, 0);
-        let rise = self.b.ins().load(types::F64X2, flags, entry, 16);
-        let rows = places.map(|place| {
-            let value = self.b.ins().fma(rise, place, top);
-            let narrow = self.b.ins().fvdemote(value);
-            self.b.ins().bitcast(types::I8X16, le(), narrow)
-        });
-        // The low halves of both rows: bytes 0..8 of each.
-        let lows: Vec<u8> = (0..8).chain(16..24).collect();
-        let lows = self.b.func.dfg.immediates.push(lows.into());
-        let both = self.b.ins().shuffle(rows[0], rows[1], lows);
-        self.b.ins().bitcast(VEC, le(), both)
+        let top = self.b.ins().load(FVEC, flags, entry, 0);
+        let rise = self.b.ins().load(FVEC, flags, entry, 16);
+        let value = self.b.ins().fma(rise, places, top);
+        self.b.ins().bitcast(VEC, le(), value)
     }
 }

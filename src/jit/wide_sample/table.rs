@@ -4,8 +4,8 @@
 //! straight-line code (the row's set of varying components is the one the
 //! shader declares), the row loop leaves such inputs out, and the wide
 //! filter interpolates them itself from the table entries the batch
-//! names (`WideBatch::varying`), four lanes to a 256-bit FMA in f64,
-//! rounded to f32 as the row loop rounds them. Other steps (a row that
+//! names (`WideBatch::varying`), two quads to a 256-bit f32 FMA, as the
+//! row loop computes them. Other steps (a row that
 //! walks its varying list, a call without a row) give the lookup its u
 //! and v as before; a flag the step sets chooses at run time. Such inputs
 //! are never variables: the steps without the table leave them in the

@@ -306,8 +306,8 @@ fn two_lookups_in_one_call_are_taken_or_declined_each() {
 }
 
 /// Lookups whose u and v are a draw row's table entries interpolate them
-/// as the row loop does (`top + rise × place` as one FMA in f64, rounded
-/// to f32) and are then the same lookups as with those u and v given:
+/// as the row loop does (`top + rise × place` as one f32 FMA) and are
+/// then the same lookups as with those u and v given:
 /// taken alike and bit for bit equal, for every lane count (quads past the
 /// step's are not read: the table ends with the step).
 #[test]
@@ -323,13 +323,15 @@ fn table_coordinates_are_the_row_loops() {
     for round in 0..40 {
         let lanes = 4 * (1 + round % 4);
         let quads = lanes / 4;
-        let table: Vec<f64> = (0..4 * components * quads)
-            .map(|_| f64::from(rng.within(-2.0, 3.0)))
+        // Each entry: the left and right columns' tops twice, then their
+        // rises twice.
+        let table: Vec<f32> = (0..components * quads)
+            .flat_map(|_| {
+                let [top, rise] = [(); 2].map(|()| [rng.within(-2.0, 3.0), rng.within(-2.0, 3.0)]);
+                [top, top, rise, rise].into_iter().flatten()
+            })
             .collect();
-        let places = [
-            f64::from(rng.within(0.0, 1.0)),
-            f64::from(rng.within(0.0, 1.0)),
-        ];
+        let places = [rng.within(0.0, 1.0), rng.within(0.0, 1.0)];
         let row = DrawRow {
             end_x: 0,
             first_x: 0,
@@ -346,10 +348,10 @@ fn table_coordinates_are_the_row_loops() {
         };
         // u from component 2, v from component 0, as the row loop makes them.
         let value = |component: usize, lane: usize| {
-            let entry = &table[4 * (lane / 4 * components + component)..][..4];
+            let entry = &table[8 * (lane / 4 * components + component)..][..8];
             let column = lane % 2;
             let place = places[lane / 2 % 2];
-            entry[2 + column].mul_add(place, entry[column]) as f32
+            entry[4 + column].mul_add(place, entry[column])
         };
         let mut given = WideLookup {
             u: [0.0; WIDE_LANES],
