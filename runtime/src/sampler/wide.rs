@@ -287,9 +287,12 @@ fn scaled(s: &InlineSampler, uv: [[__m256; 2]; 2]) -> [[__m256; 2]; 2] {
 
 /// Whether every float's product by `scale` is exact but for overflow:
 /// `scale` is a power of two, at least 1 (a texture's texels along an
-/// axis times 256, a power of two when the texture's size is).
+/// axis times 256, a power of two when the texture's size is). Tested on
+/// the bits, with integer instructions: positive, an exponent from 1.0's
+/// up to the largest finite one, and no fraction bits.
 fn exact_product(scale: f32) -> bool {
-    scale >= 1.0 && scale.is_finite() && scale.to_bits() & 0x007f_ffff == 0
+    let bits = scale.to_bits();
+    (1.0f32.to_bits()..f32::INFINITY.to_bits()).contains(&bits) && bits & 0x007f_ffff == 0
 }
 
 /// Both halves' scaled coordinates (`scaled[half][axis]`) as steps,

@@ -195,6 +195,19 @@ fn steps_of_other_sizes_round_the_product_first() {
     }
 }
 
+/// Only powers of two from 1 up to the largest finite one make every
+/// product exact.
+#[test]
+fn exact_products_are_by_powers_of_two_from_one() {
+    for scale in [1.0, 2.0, 256.0, 65536.0, 2f32.powi(127)] {
+        assert!(super::exact_product(scale), "{scale}");
+    }
+    let others = [0.5, 0.0, -0.0, -256.0, 1280.0, 1.5, f32::INFINITY];
+    for scale in others.into_iter().chain([f32::NAN, f32::MIN_POSITIVE]) {
+        assert!(!super::exact_product(scale), "{scale}");
+    }
+}
+
 /// Lanes past `lanes` are not read: not-a-number coordinates there do
 /// not stop the lookup. An active lane's not-a-number, infinite or far
 /// coordinate does. A lane whose taps wrap (the last column's right
