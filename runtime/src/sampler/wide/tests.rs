@@ -19,6 +19,22 @@ fn texture(rng: &mut Rng, format: Format, width: u32, height: u32) -> Texture {
     Texture::new(TextureKind::Texture2D, format, width, height, 1, 1, data).expect("texture")
 }
 
+/// A random rgba8 texture of `width` × `height`, a linear sampler with
+/// `address`, and how the wide filter reads the pair. The inline
+/// sampler's pointers are into the texture's heap memory (its bytes, or
+/// a copy with an apron), which moving the texture leaves in place.
+fn linear_rgba8(
+    rng: &mut Rng,
+    width: u32,
+    height: u32,
+    address: Address,
+) -> (Texture, SamplerState, InlineSampler) {
+    let t = texture(rng, Format::Rgba8Unorm, width, height);
+    let s = sampler(Filter::Linear, address);
+    let inline = InlineSampler::new(Some(&t), &s);
+    (t, s, inline)
+}
+
 /// What the runtime samples for `lanes` lanes of `io`, four at a time.
 fn runtime(t: &Texture, s: &SamplerState, io: &WideLookup, lanes: usize) -> Vec<[u32; 4]> {
     let mut out = Vec::new();
@@ -162,9 +178,7 @@ fn steps_of_other_sizes_round_the_product_first() {
         return;
     }
     let mut rng = Rng(41);
-    let t = texture(&mut rng, Format::Rgba8Unorm, 5, 3);
-    let s = sampler(Filter::Linear, Address::Clamp);
-    let inline = InlineSampler::new(Some(&t), &s);
+    let (t, s, inline) = linear_rgba8(&mut rng, 5, 3, Address::Clamp);
     let (scale, center) = (inline.scale[0][0], inline.center[0]);
     assert_eq!((scale, center), (1280.0, 128.0));
     let floor_of = |u: f32, fused: bool| match fused {
@@ -218,9 +232,7 @@ fn wide_lookups_decline_only_coordinates_that_do_not_convert() {
         return;
     }
     let mut rng = Rng(7);
-    let t = texture(&mut rng, Format::Rgba8Unorm, 16, 16);
-    let s = sampler(Filter::Linear, Address::Wrap);
-    let inline = InlineSampler::new(Some(&t), &s);
+    let (t, s, inline) = linear_rgba8(&mut rng, 16, 16, Address::Wrap);
     let inside = WideLookup {
         u: [0.5; WIDE_LANES],
         v: [0.25; WIDE_LANES],
@@ -329,9 +341,7 @@ fn table_coordinates_are_the_row_loops() {
         return;
     }
     let mut rng = Rng(23);
-    let t = texture(&mut rng, Format::Rgba8Unorm, 16, 8);
-    let s = sampler(Filter::Linear, Address::Wrap);
-    let inline = InlineSampler::new(Some(&t), &s);
+    let (_texture, _, inline) = linear_rgba8(&mut rng, 16, 8, Address::Wrap);
     let components = 3;
     for round in 0..40 {
         let lanes = 4 * (1 + round % 4);
@@ -426,9 +436,7 @@ fn wrapped_taps_without_an_apron_are_the_runtimes() {
         return;
     }
     let mut rng = Rng(37);
-    let t = texture(&mut rng, Format::Rgba8Unorm, 1024, 512);
-    let s = sampler(Filter::Linear, Address::Wrap);
-    let inline = InlineSampler::new(Some(&t), &s);
+    let (t, s, inline) = linear_rgba8(&mut rng, 1024, 512, Address::Wrap);
     for round in 0..50 {
         let mut io = WideLookup {
             u: std::array::from_fn(|_| rng.within(0.999, 1.001)),
