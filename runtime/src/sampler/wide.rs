@@ -259,7 +259,6 @@ fn scaled(s: &InlineSampler, uv: [[__m256; 2]; 2]) -> [[__m256; 2]; 2] {
     let center = _mm256_set1_ps(s.center[0]);
     let [su, sv] = [0, 1].map(|axis| s.scale[axis][0]);
     let (by_u, by_v) = (_mm256_set1_ps(su), _mm256_set1_ps(sv));
-    // Written out: a closure would not inherit the target features.
     if exact_product(su) && exact_product(sv) {
         [
             [
@@ -309,7 +308,6 @@ fn floored(scaled: [[__m256; 2]; 2]) -> [[__m256i; 2]; 2] {
         _mm256_or_ps(scaled[0][0], scaled[0][1]),
         _mm256_or_ps(scaled[1][0], scaled[1][1]),
     );
-    // Written out: a closure would not inherit the target features.
     let [[a, b], [c, d]] = scaled;
     if _mm256_movemask_ps(signs) == 0 {
         [
